@@ -1,0 +1,34 @@
+// Extension code: a custom kernel consumes a tensor produced on PyTorch's
+// current stream (a pool stream set by the caller's guard). Fixed: the kernel
+// is launched on the current stream.
+#include "../harness.h"
+
+__global__ void scaleKernel(const float *In, float *Out, float S, int64_t N) {
+  int64_t I = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (I < N)
+    Out[I] = In[I] * S;
+}
+
+at::Tensor scale(const at::Tensor &X, float S) {
+  at::Tensor Y = at::empty_like(X);
+  const float *In = X.data_ptr<float>();
+  float *Out = Y.data_ptr<float>();
+  int64_t N = X.numel();
+  int Threads = 256;
+  int Blocks = int((N + Threads - 1) / Threads);
+  scaleKernel<<<Blocks, Threads, 0, at::cuda::getCurrentCUDAStream()>>>(In, Out, S, N);
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  return Y;
+}
+
+float produceAndScale(float V) {
+  at::cuda::CUDAStreamGuard Guard(at::cuda::getStreamFromPool());
+  at::cuda::sleep(it::spin());                      // the pool stream is busy with earlier work
+  at::Tensor A = at::full({it::kN}, V, it::opts()); // produced on the pool
+  return at::sum(scale(A, 2.0f)).item<float>();
+}
+
+int main(int argc, char **argv) {
+  return it::run("default_stream_launch", "fixed", argc, argv,
+                 [](float V) { return it::differs(produceAndScale(V), it::kN * 2.0 * V); });
+}
