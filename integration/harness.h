@@ -10,6 +10,7 @@
 #include <ATen/cuda/CUDAEvent.h>
 #include <ATen/cuda/Sleep.h>
 #include <c10/cuda/CUDAException.h>
+#include <c10/cuda/CUDAFunctions.h>
 #include <c10/cuda/CUDAGuard.h>
 
 #include <cmath>
@@ -32,7 +33,7 @@ inline int64_t &spinCycles() {
 }
 inline int64_t spin() { return spinCycles(); }
 
-inline void sync() { C10_CUDA_CHECK(cudaDeviceSynchronize()); }
+inline void sync() { c10::cuda::device_synchronize(); }
 
 // True when Got is not Want (relative tolerance: float sums of kN elements).
 inline bool differs(double Got, double Want) {
