@@ -1,0 +1,26 @@
+//===--- MissingRecordStreamCheck.h - streamsafe-missing-record-stream ----===//
+
+#ifndef STREAMSAFE_CHECKS_MISSINGRECORDSTREAMCHECK_H
+#define STREAMSAFE_CHECKS_MISSINGRECORDSTREAMCHECK_H
+
+#include "checks/StreamAnalysisCheck.h"
+
+namespace clang::tidy::streamsafe {
+
+/// Finds a tensor used on a stream other than its allocation stream whose
+/// last reference dies with no record_stream and no synchronisation back.
+///
+/// For the user-facing documentation see:
+/// docs/checks/missing-record-stream.md
+class MissingRecordStreamCheck : public StreamAnalysisCheck {
+public:
+  using StreamAnalysisCheck::StreamAnalysisCheck;
+
+protected:
+  void report(const ::streamsafe::FunctionResult &R,
+              const ::streamsafe::Finding &F, ASTContext &Ctx) override;
+};
+
+} // namespace clang::tidy::streamsafe
+
+#endif // STREAMSAFE_CHECKS_MISSINGRECORDSTREAMCHECK_H

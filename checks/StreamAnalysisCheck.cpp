@@ -1,0 +1,69 @@
+//===--- StreamAnalysisCheck.cpp - Base of engine-based checks ------------===//
+
+#include "checks/StreamAnalysisCheck.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang::ast_matchers;
+using namespace ::streamsafe;
+
+namespace clang::tidy::streamsafe {
+
+StreamAnalysisCheck::StreamAnalysisCheck(StringRef Name,
+                                         ClangTidyContext *Context,
+                                         std::shared_ptr<SharedSession> S)
+    : ClangTidyCheck(Name, Context), Shared(std::move(S)) {
+  AnalysisOptions O;
+  // Hidden debugging option: not stored, so --dump-config does not show it.
+  O.DumpFunction = Options.getLocalOrGlobal("DebugDumpFunction", "").str();
+  Session = &Shared->get(O);
+}
+
+void StreamAnalysisCheck::onStartOfTranslationUnit() {}
+
+void StreamAnalysisCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(
+      functionDecl(isDefinition(), unless(isImplicit())).bind("fn"), this);
+}
+
+void StreamAnalysisCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
+  if (!FD || FD->isDependentContext() || !FD->hasBody())
+    return;
+  const FunctionResult &R = Session->get(*FD, *Result.Context);
+  if (R.State == FunctionResult::BudgetExceeded && !R.SkipReported) {
+    // Never give up silently: say which function was not analysed.
+    R.SkipReported = true;
+    llvm::errs() << "streamsafe: skipped '" << FD->getQualifiedNameAsString()
+                 << "': the analysis budget (" << R.BlockVisits - 1
+                 << " block visits over " << R.Blocks
+                 << " blocks) was exceeded\n";
+  }
+  for (const Finding &F : R.Findings)
+    report(R, F, *Result.Context);
+}
+
+void StreamAnalysisCheck::noteStreamSetAt(const FunctionResult &R,
+                                          const AccessInfo &A,
+                                          StringRef Verb) {
+  if (!A.OnCurrentStream || A.StreamSetAt == NoSite)
+    return;
+  const Site &S = R.Sites[A.StreamSetAt];
+  switch (S.Kind) {
+  case SiteKind::GuardEnter:
+  case SiteKind::SetCurrent:
+    diag(S.Loc, "the current stream %0 set to %1 here", DiagnosticIDs::Note)
+        << Verb << A.Stream;
+    return;
+  case SiteKind::GuardExit:
+    diag(S.Loc, "the current stream %0 restored to %1 here, when the guard "
+                "goes out of scope",
+         DiagnosticIDs::Note)
+        << Verb << A.Stream;
+    return;
+  default:
+    return;
+  }
+}
+
+} // namespace clang::tidy::streamsafe

@@ -1,0 +1,60 @@
+//===--- StreamAnalysisCheck.h - Base of engine-based checks ----*- C++ -*-===//
+//
+// The checks built on the stream dataflow engine are thin: they select
+// function definitions, ask the shared AnalysisSession for the function's
+// findings (computed once per function whatever number of checks ask), and
+// turn the findings of their kind into diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_CHECKS_STREAMANALYSISCHECK_H
+#define STREAMSAFE_CHECKS_STREAMANALYSISCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "lib/FunctionAnalysis.h"
+#include <memory>
+
+namespace clang::tidy::streamsafe {
+
+/// Creates the session lazily from the first check's options, so that all
+/// checks of a run share it.
+class SharedSession {
+public:
+  ::streamsafe::AnalysisSession &get(const ::streamsafe::AnalysisOptions &O) {
+    if (!Session)
+      Session = std::make_unique<::streamsafe::AnalysisSession>(O);
+    return *Session;
+  }
+
+private:
+  std::unique_ptr<::streamsafe::AnalysisSession> Session;
+};
+
+class StreamAnalysisCheck : public ClangTidyCheck {
+public:
+  StreamAnalysisCheck(StringRef Name, ClangTidyContext *Context,
+                      std::shared_ptr<SharedSession> Shared);
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override;
+  bool isLanguageVersionSupported(const LangOptions &LO) const override {
+    return LO.CPlusPlus;
+  }
+
+protected:
+  /// Called for each finding of the function, in a deterministic order.
+  virtual void report(const ::streamsafe::FunctionResult &R,
+                      const ::streamsafe::Finding &F, ASTContext &Ctx) = 0;
+  /// Adds the note that says where the stream of an access came from.
+  void noteStreamSetAt(const ::streamsafe::FunctionResult &R,
+                       const ::streamsafe::AccessInfo &A,
+                       llvm::StringRef Verb);
+
+private:
+  std::shared_ptr<SharedSession> Shared;
+  ::streamsafe::AnalysisSession *Session;
+};
+
+} // namespace clang::tidy::streamsafe
+
+#endif // STREAMSAFE_CHECKS_STREAMANALYSISCHECK_H

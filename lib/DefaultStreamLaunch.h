@@ -1,0 +1,97 @@
+//===--- DefaultStreamLaunch.h - CUDA work on the default stream -*- C++ -*-===//
+//
+// Finds CUDA work that a function issues on a default stream instead of
+// PyTorch's current stream: kernel launches, stream-ordered runtime calls
+// (cudaMemcpyAsync, ...) and synchronous copies and sets (cudaMemcpy, ...).
+// The streamsafe-default-stream-launch check turns the findings into
+// diagnostics; this file knows the AST only, never clang-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_DEFAULTSTREAMLAUNCH_H
+#define STREAMSAFE_LIB_DEFAULTSTREAMLAUNCH_H
+
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/StringRef.h"
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class Expr;
+class FunctionDecl;
+class VarDecl;
+} // namespace clang
+
+namespace streamsafe {
+
+/// Where a stream argument comes from, as far as the function shows.
+enum class StreamOrigin {
+  Unknown,       ///< parameter, member, pool stream, unknown call: not judged
+  Current,       ///< c10::cuda::getCurrentCUDAStream()
+  Omitted,       ///< not written: the parameter's default, the null stream
+  Null,          ///< 0, nullptr, NULL
+  Legacy,        ///< cudaStreamLegacy
+  PerThread,     ///< cudaStreamPerThread
+  DefaultGetter, ///< c10::cuda::getDefaultCUDAStream()
+};
+
+/// A stream argument, classified. When it is read from a local variable,
+/// Via is that variable and Origin is the origin of its initializer.
+struct StreamSource {
+  StreamOrigin Origin = StreamOrigin::Unknown;
+  const clang::VarDecl *Via = nullptr;
+};
+
+enum class WorkKind {
+  KernelLaunch, ///< kernel<<<grid, block[, smem[, stream]]>>>(...)
+  StreamApi,    ///< a runtime call that takes a stream (cudaMemcpyAsync, ...)
+  SyncCopy,     ///< cudaMemcpy and friends: legacy stream, blocks the host
+  SyncSet,      ///< cudaMemset and friends: legacy stream
+};
+
+/// The one fix that is certainly right for a finding, if any: make the work
+/// run on at::cuda::getCurrentCUDAStream().
+struct StreamFix {
+  enum Kind {
+    None,
+    InsertStream,        ///< insert ", <stream>" at Loc
+    InsertSmemAndStream, ///< insert ", 0, <stream>" at Loc (<<<g, b>>>)
+    ReplaceArgument,     ///< replace Range (a literal null stream)
+  } K = None;
+  clang::SourceLocation Loc;
+  clang::CharSourceRange Range;
+};
+
+/// One piece of CUDA work issued on a default stream.
+struct DefaultStreamWork {
+  WorkKind Kind;
+  clang::SourceLocation Loc; ///< where it is spelled (never in a macro body)
+  llvm::StringRef Api;       ///< runtime function name; empty for <<<>>>
+  llvm::StringRef AsyncApi;  ///< for Sync*: the stream-ordered alternative
+  StreamSource Stream;       ///< for Sync*: Origin is Omitted
+  StreamFix Fix;
+  /// A local variable of the same function, declared before the work, that
+  /// holds PyTorch's current stream the work does not use.
+  const clang::VarDecl *UnusedCurrentStream = nullptr;
+};
+
+/// True when the translation unit uses LibTorch: it declares namespace `c10`
+/// or `at` at global scope (every ATen, c10 and torch header does).
+bool isLibTorchTranslationUnit(const clang::ASTContext &Ctx);
+
+/// True when `at::cuda::getCurrentCUDAStream` names a function declared
+/// before \p Loc, so a fix-it may spell it.
+bool currentStreamSpellable(const clang::ASTContext &Ctx,
+                            clang::SourceLocation Loc);
+
+/// The work in \p FD's body (not in nested lambdas or local classes, which
+/// are functions of their own) that runs on a default stream, in source
+/// order. Host code only: device functions yield nothing. Work spelled in a
+/// macro body is skipped; work in a macro argument is kept. A stream that
+/// depends on a template parameter is not judged.
+std::vector<DefaultStreamWork> findDefaultStreamWork(const clang::FunctionDecl &FD,
+                                                     clang::ASTContext &Ctx);
+
+} // namespace streamsafe
+
+#endif // STREAMSAFE_LIB_DEFAULTSTREAMLAUNCH_H

@@ -1,0 +1,562 @@
+//===--- FactBuilder.cpp - Lowers CFG elements to stream facts ------------===//
+
+#include "lib/FactBuilder.h"
+#include "lib/ApiModel.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+using namespace clang;
+
+namespace streamsafe {
+
+// CUDAStream <-> c10::Stream <-> cudaStream_t conversions keep the stream;
+// Tensor <-> TensorBase keep the tensor.
+static bool sameKind(ValueClass A, ValueClass B) {
+  auto IsStream = [](ValueClass C) {
+    return C == ValueClass::Stream || C == ValueClass::RawStream;
+  };
+  return A != ValueClass::None && (A == B || (IsStream(A) && IsStream(B)));
+}
+
+const Expr *stripValue(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else if (const auto *C = dyn_cast<ExprWithCleanups>(E))
+      E = C->getSubExpr();
+    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = F->getSubExpr();
+    else if (const auto *S = dyn_cast<CXXStaticCastExpr>(E))
+      E = S->getSubExpr();
+    else if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+             CE && CE->getNumArgs() >= 1 &&
+             (CE->getConstructor()->isCopyOrMoveConstructor() ||
+              CE->getConstructor()->isConvertingConstructor(true)) &&
+             sameKind(classifyType(CE->getType()),
+                      classifyType(CE->getArg(0)->getType())))
+      E = CE->getArg(0);
+    else if (const auto *Call = dyn_cast<CallExpr>(E);
+             Call && Call->getNumArgs() == 1 && Call->getDirectCallee() &&
+             isTransparentCast(canonicalName(Call->getDirectCallee())))
+      E = Call->getArg(0);
+    else
+      return E;
+  }
+  return E;
+}
+
+const Expr *tensorBehindPointer(const Expr *E) {
+  E = stripValue(E);
+  if (const auto *CS = dyn_cast_or_null<CStyleCastExpr>(E))
+    E = stripValue(CS->getSubExpr());
+  const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
+  if (!MC || !MC->getMethodDecl())
+    return nullptr;
+  const Expr *Obj = MC->getImplicitObjectArgument();
+  StringRef Name = MC->getMethodDecl()->getName();
+  if (classifyType(Obj->getType()) == ValueClass::Tensor)
+    return classifyTensorMethod(Name) == TensorMethod::RawPointer ? Obj
+                                                                  : nullptr;
+  // t.storage().data_ptr()
+  if (Name == "data_ptr")
+    if (const auto *Inner = dyn_cast<CXXMemberCallExpr>(stripValue(Obj)))
+      if (Inner->getMethodDecl() &&
+          Inner->getMethodDecl()->getName() == "storage" &&
+          classifyType(Inner->getImplicitObjectArgument()->getType()) ==
+              ValueClass::Tensor)
+        return Inner->getImplicitObjectArgument();
+  return nullptr;
+}
+
+void collectTensorOperands(const Expr *E,
+                           llvm::SmallVectorImpl<const Expr *> &Out) {
+  if (!E)
+    return;
+  if (classifyType(E->getType()) == ValueClass::Tensor) {
+    Out.push_back(E);
+    return;
+  }
+  E = E->IgnoreParenImpCasts();
+  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+    return collectTensorOperands(M->getSubExpr(), Out);
+  if (const auto *IL = dyn_cast<CXXStdInitializerListExpr>(E))
+    return collectTensorOperands(IL->getSubExpr(), Out);
+  if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+    for (const Expr *Init : IL->inits())
+      collectTensorOperands(Init, Out);
+    return;
+  }
+  // TensorList / ArrayRef<Tensor> / std::vector<Tensor> built from a list.
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+    for (const Expr *Arg : CE->arguments())
+      collectTensorOperands(Arg, Out);
+}
+
+Fact FactBuilder::make(FactKind K, SiteKind SK, const Stmt *At) {
+  Fact F{K};
+  F.Site = Sites.add(SK, At->getBeginLoc(), At);
+  return F;
+}
+
+void FactBuilder::access(FactKind K, const Expr *Tensor, const Expr *Stream,
+                         bool Legacy, FactList &Out) {
+  Fact F = make(K, SiteKind::Access, Tensor);
+  F.Tensor = Tensor;
+  F.Stream = Stream;
+  F.LegacyStream = Legacy;
+  Out.push_back(F);
+}
+
+void FactBuilder::allocate(const CallExpr *CE, bool Foreign, FactList &Out) {
+  if (classifyType(CE->getType()) != ValueClass::Tensor ||
+      CE->getType()->isReferenceType())
+    return;
+  Fact F = make(FactKind::Allocate, SiteKind::Allocation, CE);
+  F.Tensor = CE;
+  F.Foreign = Foreign;
+  if (const FunctionDecl *FD = CE->getDirectCallee())
+    F.AllocateOnly =
+        FD->getDeclName().isIdentifier() && FD->getName().starts_with("empty");
+  Out.push_back(F);
+}
+
+void FactBuilder::lower(const CFGElement &Elem, FactList &Out) {
+  if (auto S = Elem.getAs<CFGStmt>())
+    return lowerStmt(S->getStmt(), Out);
+  if (auto D = Elem.getAs<CFGAutomaticObjDtor>()) {
+    const VarDecl *V = D->getVarDecl();
+    ValueClass C = classifyType(V->getType());
+    if (C == ValueClass::None || V->getType()->isReferenceType())
+      return;
+    bool IsGuard = C == ValueClass::StreamGuard ||
+                   C == ValueClass::OptionalGuard ||
+                   C == ValueClass::MultiGuard;
+    Fact F{IsGuard ? FactKind::GuardExit : FactKind::Unbind};
+    F.Site = Sites.add(IsGuard ? SiteKind::GuardExit : SiteKind::LifetimeEnd,
+                       D->getTriggerStmt() ? D->getTriggerStmt()->getEndLoc()
+                                           : V->getLocation(),
+                       D->getTriggerStmt(), V);
+    F.Var = V;
+    Out.push_back(F);
+  }
+}
+
+void FactBuilder::lowerDecl(const VarDecl *V, const Stmt *DS, FactList &Out) {
+  ValueClass C = classifyType(V->getType());
+  const Expr *Init = V->getInit();
+  switch (C) {
+  case ValueClass::None:
+    return;
+  case ValueClass::Tensor:
+  case ValueClass::Stream:
+  case ValueClass::RawStream:
+  case ValueClass::Event:
+  case ValueClass::RawEvent: {
+    Fact F{FactKind::Bind};
+    F.Site = Sites.add(C == ValueClass::Event || C == ValueClass::RawEvent
+                           ? SiteKind::EventDecl
+                           : SiteKind::Other,
+                       V->getLocation(), DS, V);
+    F.Var = V;
+    F.Value = Init;
+    Out.push_back(F);
+    return;
+  }
+  case ValueClass::StreamGuard:
+  case ValueClass::OptionalGuard:
+  case ValueClass::MultiGuard: {
+    const auto *CE =
+        Init ? dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit()) : nullptr;
+    if (!CE || CE->getNumArgs() == 0)
+      return; // an empty optional guard sets nothing
+    Fact F{FactKind::GuardEnter};
+    F.Site = Sites.add(SiteKind::GuardEnter, V->getLocation(), DS, V);
+    F.Var = V;
+    F.Stream = CE->getArg(0);
+    Out.push_back(F);
+    return;
+  }
+  }
+}
+
+void FactBuilder::lowerStmt(const Stmt *S, FactList &Out) {
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D))
+        lowerDecl(V, DS, Out);
+    return;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(S))
+    return lowerCall(CE, Out);
+  if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
+    llvm::SmallVector<const Expr *, 2> Tensors;
+    collectTensorOperands(RS->getRetValue(), Tensors);
+    for (const Expr *T : Tensors) {
+      Fact F = make(FactKind::Escape, SiteKind::Other, RS);
+      F.Tensor = T;
+      Out.push_back(F);
+    }
+    return;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    // cudaStream_t s = ...; s = other;
+    if (BO->getOpcode() != BO_Assign)
+      return;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens()))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
+        Fact F = make(FactKind::Bind, SiteKind::Other, BO);
+        F.Var = V;
+        F.Value = BO->getRHS();
+        Out.push_back(F);
+      }
+    return;
+  }
+  if (const auto *LE = dyn_cast<LambdaExpr>(S)) {
+    // A lambda may run later or on another thread; a tensor it captures may
+    // outlive this function. Its body is not analysed here (documented).
+    for (const LambdaCapture &Cap : LE->captures()) {
+      if (!Cap.capturesVariable())
+        continue;
+      const auto *V = dyn_cast<VarDecl>(Cap.getCapturedVar());
+      if (!V || classifyType(V->getType()) != ValueClass::Tensor)
+        continue;
+      Fact F = make(FactKind::Escape, SiteKind::Other, LE);
+      F.Var = V;
+      Out.push_back(F);
+    }
+    return;
+  }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S)) {
+    // A non-tensor object built from tensors (a container, a struct) keeps
+    // them.
+    if (classifyType(CE->getType()) != ValueClass::None)
+      return;
+    llvm::SmallVector<const Expr *, 2> Tensors;
+    for (const Expr *Arg : CE->arguments())
+      collectTensorOperands(Arg, Tensors);
+    for (const Expr *T : Tensors) {
+      Fact F = make(FactKind::Escape, SiteKind::Other, CE);
+      F.Tensor = T;
+      Out.push_back(F);
+    }
+  }
+}
+
+void FactBuilder::lowerCall(const CallExpr *CE, FactList &Out) {
+  if (const auto *KE = dyn_cast<CUDAKernelCallExpr>(CE))
+    return lowerKernelLaunch(KE, Out);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+    if (lowerTensorMethod(MC, Out) || lowerObjectMethod(MC, Out))
+      return;
+  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+      OC && OC->getNumArgs() >= 1 &&
+      classifyType(OC->getArg(0)->getType()) == ValueClass::Tensor &&
+      isa_and_nonnull<CXXMethodDecl>(OC->getDirectCallee())) {
+    // Member operators of Tensor: t = u, t += u, t[i].
+    const auto *MD = cast<CXXMethodDecl>(OC->getDirectCallee());
+    StringRef Name = MD->getNameAsString() == "operator[]" ? "operator[]" : "";
+    const Expr *Self = OC->getArg(0);
+    if (!Name.empty())
+      return; // a view
+    if (OC->getOperator() == OO_Equal) {
+      const Expr *RHS = OC->getArg(1);
+      const auto *DR = dyn_cast<DeclRefExpr>(stripValue(Self));
+      const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+      if (classifyType(RHS->getType()) == ValueClass::Tensor) {
+        Fact F = make(V ? FactKind::Bind : FactKind::Escape, SiteKind::Other,
+                      OC);
+        if (V) {
+          F.Var = V;
+          F.Value = RHS;
+        } else {
+          F.Tensor = RHS; // stored into a member or element
+        }
+        Out.push_back(F);
+        return;
+      }
+      return access(FactKind::Write, Self, nullptr, false, Out); // t = 0
+    }
+    for (unsigned I = 1; I < OC->getNumArgs(); ++I) {
+      llvm::SmallVector<const Expr *, 2> Tensors;
+      collectTensorOperands(OC->getArg(I), Tensors);
+      for (const Expr *T : Tensors)
+        access(FactKind::Read, T, nullptr, false, Out);
+    }
+    access(FactKind::Write, Self, nullptr, false, Out); // t += u
+    return;
+  }
+  if (lowerApiCall(CE, Out))
+    return;
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (FD && (isInTopNamespace(FD, "at") || isInTopNamespace(FD, "torch")))
+    return lowerAtenCall(CE, Out);
+  if (FD && (isInTopNamespace(FD, "c10") || isInTopNamespace(FD, "std"))) {
+    if (FD && isTransparentCast(canonicalName(FD)))
+      return;
+    // Library code that neither runs on a stream nor is ours: it may keep a
+    // tensor (a container insert) but enqueues nothing.
+    return lowerUnknownCall(CE, /*MayKeep=*/true, Out), void();
+  }
+  lowerUnknownCall(CE, /*MayKeep=*/true, Out);
+}
+
+void FactBuilder::lowerKernelLaunch(const CUDAKernelCallExpr *KE,
+                                    FactList &Out) {
+  const CallExpr *Config = KE->getConfig();
+  const Expr *Stream = nullptr;
+  bool Legacy = true;
+  if (Config && Config->getNumArgs() >= 4 &&
+      !isa<CXXDefaultArgExpr>(Config->getArg(3))) {
+    Stream = Config->getArg(3);
+    Legacy = false;
+  }
+  for (const Expr *Arg : KE->arguments())
+    if (const Expr *T = tensorBehindPointer(Arg))
+      access(FactKind::Read, T, Stream, Legacy, Out);
+}
+
+bool FactBuilder::lowerTensorMethod(const CXXMemberCallExpr *MC,
+                                    FactList &Out) {
+  const Expr *Self = MC->getImplicitObjectArgument();
+  const CXXMethodDecl *MD = MC->getMethodDecl();
+  if (!Self || !MD || classifyType(Self->getType()) != ValueClass::Tensor)
+    return false;
+  auto ReadArgs = [&] {
+    for (const Expr *Arg : MC->arguments()) {
+      llvm::SmallVector<const Expr *, 2> Tensors;
+      collectTensorOperands(Arg, Tensors);
+      for (const Expr *T : Tensors)
+        access(FactKind::Read, T, nullptr, false, Out);
+    }
+  };
+  switch (classifyTensorMethod(MD->getName())) {
+  case TensorMethod::Metadata:
+  case TensorMethod::View:
+  case TensorMethod::RawPointer:
+    return true;
+  case TensorMethod::InPlace:
+    ReadArgs();
+    access(FactKind::Write, Self, nullptr, false, Out);
+    return true;
+  case TensorMethod::RecordStream: {
+    Fact F = make(FactKind::RecordStream, SiteKind::Other, MC);
+    F.Tensor = Self;
+    F.Stream = MC->getNumArgs() ? MC->getArg(0) : nullptr;
+    Out.push_back(F);
+    return true;
+  }
+  case TensorMethod::Reset:
+    if (const auto *DR = dyn_cast<DeclRefExpr>(stripValue(Self)))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
+        Fact F = make(FactKind::Unbind, SiteKind::LifetimeEnd, MC);
+        F.Var = V;
+        Out.push_back(F);
+      }
+    return true;
+  case TensorMethod::HostRead: {
+    access(FactKind::Read, Self, nullptr, false, Out);
+    Out.push_back(make(FactKind::StreamSync, SiteKind::Other, MC));
+    return true;
+  }
+  case TensorMethod::To: {
+    ReadArgs();
+    access(FactKind::Read, Self, nullptr, false, Out);
+    allocate(MC, false, Out);
+    return true;
+  }
+  case TensorMethod::Op:
+    ReadArgs();
+    access(FactKind::Read, Self, nullptr, false, Out);
+    allocate(MC, false, Out);
+    return true;
+  }
+  return true;
+}
+
+static const Expr *argOrNull(const CallExpr *CE, unsigned I) {
+  if (I >= CE->getNumArgs() || isa<CXXDefaultArgExpr>(CE->getArg(I)))
+    return nullptr;
+  return CE->getArg(I);
+}
+
+bool FactBuilder::lowerObjectMethod(const CXXMemberCallExpr *MC,
+                                    FactList &Out) {
+  const CXXMethodDecl *MD = MC->getMethodDecl();
+  if (!MD)
+    return false;
+  const Expr *Obj = MC->getImplicitObjectArgument();
+  ApiEffect E = classifyCall(canonicalName(MD));
+  auto Emit = [&](FactKind K, const Expr *Event, const Expr *Stream) {
+    Fact F = make(K,
+                  K == FactKind::EventRecord ? SiteKind::EventRecord
+                  : K == FactKind::EventWait ? SiteKind::EventWait
+                  : K == FactKind::GuardEnter ? SiteKind::GuardEnter
+                  : K == FactKind::GuardExit  ? SiteKind::GuardExit
+                                              : SiteKind::Other,
+                  MC);
+    F.Event = Event;
+    F.Stream = Stream;
+    if (K == FactKind::GuardEnter || K == FactKind::GuardExit)
+      if (const auto *DR = dyn_cast<DeclRefExpr>(stripValue(Obj)))
+        F.Var = dyn_cast<VarDecl>(DR->getDecl());
+    Out.push_back(F);
+  };
+  switch (E) {
+  case ApiEffect::EventRecordOn:
+    Emit(FactKind::EventRecord, Obj, argOrNull(MC, 0));
+    return true;
+  case ApiEffect::EventBlock:
+    Emit(FactKind::EventWait, Obj, argOrNull(MC, 0));
+    return true;
+  case ApiEffect::StreamWaitEvent:
+    Emit(FactKind::EventWait, argOrNull(MC, 0), Obj);
+    return true;
+  case ApiEffect::EventSynchronize:
+    Emit(FactKind::EventSync, Obj, nullptr);
+    return true;
+  case ApiEffect::StreamSynchronize:
+    Emit(FactKind::StreamSync, nullptr, Obj);
+    return true;
+  case ApiEffect::GuardResetStream:
+    Emit(FactKind::GuardEnter, nullptr, argOrNull(MC, 0));
+    return true;
+  case ApiEffect::GuardReset:
+    Emit(FactKind::GuardExit, nullptr, nullptr);
+    return true;
+  case ApiEffect::None:
+    return false;
+  default:
+    return true; // stream accessors: pure
+  }
+}
+
+bool FactBuilder::lowerApiCall(const CallExpr *CE, FactList &Out) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD)
+    return false;
+  ApiEffect E = classifyCall(canonicalName(FD));
+  if (E == ApiEffect::None)
+    return false;
+  auto Emit = [&](FactKind K, SiteKind SK) -> Fact & {
+    Out.push_back(make(K, SK, CE));
+    return Out.back();
+  };
+  unsigned N = CE->getNumArgs();
+  switch (E) {
+  case ApiEffect::SetCurrentStream:
+    Emit(FactKind::SetCurrent, SiteKind::SetCurrent).Stream = argOrNull(CE, 0);
+    return true;
+  case ApiEffect::RawEventRecord: {
+    Fact &F = Emit(FactKind::EventRecord, SiteKind::EventRecord);
+    F.Event = argOrNull(CE, 0);
+    F.Stream = argOrNull(CE, 1);
+    F.LegacyStream = !F.Stream;
+    return true;
+  }
+  case ApiEffect::RawStreamWaitEvent: {
+    Fact &F = Emit(FactKind::EventWait, SiteKind::EventWait);
+    F.Event = argOrNull(CE, 1);
+    F.Stream = argOrNull(CE, 0);
+    F.LegacyStream = !F.Stream;
+    return true;
+  }
+  case ApiEffect::RawEventSynchronize:
+    Emit(FactKind::EventSync, SiteKind::Other).Event = argOrNull(CE, 0);
+    return true;
+  case ApiEffect::StreamSyncFunction: {
+    Fact &F = Emit(FactKind::StreamSync, SiteKind::Other);
+    F.Stream = argOrNull(CE, 0);
+    F.LegacyStream = !F.Stream;
+    return true;
+  }
+  case ApiEffect::DeviceSynchronize:
+    Emit(FactKind::DeviceSync, SiteKind::Other);
+    return true;
+  case ApiEffect::AllocatorRecordStream: {
+    const Expr *T = N ? tensorBehindPointer(CE->getArg(0)) : nullptr;
+    if (T) {
+      Fact &F = Emit(FactKind::RecordStream, SiteKind::Other);
+      F.Tensor = T;
+      F.Stream = argOrNull(CE, 1);
+    }
+    return true;
+  }
+  case ApiEffect::MemcpyAsync:
+  case ApiEffect::MemsetAsync:
+  case ApiEffect::MemcpySync:
+  case ApiEffect::MemcpyAndSync: {
+    bool Sync = E == ApiEffect::MemcpySync || E == ApiEffect::MemcpyAndSync;
+    const Expr *Stream =
+        E == ApiEffect::MemcpySync ? nullptr : argOrNull(CE, N - 1);
+    bool Legacy = !Stream;
+    if (E != ApiEffect::MemsetAsync && N > 1)
+      if (const Expr *Src = tensorBehindPointer(
+              CE->getArg(canonicalName(FD) == "cudaMemcpy2DAsync" ? 2 : 1)))
+        access(FactKind::Read, Src, Stream, Legacy, Out);
+    if (N > 0)
+      if (const Expr *Dst = tensorBehindPointer(CE->getArg(0)))
+        access(FactKind::Write, Dst, Stream, Legacy, Out);
+    if (Sync) {
+      Fact &F = Emit(FactKind::StreamSync, SiteKind::Other);
+      F.Stream = Stream;
+      F.LegacyStream = Legacy;
+    }
+    return true;
+  }
+  default:
+    return true; // stream getters: evaluated where their value is used
+  }
+}
+
+void FactBuilder::lowerAtenCall(const CallExpr *CE, FactList &Out) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  llvm::SmallVector<const Expr *, 4> Tensors;
+  for (const Expr *Arg : CE->arguments())
+    collectTensorOperands(Arg, Tensors);
+  AtenFunction Kind = classifyAtenFunction(
+      FD->getDeclName().isIdentifier() ? FD->getName() : StringRef("op"));
+  const Expr *Written = nullptr;
+  if (!Tensors.empty()) {
+    if (Kind == AtenFunction::InPlace || Kind == AtenFunction::OutFirst)
+      Written = Tensors.front();
+    else if (Kind == AtenFunction::OutLast)
+      Written = Tensors.back();
+  }
+  if (Kind != AtenFunction::Factory && Kind != AtenFunction::Foreign)
+    for (const Expr *T : Tensors)
+      if (T != Written)
+        access(FactKind::Read, T, nullptr, false, Out);
+  if (Written)
+    access(FactKind::Write, Written, nullptr, false, Out);
+  else
+    allocate(CE, Kind == AtenFunction::Foreign, Out);
+}
+
+void FactBuilder::lowerUnknownCall(const CallExpr *CE, bool MayKeep,
+                                   FactList &Out) {
+  // An unknown callee taking tensors is an op on the current stream, and it
+  // may keep them. Library code (std::, c10::) only keeps them.
+  const FunctionDecl *FD = CE->getDirectCallee();
+  bool Library = FD && (isInTopNamespace(FD, "std") ||
+                        isInTopNamespace(FD, "c10"));
+  llvm::SmallVector<const Expr *, 4> Tensors;
+  for (const Expr *Arg : CE->arguments())
+    collectTensorOperands(Arg, Tensors);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+    collectTensorOperands(MC->getImplicitObjectArgument(), Tensors);
+  for (const Expr *T : Tensors) {
+    if (!Library)
+      access(FactKind::Read, T, nullptr, false, Out);
+    if (MayKeep) {
+      Fact F = make(FactKind::Escape, SiteKind::Other, CE);
+      F.Tensor = T;
+      Out.push_back(F);
+    }
+  }
+}
+
+} // namespace streamsafe

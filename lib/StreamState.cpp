@@ -1,0 +1,95 @@
+//===--- StreamState.cpp - The dataflow lattice ---------------------------===//
+
+#include "lib/StreamState.h"
+#include <algorithm>
+
+namespace streamsafe {
+
+bool StreamState::operator==(const StreamState &O) const {
+  return Reachable == O.Reachable && Current == O.Current &&
+         CurrentSetAt == O.CurrentSetAt && StreamVars == O.StreamVars &&
+         TensorVars == O.TensorVars && Tensors == O.Tensors &&
+         Events == O.Events && Guards == O.Guards;
+}
+
+void joinAccesses(AccessList &Into, const AccessList &From) {
+  for (const Access &A : From) {
+    auto It = std::find_if(Into.begin(), Into.end(), [&](const Access &B) {
+      return B.Site == A.Site;
+    });
+    if (It == Into.end()) {
+      Into.push_back(A);
+      continue;
+    }
+    It->VisibleTo &= A.VisibleTo;
+    if (It->Stream != A.Stream)
+      It->Stream = StreamTable::Unknown;
+  }
+  std::sort(Into.begin(), Into.end(),
+            [](const Access &L, const Access &R) { return L.Site < R.Site; });
+}
+
+// Keeps the entries of \p Into whose key is in \p From with an equal value.
+template <typename Map> static void intersectEqual(Map &Into, const Map &From) {
+  for (auto It = Into.begin(); It != Into.end();) {
+    auto F = From.find(It->first);
+    if (F == From.end() || !(F->second == It->second))
+      It = Into.erase(It);
+    else
+      ++It;
+  }
+}
+
+void StreamState::join(const StreamState &O) {
+  if (!O.Reachable)
+    return;
+  if (!Reachable) {
+    *this = O;
+    return;
+  }
+  if (Current != O.Current) {
+    Current = StreamTable::Unknown;
+    CurrentSetAt = NoSite;
+  } else if (CurrentSetAt != O.CurrentSetAt) {
+    CurrentSetAt = std::min(CurrentSetAt, O.CurrentSetAt);
+  }
+  intersectEqual(StreamVars, O.StreamVars);
+  intersectEqual(TensorVars, O.TensorVars);
+  intersectEqual(Guards, O.Guards);
+  for (const auto &[Id, T] : O.Tensors) {
+    auto [It, Inserted] = Tensors.insert({Id, T});
+    if (Inserted)
+      continue;
+    TensorState &Mine = It->second;
+    joinAccesses(Mine.Writes, T.Writes);
+    joinAccesses(Mine.Reads, T.Reads);
+    joinAccesses(Mine.Foreign, T.Foreign);
+    if (Mine.AllocStream != T.AllocStream)
+      Mine.AllocStream = StreamTable::Unknown;
+    Mine.Escaped |= T.Escaped;
+  }
+  for (auto It = Events.begin(); It != Events.end();) {
+    auto F = O.Events.find(It->first);
+    if (F == O.Events.end()) {
+      It = Events.erase(It);
+      continue;
+    }
+    EventState &E = It->second;
+    const EventState &OE = F->second;
+    E.MustRecorded &= OE.MustRecorded;
+    E.MayRecorded |= OE.MayRecorded;
+    E.CoversAll &= OE.CoversAll;
+    // Only what every path's record covered is certainly covered.
+    llvm::SmallVector<CoveredAccess, 4> Both;
+    for (const CoveredAccess &C : E.Covers)
+      if (OE.CoversAll || llvm::is_contained(OE.Covers, C))
+        Both.push_back(C);
+    if (E.CoversAll && !OE.CoversAll)
+      Both = OE.Covers;
+    E.Covers = Both;
+    E.LastRecord = std::max(E.LastRecord, OE.LastRecord);
+    ++It;
+  }
+}
+
+} // namespace streamsafe

@@ -1,0 +1,110 @@
+//===--- StreamState.h - The dataflow lattice --------------------*- C++ -*-===//
+//
+// The state at a program point: the current stream, what each variable
+// denotes, and for each tensor storage its pending accesses with the set of
+// streams each is already visible to. Join intersects "visible to" and unions
+// pending accesses (must-sync, may-race); everything is finite per function
+// (sites, streams, variables), so loops converge.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_STREAMSTATE_H
+#define STREAMSAFE_LIB_STREAMSTATE_H
+
+#include "lib/Findings.h"
+#include "lib/Sites.h"
+#include "lib/StreamTable.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdint>
+#include <map>
+
+namespace clang {
+class VarDecl;
+}
+
+namespace streamsafe {
+
+using StorageId = unsigned;
+
+/// One enqueued access that may still be running.
+struct Access {
+  SiteId Site = NoSite;
+  StreamId Stream = StreamTable::Unknown;
+  uint64_t VisibleTo = 0; ///< streams ordered after it (bit per StreamId)
+  AccessMode Mode = AccessMode::Read;
+  SiteId StreamSetAt = NoSite;
+  bool OnCurrent = false;
+
+  bool visibleTo(StreamId S) const {
+    return Stream == S || (VisibleTo & StreamTable::bit(S));
+  }
+  bool operator==(const Access &O) const {
+    return Site == O.Site && Stream == O.Stream && VisibleTo == O.VisibleTo &&
+           Mode == O.Mode && StreamSetAt == O.StreamSetAt &&
+           OnCurrent == O.OnCurrent;
+  }
+};
+using AccessList = llvm::SmallVector<Access, 2>;
+
+struct TensorState {
+  AccessList Writes;  ///< the last write(s) (several after a join)
+  AccessList Reads;   ///< reads since the last write
+  AccessList Foreign; ///< uses on streams other than the allocation stream
+  StreamId AllocStream = StreamTable::Unknown;
+  SiteId AllocSite = NoSite;
+  bool Escaped = false;
+  bool operator==(const TensorState &O) const {
+    return Writes == O.Writes && Reads == O.Reads && Foreign == O.Foreign &&
+           AllocStream == O.AllocStream && AllocSite == O.AllocSite &&
+           Escaped == O.Escaped;
+  }
+};
+
+/// An access an event record captured: (storage, site).
+using CoveredAccess = std::pair<StorageId, SiteId>;
+
+struct EventState {
+  bool MustRecorded = false;
+  bool MayRecorded = false;
+  bool CoversAll = false; ///< recorded on an unknown stream: assume it covers
+  llvm::SmallVector<CoveredAccess, 4> Covers;
+  SiteId LastRecord = NoSite;
+  bool operator==(const EventState &O) const {
+    return MustRecorded == O.MustRecorded && MayRecorded == O.MayRecorded &&
+           CoversAll == O.CoversAll && Covers == O.Covers &&
+           LastRecord == O.LastRecord;
+  }
+};
+
+struct GuardState {
+  StreamId Saved = StreamTable::Unknown;
+  SiteId SavedSetAt = NoSite;
+  bool operator==(const GuardState &O) const {
+    return Saved == O.Saved && SavedSetAt == O.SavedSetAt;
+  }
+};
+
+struct StreamState {
+  bool Reachable = false;
+  StreamId Current = StreamTable::Unknown;
+  SiteId CurrentSetAt = NoSite;
+  std::map<const clang::VarDecl *, StreamId> StreamVars;
+  std::map<const clang::VarDecl *, StorageId> TensorVars;
+  std::map<StorageId, TensorState> Tensors;
+  std::map<const clang::VarDecl *, EventState> Events;
+  std::map<const clang::VarDecl *, GuardState> Guards;
+
+  bool operator==(const StreamState &O) const;
+  bool operator!=(const StreamState &O) const { return !(*this == O); }
+  /// Least upper bound: this := this ⊔ O.
+  void join(const StreamState &O);
+};
+
+/// Merges two access lists: same site kept once, visible only to streams
+/// both paths made it visible to.
+void joinAccesses(AccessList &Into, const AccessList &From);
+
+} // namespace streamsafe
+
+#endif // STREAMSAFE_LIB_STREAMSTATE_H

@@ -1,0 +1,666 @@
+//===--- Transfer.cpp - What each fact does to the state ------------------===//
+//
+// Happens-before per tensor storage, in the spirit of PyTorch's CUDA
+// sanitizer (torch/cuda/_sanitizer.py) but over symbolic streams: an access
+// on stream X races with a pending write (or, for a write, a pending read) on
+// a stream Y known to differ from X that was not made visible to X by an
+// event record/wait pair or a host synchronisation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Transfer.h"
+#include "lib/ApiModel.h"
+#include "lib/FactBuilder.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include <algorithm>
+
+using namespace clang;
+
+namespace streamsafe {
+
+Transfer::Transfer(ASTContext &Ctx, const FunctionDecl &FD, SiteTable &Sites,
+                   const ParentMap &Parents)
+    : Ctx(Ctx), FD(FD), Sites(Sites), Parents(Parents) {
+  EntrySite = Sites.add(SiteKind::FunctionEntry, FD.getLocation(), nullptr,
+                        &FD);
+}
+
+StorageId Transfer::storageFor(const void *Key, StringRef Name, bool Decl) {
+  auto It = StorageByKey.find(Key);
+  if (It != StorageByKey.end())
+    return It->second;
+  Storages.push_back({Name.str(), Key, Decl, nullptr});
+  StorageId Id = static_cast<StorageId>(Storages.size() - 1);
+  StorageByKey[Key] = Id;
+  return Id;
+}
+
+StreamState Transfer::entryState() {
+  StreamState S;
+  S.Reachable = true;
+  S.Current = StreamTable::EntryCurrent;
+  S.CurrentSetAt = EntrySite;
+  for (const ParmVarDecl *P : FD.parameters()) {
+    ValueClass C = classifyType(P->getType());
+    if (C == ValueClass::Tensor) {
+      StorageId Id = storageFor(P, P->getName(), true);
+      TensorState T;
+      T.Escaped = true; // the caller owns it
+      Access Ready;
+      Ready.Site = Sites.add(SiteKind::ParamReady, P->getLocation(), nullptr, P);
+      Ready.Stream = StreamTable::EntryCurrent;
+      Ready.Mode = AccessMode::EntryReady;
+      Ready.StreamSetAt = EntrySite;
+      T.Writes.push_back(Ready);
+      S.Tensors[Id] = T;
+      S.TensorVars[P] = Id;
+    } else if (C == ValueClass::Stream || C == ValueClass::RawStream) {
+      StreamId Id = Streams.get(StreamKind::Parameter, P);
+      Streams.nameBy(Id, P);
+      S.StreamVars[P] = Id;
+    }
+  }
+  return S;
+}
+
+//===-- Evaluating operands against the state ----------------------------===//
+
+std::optional<StorageId> Transfer::storageOf(const Expr *E,
+                                             const StreamState &S) {
+  E = stripValue(E);
+  if (!E)
+    return std::nullopt;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+    if (!V)
+      return std::nullopt;
+    auto It = S.TensorVars.find(V);
+    if (It != S.TensorVars.end())
+      return It->second;
+    if (V->hasGlobalStorage())
+      return storageFor(V, V->getName(), true);
+    return std::nullopt;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (isa<FieldDecl>(ME->getMemberDecl()))
+      return storageFor(ME->getMemberDecl(), ME->getMemberDecl()->getName(),
+                        true);
+    return std::nullopt;
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (MC->getMethodDecl() &&
+        classifyType(Obj->getType()) == ValueClass::Tensor) {
+      TensorMethod K = classifyTensorMethod(MC->getMethodDecl()->getName());
+      if (K == TensorMethod::View || K == TensorMethod::InPlace)
+        return storageOf(Obj, S);
+    }
+  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+      OC && OC->getNumArgs() >= 1 && isa<CXXMethodDecl>(OC->getCalleeDecl()) &&
+      classifyType(OC->getArg(0)->getType()) == ValueClass::Tensor)
+    return storageOf(OC->getArg(0), S); // t[i], t += u, t = u
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (Callee && CE->getNumArgs() > 0 && Callee->getDeclName().isIdentifier() &&
+        (isInTopNamespace(Callee, "at") || isInTopNamespace(Callee, "torch"))) {
+      AtenFunction K = classifyAtenFunction(Callee->getName());
+      if (K == AtenFunction::InPlace || K == AtenFunction::OutFirst)
+        return storageOf(CE->getArg(0), S);
+      if (K == AtenFunction::OutLast)
+        return storageOf(CE->getArg(CE->getNumArgs() - 1), S);
+    }
+    auto It = StorageByKey.find(CE);
+    if (It != StorageByKey.end() && S.Tensors.count(It->second))
+      return It->second;
+  }
+  return std::nullopt;
+}
+
+std::string Transfer::tensorName(const Expr *E, std::optional<StorageId> Id) {
+  for (const Expr *Cur = stripValue(E); Cur;) {
+    if (const auto *DR = dyn_cast<DeclRefExpr>(Cur))
+      return DR->getDecl()->getNameAsString();
+    if (const auto *ME = dyn_cast<MemberExpr>(Cur))
+      return ME->getMemberDecl()->getNameAsString();
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Cur);
+        MC && MC->getMethodDecl() &&
+        classifyTensorMethod(MC->getMethodDecl()->getName()) ==
+            TensorMethod::View) {
+      Cur = stripValue(MC->getImplicitObjectArgument());
+      continue;
+    }
+    break;
+  }
+  if (Id && !Storages[*Id].Name.empty())
+    return Storages[*Id].Name;
+  return "<temporary>";
+}
+
+StreamId Transfer::streamOf(const Expr *E, const StreamState &S) {
+  E = stripValue(E);
+  while (E) {
+    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+      E = stripValue(Cast->getSubExpr());
+      continue;
+    }
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+    if (MC && MC->getMethodDecl() &&
+        classifyCall(canonicalName(MC->getMethodDecl())) ==
+            ApiEffect::StreamIdentity) {
+      E = stripValue(MC->getImplicitObjectArgument());
+      continue;
+    }
+    break;
+  }
+  if (!E)
+    return StreamTable::Unknown;
+  if (isa<CXXNullPtrLiteralExpr>(E) || isa<GNUNullExpr>(E))
+    return StreamTable::Default;
+  if (const auto *IL = dyn_cast<IntegerLiteral>(E)) {
+    // 0 is the legacy stream; cudaStreamLegacy is ((cudaStream_t)0x1).
+    uint64_t V = IL->getValue().getZExtValue();
+    if (V == 0 || V == 1)
+      return StreamTable::Default;
+    return Streams.get(StreamKind::Other, IL);
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    switch (classifyCall(canonicalName(CE->getDirectCallee()))) {
+    case ApiEffect::StreamFromPool:
+      return Streams.get(StreamKind::Pool, CE);
+    case ApiEffect::DefaultStream:
+      return StreamTable::Default;
+    case ApiEffect::CurrentStream:
+      return S.Current;
+    case ApiEffect::ExternalStream:
+      return Streams.get(StreamKind::Other, CE);
+    default:
+      return StreamTable::Unknown;
+    }
+  }
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+    if (!V)
+      return StreamTable::Unknown;
+    auto It = S.StreamVars.find(V);
+    if (It != S.StreamVars.end())
+      return It->second;
+    if (V->hasGlobalStorage()) {
+      StreamId Id = Streams.get(StreamKind::Other, V);
+      Streams.nameBy(Id, V);
+      return Id;
+    }
+    return StreamTable::Unknown;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    StreamId Id = Streams.get(StreamKind::Other, ME->getMemberDecl());
+    return Id;
+  }
+  return StreamTable::Unknown;
+}
+
+StreamId Transfer::factStream(const Fact &F, const StreamState &S) {
+  if (F.Stream)
+    return streamOf(F.Stream, S);
+  if (F.LegacyStream)
+    return StreamTable::Default;
+  return S.Current;
+}
+
+const VarDecl *Transfer::eventVar(const Expr *E) const {
+  if (!E)
+    return nullptr;
+  E = stripValue(E);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    E = stripValue(UO->getSubExpr()); // cudaEventRecord(&e) styles
+  if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(E))
+    return dyn_cast<VarDecl>(DR->getDecl());
+  return nullptr;
+}
+
+AccessInfo Transfer::info(const Access &A) const {
+  AccessInfo I;
+  I.Mode = A.Mode;
+  I.Site = A.Site;
+  I.Stream = Streams.describe(A.Stream);
+  I.StreamSetAt = A.StreamSetAt;
+  I.OnCurrentStream = A.OnCurrent;
+  return I;
+}
+
+//===-- Accesses ---------------------------------------------------------===//
+
+static void addOrReplace(AccessList &L, const Access &A) {
+  for (Access &B : L)
+    if (B.Site == A.Site) {
+      B = A;
+      return;
+    }
+  L.push_back(A);
+}
+
+void Transfer::access(const Fact &F, StreamState &S,
+                      std::vector<Finding> *Out) {
+  StreamId X = factStream(F, S);
+  Access A;
+  A.Site = F.Site;
+  A.Stream = X;
+  A.Mode = F.Kind == FactKind::Read ? AccessMode::Read
+           : F.Kind == FactKind::Allocate && F.AllocateOnly
+               ? AccessMode::Allocate
+               : AccessMode::Write;
+  A.OnCurrent = !F.Stream && !F.LegacyStream;
+  A.StreamSetAt = A.OnCurrent ? S.CurrentSetAt : NoSite;
+
+  std::optional<StorageId> Id;
+  if (F.Kind == FactKind::Allocate) {
+    Id = storageFor(F.Tensor, "", false);
+    TensorState Fresh;
+    Fresh.AllocStream = F.Foreign ? StreamTable::Unknown : X;
+    Fresh.AllocSite = F.Site;
+    Fresh.Writes.push_back(A);
+    S.Tensors[*Id] = Fresh;
+    return;
+  }
+  Id = storageOf(F.Tensor, S);
+  if (!Id)
+    return;
+  TensorState &T = S.Tensors[*Id];
+
+  if (Out && X != StreamTable::Unknown) {
+    const Access *Conflict = nullptr;
+    auto Find = [&](const AccessList &L) {
+      for (const Access &P : L)
+        if (!Conflict && !P.visibleTo(X) && Streams.knownDistinct(P.Stream, X))
+          Conflict = &P;
+    };
+    Find(T.Writes);
+    if (A.Mode != AccessMode::Read)
+      Find(T.Reads);
+    if (Conflict) {
+      Finding Fi;
+      Fi.Kind = FindingKind::UnsynchronizedAccess;
+      Fi.Tensor = tensorName(F.Tensor, Id);
+      Fi.Access = info(A);
+      Fi.Prior = info(*Conflict);
+      Out->push_back(Fi);
+    }
+  }
+
+  if (A.Mode == AccessMode::Read) {
+    addOrReplace(T.Reads, A);
+  } else {
+    T.Writes.assign(1, A);
+    T.Reads.clear();
+  }
+  // A use on the caller's current stream or the default stream is not
+  // tracked for reuse: blocks of a side stream are handed out again only to
+  // work on that side stream, and requiring record_stream for the stream
+  // the caller continues on would flag every correct hand-back (seed §1.3).
+  StreamKind K = Streams[X].Kind;
+  if (T.AllocStream != StreamTable::Unknown && K != StreamKind::EntryCurrent &&
+      K != StreamKind::Default && Streams.knownDistinct(X, T.AllocStream))
+    addOrReplace(T.Foreign, A);
+}
+
+//===-- Variables and lifetimes ------------------------------------------===//
+
+void Transfer::bind(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
+  const VarDecl *V = F.Var;
+  switch (classifyType(V->getType())) {
+  case ValueClass::Tensor: {
+    std::optional<StorageId> New;
+    if (F.Value)
+      New = storageOf(F.Value, S);
+    if (!New) {
+      // An undefined tensor, or one from code we do not model: a storage of
+      // its own with nothing pending and no known allocation stream.
+      New = storageFor(V, V->getName(), true);
+      TensorState Opaque;
+      Opaque.Escaped = true;
+      S.Tensors[*New] = Opaque;
+    }
+    if (Storages[*New].Name.empty()) {
+      Storages[*New].Name = V->getNameAsString();
+      Storages[*New].NameVar = V;
+    }
+    auto It = S.TensorVars.find(V);
+    std::optional<StorageId> Old;
+    if (It != S.TensorVars.end())
+      Old = It->second;
+    S.TensorVars[V] = *New;
+    if (Old && *Old != *New)
+      release(*Old, F.Site, S, Out);
+    return;
+  }
+  case ValueClass::Stream:
+  case ValueClass::RawStream: {
+    StreamId Id = F.Value ? streamOf(F.Value, S) : StreamTable::Default;
+    Streams.nameBy(Id, V);
+    S.StreamVars[V] = Id;
+    return;
+  }
+  case ValueClass::Event:
+  case ValueClass::RawEvent:
+    S.Events[V] = EventState();
+    return;
+  default:
+    return;
+  }
+}
+
+// The last reference to a storage died at \p At. If another stream may still
+// use it and the allocator was not told, the block can be handed to a new
+// allocation on the allocation stream while that stream still runs.
+void Transfer::release(StorageId Id, SiteId At, StreamState &S,
+                       std::vector<Finding> *Out) {
+  for (const auto &[Var, Other] : S.TensorVars)
+    if (Other == Id && !Var->getType()->isReferenceType())
+      return;
+  auto It = S.Tensors.find(Id);
+  if (It == S.Tensors.end())
+    return;
+  TensorState &T = It->second;
+  if (Out && !T.Escaped && T.AllocStream != StreamTable::Unknown &&
+      !T.Foreign.empty()) {
+    // One finding per foreign stream, at its last use there.
+    std::map<StreamId, const Access *> Last;
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (const Access &A : T.Foreign) {
+      const Access *&L = Last[A.Stream];
+      if (!L || SM.isBeforeInTranslationUnit(Sites[L->Site].Loc,
+                                             Sites[A.Site].Loc))
+        L = &A;
+    }
+    for (const auto &[Stream, Use] : Last) {
+      Finding Fi;
+      Fi.Kind = FindingKind::MissingRecordStream;
+      Fi.Tensor = Storages[Id].Name.empty() ? "<temporary>" : Storages[Id].Name;
+      Fi.Access = info(*Use);
+      Access Alloc;
+      Alloc.Site = T.AllocSite;
+      Alloc.Stream = T.AllocStream;
+      Alloc.Mode = AccessMode::Allocate;
+      Fi.Prior = info(Alloc);
+      Fi.FreedAt = At;
+      // Fix-it: "<t>.record_stream(<s>);" after the last use, when both
+      // names are in scope there and no other stream is involved.
+      const VarDecl *StreamVar = Streams[Stream].Var;
+      const VarDecl *TensorVar = Storages[Id].NameVar;
+      const Stmt *Stmt = statementOf(Sites[Use->Site].S);
+      if (Last.size() == 1 && StreamVar && TensorVar && Stmt &&
+          inScopeAt(StreamVar, Stmt) && inScopeAt(TensorVar, Stmt)) {
+        Fi.InsertAfter = Stmt;
+        Fi.StreamVar = StreamVar->getNameAsString();
+      }
+      Out->push_back(Fi);
+    }
+  }
+  S.Tensors.erase(It);
+}
+
+const Stmt *Transfer::statementOf(const Stmt *S) const {
+  // The statement directly inside a compound statement, where a new
+  // statement can be inserted after it.
+  const Stmt *Cur = S;
+  while (Cur) {
+    const Stmt *P = Parents.getParent(Cur);
+    if (!P)
+      return nullptr;
+    if (isa<CompoundStmt>(P))
+      return Cur;
+    Cur = P;
+  }
+  return nullptr;
+}
+
+bool Transfer::inScopeAt(const VarDecl *V, const Stmt *At) const {
+  if (isa<ParmVarDecl>(V))
+    return V->getDeclContext() == &FD;
+  // V's declaration statement must sit in a compound statement enclosing At,
+  // before it.
+  for (const Stmt *P = Parents.getParent(At); P; P = Parents.getParent(P)) {
+    const auto *CS = dyn_cast<CompoundStmt>(P);
+    if (!CS)
+      continue;
+    for (const Stmt *Child : CS->body()) {
+      if (const auto *DS = dyn_cast<DeclStmt>(Child))
+        for (const Decl *D : DS->decls())
+          if (D == V)
+            return true;
+      if (Child == At)
+        break;
+    }
+  }
+  return false;
+}
+
+//===-- Events and synchronisation ---------------------------------------===//
+
+void Transfer::recordEvent(const Fact &F, StreamState &S) {
+  const VarDecl *V = eventVar(F.Event);
+  if (!V)
+    return;
+  StreamId Y = factStream(F, S);
+  EventState &E = S.Events[V];
+  E.MustRecorded = E.MayRecorded = true;
+  E.LastRecord = F.Site;
+  E.Covers.clear();
+  E.CoversAll = Y == StreamTable::Unknown;
+  if (E.CoversAll)
+    return;
+  // The record captures every access that Y has been ordered after so far.
+  for (const auto &[Id, T] : S.Tensors)
+    for (const AccessList *L : {&T.Writes, &T.Reads, &T.Foreign})
+      for (const Access &A : *L)
+        if (A.visibleTo(Y))
+          E.Covers.push_back({Id, A.Site});
+}
+
+void Transfer::completeWhere(
+    StreamState &S, llvm::function_ref<bool(StorageId, const Access &)> Done) {
+  for (auto &[Id, T] : S.Tensors)
+    for (AccessList *L : {&T.Writes, &T.Reads, &T.Foreign})
+      L->erase(std::remove_if(L->begin(), L->end(),
+                              [&, Id = Id](const Access &A) {
+                                return Done(Id, A);
+                              }),
+               L->end());
+}
+
+void Transfer::waitEvent(const Fact &F, StreamState &S) {
+  const VarDecl *V = eventVar(F.Event);
+  StreamId X = factStream(F, S);
+  auto It = V ? S.Events.find(V) : S.Events.end();
+  if (It != S.Events.end() && !It->second.MayRecorded)
+    return; // never recorded: the wait is a no-op
+  // An event we cannot follow, or a waiting stream we cannot name: assume
+  // the wait orders everything rather than report what it may have fixed.
+  if (It == S.Events.end() || X == StreamTable::Unknown ||
+      It->second.CoversAll)
+    return completeWhere(S, [](StorageId, const Access &) { return true; });
+  const EventState &E = It->second;
+  for (auto &[Id, T] : S.Tensors) {
+    auto Covered = [&, Id = Id](const Access &A) {
+      return llvm::is_contained(E.Covers, CoveredAccess{Id, A.Site});
+    };
+    for (AccessList *L : {&T.Writes, &T.Reads})
+      for (Access &A : *L)
+        if (Covered(A))
+          A.VisibleTo |= StreamTable::bit(X);
+    // A use on another stream that the allocation stream now waits for can
+    // no longer outlive the block.
+    if (X == T.AllocStream)
+      T.Foreign.erase(std::remove_if(T.Foreign.begin(), T.Foreign.end(),
+                                     Covered),
+                      T.Foreign.end());
+    else
+      for (Access &A : T.Foreign)
+        if (Covered(A))
+          A.VisibleTo |= StreamTable::bit(X);
+  }
+}
+
+void Transfer::collectGarbage(StreamState &S) {
+  for (auto It = S.Tensors.begin(); It != S.Tensors.end();) {
+    bool Held = Storages[It->first].IsDecl;
+    for (const auto &[Var, Id] : S.TensorVars)
+      Held |= Id == It->first;
+    if (Held)
+      ++It;
+    else
+      It = S.Tensors.erase(It);
+  }
+}
+
+void Transfer::apply(const Fact &F, StreamState &S,
+                     std::vector<Finding> *Out) {
+  switch (F.Kind) {
+  case FactKind::SetCurrent:
+    S.Current = F.Stream ? streamOf(F.Stream, S) : StreamTable::Unknown;
+    S.CurrentSetAt = F.Site;
+    return;
+  case FactKind::GuardEnter: {
+    if (F.Var && !S.Guards.count(F.Var))
+      S.Guards[F.Var] = {S.Current, S.CurrentSetAt};
+    S.Current = F.Stream ? streamOf(F.Stream, S) : StreamTable::Unknown;
+    S.CurrentSetAt = F.Site;
+    return;
+  }
+  case FactKind::GuardExit: {
+    auto It = F.Var ? S.Guards.find(F.Var) : S.Guards.end();
+    if (It == S.Guards.end())
+      return;
+    S.Current = It->second.Saved;
+    S.CurrentSetAt = F.Site;
+    S.Guards.erase(It);
+    return;
+  }
+  case FactKind::Read:
+  case FactKind::Write:
+  case FactKind::Allocate:
+    return access(F, S, Out);
+  case FactKind::Bind:
+    return bind(F, S, Out);
+  case FactKind::Unbind: {
+    S.StreamVars.erase(F.Var);
+    S.Events.erase(F.Var);
+    auto It = S.TensorVars.find(F.Var);
+    if (It == S.TensorVars.end())
+      return;
+    StorageId Id = It->second;
+    S.TensorVars.erase(It);
+    return release(Id, F.Site, S, Out);
+  }
+  case FactKind::Escape: {
+    std::optional<StorageId> Id;
+    if (F.Tensor)
+      Id = storageOf(F.Tensor, S);
+    else if (auto It = S.TensorVars.find(F.Var); It != S.TensorVars.end())
+      Id = It->second;
+    if (Id)
+      S.Tensors[*Id].Escaped = true;
+    return;
+  }
+  case FactKind::EventRecord:
+    return recordEvent(F, S);
+  case FactKind::EventWait:
+    return waitEvent(F, S);
+  case FactKind::EventSync: {
+    const VarDecl *V = eventVar(F.Event);
+    auto It = V ? S.Events.find(V) : S.Events.end();
+    if (It == S.Events.end() || It->second.CoversAll)
+      return completeWhere(S, [](StorageId, const Access &) { return true; });
+    EventState E = It->second;
+    return completeWhere(S, [&](StorageId Id, const Access &A) {
+      return llvm::is_contained(E.Covers, CoveredAccess{Id, A.Site});
+    });
+  }
+  case FactKind::StreamSync: {
+    StreamId Y = factStream(F, S);
+    // The host saw Y drain: everything Y was ordered after is complete.
+    return completeWhere(S, [&](StorageId, const Access &A) {
+      return Y == StreamTable::Unknown || A.visibleTo(Y);
+    });
+  }
+  case FactKind::DeviceSync:
+    return completeWhere(S, [](StorageId, const Access &) { return true; });
+  case FactKind::RecordStream: {
+    std::optional<StorageId> Id = storageOf(F.Tensor, S);
+    if (!Id)
+      return;
+    StreamId B = F.Stream ? streamOf(F.Stream, S) : StreamTable::Unknown;
+    AccessList &L = S.Tensors[*Id].Foreign;
+    L.erase(std::remove_if(L.begin(), L.end(),
+                           [&](const Access &A) {
+                             return B == StreamTable::Unknown ||
+                                    A.visibleTo(B);
+                           }),
+            L.end());
+    return;
+  }
+  }
+}
+
+//===-- Debug dump -------------------------------------------------------===//
+
+static const char *kindName(FactKind K) {
+  switch (K) {
+  case FactKind::SetCurrent: return "set-current";
+  case FactKind::GuardEnter: return "guard-enter";
+  case FactKind::GuardExit: return "guard-exit";
+  case FactKind::Read: return "read";
+  case FactKind::Write: return "write";
+  case FactKind::Allocate: return "allocate";
+  case FactKind::Bind: return "bind";
+  case FactKind::Unbind: return "unbind";
+  case FactKind::Escape: return "escape";
+  case FactKind::EventRecord: return "event-record";
+  case FactKind::EventWait: return "event-wait";
+  case FactKind::EventSync: return "event-sync";
+  case FactKind::StreamSync: return "stream-sync";
+  case FactKind::DeviceSync: return "device-sync";
+  case FactKind::RecordStream: return "record-stream";
+  }
+  return "?";
+}
+
+void Transfer::dump(const Fact &F, const StreamState &S,
+                    llvm::raw_ostream &OS) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  OS << "  fact " << kindName(F.Kind) << " @"
+     << SM.getPresumedLineNumber(Sites[F.Site].Loc);
+  if (F.Var)
+    OS << " var=" << F.Var->getName();
+  OS << "\n    current=" << Streams.describe(S.Current) << "\n";
+  for (const auto &[Id, T] : S.Tensors) {
+    OS << "    tensor " << (Storages[Id].Name.empty() ? "<tmp>" : Storages[Id].Name)
+       << " alloc=" << Streams.describe(T.AllocStream)
+       << (T.Escaped ? " escaped" : "");
+    auto List = [&](const char *Name, const AccessList &L) {
+      for (const Access &A : L) {
+        OS << " " << Name << "@" << SM.getPresumedLineNumber(Sites[A.Site].Loc)
+           << "[" << Streams.describe(A.Stream);
+        for (unsigned B = 0; B < StreamTable::MaxStreams; ++B)
+          if (A.VisibleTo & StreamTable::bit(B))
+            OS << ", visible to " << Streams.describe(B);
+        OS << "]";
+      }
+    };
+    List("W", T.Writes);
+    List("R", T.Reads);
+    List("F", T.Foreign);
+    OS << "\n";
+  }
+  for (const auto &[V, E] : S.Events)
+    OS << "    event " << V->getName()
+       << (E.MustRecorded ? " recorded" : E.MayRecorded ? " maybe-recorded"
+                                                        : " unrecorded")
+       << " covers=" << E.Covers.size() << (E.CoversAll ? "+all" : "") << "\n";
+}
+
+} // namespace streamsafe

@@ -1,0 +1,80 @@
+//===--- Transfer.h - What each fact does to the state -----------*- C++ -*-===//
+
+#ifndef STREAMSAFE_LIB_TRANSFER_H
+#define STREAMSAFE_LIB_TRANSFER_H
+
+#include "lib/Facts.h"
+#include "lib/Findings.h"
+#include "lib/StreamState.h"
+#include "lib/StreamTable.h"
+#include "llvm/ADT/DenseMap.h"
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class Expr;
+class FunctionDecl;
+class ParentMap;
+class Stmt;
+} // namespace clang
+
+namespace streamsafe {
+
+/// Per-function tables and the transfer function over facts.
+class Transfer {
+public:
+  Transfer(clang::ASTContext &Ctx, const clang::FunctionDecl &FD,
+           SiteTable &Sites, const clang::ParentMap &Parents);
+
+  /// The state at function entry: the caller's current stream, tensor
+  /// parameters ready on it.
+  StreamState entryState();
+  /// Applies \p F. When \p Out is set, findings are appended to it.
+  void apply(const Fact &F, StreamState &S, std::vector<Finding> *Out);
+  /// Drops storages no variable refers to any more (temporaries).
+  void collectGarbage(StreamState &S);
+
+  const StreamTable &streams() const { return Streams; }
+  void dump(const Fact &F, const StreamState &S, llvm::raw_ostream &OS) const;
+
+private:
+  std::optional<StorageId> storageOf(const clang::Expr *E,
+                                     const StreamState &S);
+  StorageId storageFor(const void *Key, llvm::StringRef Name, bool Decl);
+  StreamId streamOf(const clang::Expr *E, const StreamState &S);
+  StreamId factStream(const Fact &F, const StreamState &S);
+  std::string tensorName(const clang::Expr *E, std::optional<StorageId> Id);
+  const clang::VarDecl *eventVar(const clang::Expr *E) const;
+
+  void access(const Fact &F, StreamState &S, std::vector<Finding> *Out);
+  void bind(const Fact &F, StreamState &S, std::vector<Finding> *Out);
+  void release(StorageId Id, SiteId At, StreamState &S,
+               std::vector<Finding> *Out);
+  void recordEvent(const Fact &F, StreamState &S);
+  void waitEvent(const Fact &F, StreamState &S);
+  void completeWhere(StreamState &S,
+                     llvm::function_ref<bool(StorageId, const Access &)> Done);
+  AccessInfo info(const Access &A) const;
+  const clang::Stmt *statementOf(const clang::Stmt *S) const;
+  bool inScopeAt(const clang::VarDecl *V, const clang::Stmt *At) const;
+
+  clang::ASTContext &Ctx;
+  const clang::FunctionDecl &FD;
+  SiteTable &Sites;
+  const clang::ParentMap &Parents;
+  StreamTable Streams;
+  struct StorageInfo {
+    std::string Name;
+    const void *Key;
+    bool IsDecl;
+    const clang::VarDecl *NameVar; ///< the variable the name comes from
+  };
+  std::vector<StorageInfo> Storages;
+  llvm::DenseMap<const void *, StorageId> StorageByKey;
+  SiteId EntrySite;
+};
+
+} // namespace streamsafe
+
+#endif // STREAMSAFE_LIB_TRANSFER_H
