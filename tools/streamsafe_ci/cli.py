@@ -1,0 +1,405 @@
+"""Command line of streamsafe-ci. See docs/ci.md for the user guide."""
+
+import argparse
+import concurrent.futures
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+from . import __version__, compdb, findings as fmod, report, rules, runner
+from . import selection
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+DESCRIPTION = """\
+Runs the StreamSafe checks over a compile database and reports findings as
+clang-style text, SARIF 2.1.0 or JSON lines.
+
+exit codes:
+  0  no findings (after --diff and --baseline filtering)
+  1  findings
+  2  at least one file could not be analysed, or misuse: no
+     compile_commands.json, unknown check, StreamSafe checks not loaded,
+     bad option (the other files are still analysed and reported)
+"""
+
+
+def _cpu_count():
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def build_parser():
+    p = argparse.ArgumentParser(
+        prog="streamsafe-ci", description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="source files, headers, directories or globs to "
+                        "analyse (default: every file of the compile database)")
+    p.add_argument("-p", "--build-path", metavar="DIR",
+                   help="directory holding compile_commands.json "
+                        "(default: build, else the current directory)")
+    p.add_argument("-j", "--jobs", type=int, default=_cpu_count(), metavar="N",
+                   help="files analysed in parallel (default: %(default)s, "
+                        "the number of cores)")
+    p.add_argument("--diff", metavar="REV",
+                   help="analyse only files changed since git revision REV and "
+                        "report only findings on changed lines")
+    p.add_argument("--shard", metavar="K/N",
+                   help="analyse only the K-th of N deterministic shards")
+    p.add_argument("-f", "--format", choices=sorted(report.RENDERERS),
+                   default="text", help="output format (default: text)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the report to FILE instead of standard output")
+    p.add_argument("--sarif-output", metavar="FILE",
+                   help="also write a SARIF report to FILE")
+    p.add_argument("--baseline", metavar="FILE",
+                   help="do not report findings whose fingerprint is in FILE")
+    p.add_argument("--write-baseline", metavar="FILE",
+                   help="record the current findings in FILE; findings then "
+                        "do not fail the run")
+    p.add_argument("--checks", default="-*,streamsafe-*", metavar="GLOBS",
+                   help="checks to run, in clang-tidy syntax "
+                        "(default: %(default)s)")
+    p.add_argument("--config-file", metavar="FILE",
+                   help="clang-tidy configuration file for the driver "
+                        "(default: the .clang-tidy files of the project)")
+    p.add_argument("--header-filter", metavar="REGEX",
+                   help="headers to report findings from (default: headers "
+                        "under --root)")
+    p.add_argument("--root", metavar="DIR",
+                   help="project root; reported paths and fingerprints are "
+                        "relative to it (default: git top level, else the "
+                        "current directory)")
+    p.add_argument("--driver", metavar="PROGRAM",
+                   help="the streamsafe driver, or a clang-tidy used with "
+                        "--load (default: streamsafe next to this tool, in "
+                        "the build tree, then on PATH)")
+    p.add_argument("--load", action="append", default=[], metavar="PLUGIN",
+                   help="clang-tidy plugin to load (libStreamSafe.so)")
+    p.add_argument("--cuda-path", metavar="DIR",
+                   help="CUDA toolkit for .cu files (default: the toolkit of "
+                        "the nvcc in the compile command, $CUDA_HOME, "
+                        "$CUDA_PATH, /usr/local/cuda)")
+    p.add_argument("--extra-arg", action="append", default=[], metavar="ARG",
+                   help="compiler argument to append (like clang-tidy's)")
+    p.add_argument("--extra-arg-before", action="append", default=[],
+                   metavar="ARG", help="compiler argument to prepend")
+    p.add_argument("--timeout", type=float, default=0, metavar="SECONDS",
+                   help="fail a file whose analysis takes longer (default: "
+                        "no limit)")
+    p.add_argument("--doc-base-url", default=rules.DEFAULT_DOC_BASE_URL,
+                   metavar="URL",
+                   help="where the check pages live; a rule's help URI is "
+                        "URL<check>.md (default: %(default)s)")
+    p.add_argument("--progress", choices=["auto", "always", "never"],
+                   default="auto",
+                   help="progress on standard error (default: auto, only "
+                        "when it is a terminal)")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no summary on standard error")
+    p.add_argument("--dump-commands", action="store_true",
+                   help="print the translated compile commands of the "
+                        "selected files as JSON and exit")
+    p.add_argument("--version", action="version",
+                   version=f"streamsafe-ci {__version__}")
+    return p
+
+
+class Unit:
+    """A source file with all its compile commands."""
+    __slots__ = ("file", "commands", "context")
+
+    def __init__(self, file, commands):
+        self.file = file
+        self.commands = commands
+        self.context = False   # analysed only for its headers' findings
+
+
+def _err(msg):
+    sys.stderr.write(f"streamsafe-ci: error: {msg}\n")
+
+
+def _warn(msg):
+    sys.stderr.write(f"streamsafe-ci: warning: {msg}\n")
+
+
+def find_driver(explicit, launcher):
+    if explicit:
+        found = shutil.which(explicit) if os.sep not in explicit else explicit
+        return found or explicit
+    here = os.path.dirname(os.path.abspath(launcher))
+    real = os.path.dirname(os.path.realpath(launcher))
+    for cand in (os.path.join(here, "streamsafe"),
+                 os.path.join(real, "streamsafe"),
+                 os.path.join(real, os.pardir, "build", "bin", "streamsafe")):
+        if os.access(cand, os.X_OK) and os.path.isfile(cand):
+            return os.path.normpath(cand)
+    return shutil.which("streamsafe") or "streamsafe"
+
+
+def doc_dirs(launcher):
+    real = os.path.dirname(os.path.realpath(launcher))
+    return [os.path.normpath(os.path.join(real, os.pardir, "docs", "checks")),
+            os.path.normpath(os.path.join(real, os.pardir, "share",
+                                          "streamsafe", "docs", "checks"))]
+
+
+def select_units(args, units, root, cwd):
+    """-> (units to analyse, changed lines or None, skipped [(path, why)])."""
+    by_file = {u.file: u for u in units}
+    matchers = selection.match_paths(args.paths, cwd) if args.paths else None
+    changed = None
+    wanted_files = set()      # explicit or changed files that are not units
+    direct = set()
+    if args.diff:
+        changed = selection.changed_lines(args.diff, cwd)
+        for path in changed:
+            if matchers and not any(m(path) for _, m, _ in matchers):
+                continue
+            if path in by_file:
+                direct.add(path)
+            elif selection.is_header(path) and path.startswith(
+                    root.rstrip("/") + "/"):
+                wanted_files.add(path)
+    elif matchers:
+        for arg, match, explicit in matchers:
+            hits = [f for f in by_file if match(f)]
+            direct.update(hits)
+            if explicit and explicit not in by_file:
+                wanted_files.add(explicit)
+            elif not hits and not explicit:
+                _warn(f"'{arg}' matches no file of the compile database")
+    else:
+        direct = set(by_file)
+    skipped = []
+    context = set()
+    headers = sorted(f for f in wanted_files if selection.is_header(f))
+    for f in sorted(wanted_files - set(headers)):
+        skipped.append((f, "not in the compile database"))
+    if headers:
+        scanner = selection.IncludeScanner(root)
+        includers = {h: [] for h in headers}
+        for u in units:
+            found = set()
+            for c in u.commands:
+                found |= scanner.headers_of(c)
+            for h in headers:
+                if h in found:
+                    includers[h].append(u.file)
+        for h in headers:
+            if includers[h]:
+                context.update(includers[h])
+            else:
+                skipped.append((h, "no file of the compile database "
+                                   "includes it"))
+    selected = []
+    for f in sorted(direct | context):
+        u = by_file[f]
+        u.context = f not in direct
+        selected.append(u)
+    return selected, changed, sorted(skipped)
+
+
+class Progress:
+    def __init__(self, enabled, total, root):
+        self.enabled = enabled and total > 0
+        self.total = total
+        self.done = 0
+        self.root = root
+
+    def step(self, unit):
+        self.done += 1
+        if self.enabled:
+            name = fmod.relpath(unit.file, self.root)
+            sys.stderr.write(f"\r\x1b[K[{self.done}/{self.total}] {name}")
+            sys.stderr.flush()
+
+    def finish(self):
+        if self.enabled:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+def main(argv=None, launcher=None):
+    launcher = launcher or sys.argv[0]
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    start = time.monotonic()
+    cwd = os.getcwd()
+    if args.jobs < 1:
+        _err("-j must be at least 1")
+        return EXIT_ERROR
+    root = os.path.realpath(args.root) if args.root else (
+        selection.git_toplevel(cwd) or os.path.realpath(cwd))
+
+    try:
+        shard = selection.parse_shard(args.shard) if args.shard else None
+    except selection.SelectionError as e:
+        _err(str(e))
+        return EXIT_ERROR
+
+    build_path = args.build_path
+    if build_path is None:
+        build_path = "build" if os.path.isfile(
+            os.path.join("build", "compile_commands.json")) else "."
+    try:
+        commands = compdb.load(build_path)
+    except compdb.CompDbError as e:
+        _err(str(e))
+        return EXIT_ERROR
+    commands = [compdb.translate(c, args.cuda_path) for c in commands]
+    groups = {}
+    for c in commands:
+        groups.setdefault(c.file, []).append(c)
+    units = [Unit(f, groups[f]) for f in sorted(groups)]
+
+    try:
+        selected, changed, skipped = select_units(args, units, root, cwd)
+    except selection.SelectionError as e:
+        _err(str(e))
+        return EXIT_ERROR
+    if shard:
+        selected = selection.shard(selected, *shard)
+
+    if args.dump_commands:
+        import json
+        entries = []
+        for u in selected:
+            for c in u.commands:
+                e = c.to_json()
+                e["dropped"] = c.dropped
+                entries.append(e)
+        sys.stdout.write(json.dumps(entries, indent=2) + "\n")
+        return EXIT_CLEAN
+
+    driver_argv = [find_driver(args.driver, launcher)] + \
+        [f"--load={os.path.abspath(p)}" for p in args.load]
+    config_args = ([f"--config-file={os.path.abspath(args.config_file)}"]
+                   if args.config_file else [])
+    try:
+        runner.verify_checks(driver_argv, args.checks, config_args, cwd)
+        version = runner.driver_version(driver_argv) or __version__
+    except runner.DriverError as e:
+        _err(str(e))
+        return EXIT_ERROR
+    baseline = None
+    if args.baseline:
+        try:
+            baseline = fmod.read_baseline(args.baseline)
+        except fmod.BaselineError as e:
+            _err(str(e))
+            return EXIT_ERROR
+
+    header_filter = args.header_filter
+    if header_filter is None:
+        header_filter = "^" + runner.ere_escape(root.rstrip("/") + "/")
+    extra = ([f"--extra-arg={a}" for a in args.extra_arg] +
+             [f"--extra-arg-before={a}" for a in args.extra_arg_before])
+    sources = fmod.SourceCache()
+    show_progress = (args.progress == "always" or
+                     (args.progress == "auto" and sys.stderr.isatty()))
+    progress = Progress(show_progress, len(selected), root)
+
+    with tempfile.TemporaryDirectory(prefix="streamsafe-ci-") as work:
+        db_dir = os.path.join(work, "db")
+        compdb.write([c for u in selected for c in u.commands], db_dir)
+        run = runner.Runner(driver_argv, args.checks, header_filter,
+                            config_args, extra, sources, args.timeout, work)
+        results = [None] * len(selected)
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            futures = {pool.submit(run.run_unit, u, db_dir, i): i
+                       for i, u in enumerate(selected)}
+            for fut in concurrent.futures.as_completed(futures):
+                i = futures[fut]
+                results[i] = fut.result()
+                progress.step(selected[i])
+        progress.finish()
+
+    # Collect, deduplicate (headers seen from several units), sort.
+    unique = {}
+    for r in results:
+        for f in r.findings:
+            if r.unit.context and f.location.path == r.unit.file:
+                continue
+            unique.setdefault(f.identity(), f)
+    all_findings = sorted(unique.values(), key=lambda f: f.sort_key())
+    fmod.assign_fingerprints(all_findings, root, sources)
+
+    reported = all_findings
+    outside_diff = 0
+    if changed is not None:
+        reported = [f for f in all_findings
+                    if f.location.line in changed.get(f.location.path, ())]
+        outside_diff = len(all_findings) - len(reported)
+    if args.write_baseline:
+        fmod.write_baseline(args.write_baseline, reported, root)
+    suppressed = 0
+    if baseline is not None:
+        kept = [f for f in reported if f.fingerprint not in baseline]
+        suppressed = len(reported) - len(kept)
+        reported = kept
+
+    failures = sorted((r for r in results if r.failed),
+                      key=lambda r: r.unit.file)
+    by_check = {}
+    for f in reported:
+        by_check[f.check] = by_check.get(f.check, 0) + 1
+    summary = {"files": len(selected), "findings": len(reported),
+               "by_check": dict(sorted(by_check.items())),
+               "failed": len(failures), "skipped": len(skipped),
+               "suppressed_by_baseline": suppressed,
+               "outside_diff": outside_diff}
+    rep = report.Report(root, reported, failures, skipped, sources, version,
+                        rules.RuleCatalog(doc_dirs(launcher),
+                                          args.doc_base_url),
+                        baseline is not None, summary)
+    try:
+        report.write_output(args.output, report.RENDERERS[args.format](rep))
+        if args.sarif_output:
+            report.write_output(args.sarif_output, report.render_sarif(rep))
+    except OSError as e:
+        _err(f"cannot write the report: {e}")
+        return EXIT_ERROR
+
+    if not args.quiet:
+        _print_summary(summary, failures, skipped, results, root,
+                       time.monotonic() - start, args)
+    if failures:
+        return EXIT_ERROR
+    if reported and not args.write_baseline:
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+def _print_summary(summary, failures, skipped, results, root, seconds, args):
+    w = sys.stderr.write
+    rel = lambda p: fmod.relpath(p, root)  # noqa: E731
+    for r in sorted((r for r in results if r.dropped),
+                    key=lambda r: r.unit.file):
+        w(f"streamsafe-ci: note: {rel(r.unit.file)}: dropped compiler "
+          f"arguments clang does not know: {' '.join(r.dropped)}\n")
+    for path, reason in skipped:
+        w(f"streamsafe-ci: warning: {rel(path)} not analysed: {reason}\n")
+    w(f"streamsafe-ci: {summary['files']} file"
+      f"{'' if summary['files'] == 1 else 's'} analysed in {seconds:.1f} s "
+      f"(-j {args.jobs}): {summary['findings']} finding"
+      f"{'' if summary['findings'] == 1 else 's'}, "
+      f"{summary['failed']} failed\n")
+    for check, n in summary["by_check"].items():
+        w(f"  {n:5}  {check}\n")
+    if summary["suppressed_by_baseline"]:
+        w(f"streamsafe-ci: {summary['suppressed_by_baseline']} known "
+          f"finding(s) suppressed by the baseline {args.baseline}\n")
+    if summary["outside_diff"]:
+        w(f"streamsafe-ci: {summary['outside_diff']} finding(s) on unchanged "
+          f"lines not reported (--diff {args.diff})\n")
+    if args.write_baseline:
+        w(f"streamsafe-ci: wrote {summary['findings']} finding(s) to the "
+          f"baseline {args.write_baseline}\n")
+    for r in failures:
+        w(f"streamsafe-ci: FAILED: {rel(r.unit.file)}: {r.message}\n")
