@@ -214,10 +214,14 @@ std::unique_ptr<FunctionResult> analyzeFunction(const FunctionDecl &FD,
                 return SM.isBeforeInTranslationUnit(A, B);
               return Key(L) < Key(R);
             });
-  Findings.erase(std::unique(Findings.begin(), Findings.end(),
-                             [&](const Finding &L, const Finding &R) {
-                               return Key(L) == Key(R);
-                             }),
+  // One finding per tensor, cause and line: t.mm(t) reads t twice.
+  auto Same = [&](const Finding &L, const Finding &R) {
+    return L.Kind == R.Kind && L.Tensor == R.Tensor &&
+           L.Prior.Site == R.Prior.Site &&
+           SM.getPresumedLineNumber(Sites[L.Access.Site].Loc) ==
+               SM.getPresumedLineNumber(Sites[R.Access.Site].Loc);
+  };
+  Findings.erase(std::unique(Findings.begin(), Findings.end(), Same),
                  Findings.end());
   Result->Findings = std::move(Findings);
   return Result;

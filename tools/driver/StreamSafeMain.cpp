@@ -55,8 +55,10 @@ static bool userChoseChecks(const std::vector<const char *> &Args) {
     if (A == "--")
       break;
     StringRef Flag = A.ltrim('-');
+    // --config without a Checks key (options only) leaves the checks to us.
     if (A.starts_with("-") &&
-        (Flag.starts_with("checks") || Flag.starts_with("config")))
+        (Flag.starts_with("checks") || Flag.starts_with("config-file") ||
+         (Flag.starts_with("config") && A.contains("Checks"))))
       return true;
     if (!A.starts_with("-")) {
       SawSource = true;

@@ -1,0 +1,185 @@
+// RUN: %check_streamsafe %s streamsafe-unsynchronized-access %t
+
+// Every example of the seed document (§1.1-§1.3), rendered in C++.
+
+#include <ATen/ATen.h>
+#include <ATen/cuda/CUDAEvent.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+
+// §1.1: record on A, wait on B, then use on B.
+void event_record_and_wait() {
+  auto s1 = at::cuda::getStreamFromPool();
+  auto s2 = at::cuda::getStreamFromPool();
+  at::Tensor B;
+  {
+    at::cuda::CUDAStreamGuard g(s1);
+    at::Tensor A = at::randn({100, 100}, at::kCUDA);
+    B = A.mm(A);
+  }
+  at::cuda::CUDAEvent event;
+  event.record(s1);
+  event.block(s2);
+  at::cuda::CUDAStreamGuard g(s2);
+  at::Tensor C = B.mm(B);
+}
+
+// §1.1 without the wait.
+void event_missing_wait() {
+  auto s1 = at::cuda::getStreamFromPool();
+  auto s2 = at::cuda::getStreamFromPool();
+  at::Tensor B;
+  {
+    at::cuda::CUDAStreamGuard g(s1);
+    at::Tensor A = at::randn({100, 100}, at::kCUDA);
+    B = A.mm(A);
+  }
+  at::cuda::CUDAStreamGuard g(s2);
+  at::Tensor C = B.mm(B);
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'B' is read on pool stream 's2' while its write on pool stream 's1' may still be pending; nothing makes pool stream 's2' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is set to pool stream 's2' here
+  // CHECK-NOTES: :[[@LINE-6]]:9: note: 'B' is written on pool stream 's1' here
+  // CHECK-NOTES: :[[@LINE-9]]:31: note: the current stream was set to pool stream 's1' here
+}
+
+// §1.2 wrong paradigm: A made on the current stream, read on a side stream.
+void side_stream_read_without_wait() {
+  auto s = at::cuda::getStreamFromPool();
+  at::Tensor A = at::empty({100, 100}, at::kCUDA).normal_(0.0, 1.0);
+  {
+    at::cuda::CUDAStreamGuard guard(s);
+    at::Tensor B = at::sum(A);
+    // CHECK-NOTES: :[[@LINE-1]]:28: warning: tensor 'A' is read on pool stream 's' while its write on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-3]]:31: note: the current stream is set to pool stream 's' here
+    // CHECK-NOTES: :[[@LINE-6]]:18: note: 'A' is written on the caller's current stream here
+  }
+  A.record_stream(s);
+}
+
+// §1.2 right paradigm: s waits for the current stream, A is recorded on s.
+void side_stream_read_with_wait() {
+  auto s = at::cuda::getStreamFromPool();
+  at::Tensor A = at::empty({100, 100}, at::kCUDA).normal_(0.0, 1.0);
+  at::cuda::CUDAEvent ready;
+  ready.record(at::cuda::getCurrentCUDAStream());
+  ready.block(s);
+  {
+    at::cuda::CUDAStreamGuard guard(s);
+    at::Tensor B = at::sum(A);
+  }
+  A.record_stream(s);
+}
+
+// §1.2, the subtle case: a fresh allocation written on a side stream.
+void fresh_allocation_written_on_side_stream() {
+  auto s = at::cuda::getStreamFromPool();
+  at::Tensor A = at::empty({100, 100}, at::kCUDA);
+  at::cuda::CUDAStreamGuard guard(s);
+  A.normal_(0.0, 1.0);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 'A' is written on pool stream 's' while its allocation on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-5]]:18: note: 'A' is allocated on the caller's current stream here
+  A.record_stream(s);
+}
+
+// ... and with the wait placed before the allocation, which covers nothing.
+void fresh_allocation_wait_too_early() {
+  auto s = at::cuda::getStreamFromPool();
+  at::cuda::CUDAEvent ready;
+  ready.record(at::cuda::getCurrentCUDAStream());
+  ready.block(s);
+  at::Tensor A = at::empty({100, 100}, at::kCUDA);
+  at::cuda::CUDAStreamGuard guard(s);
+  A.normal_(0.0, 1.0);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 'A' is written on pool stream 's' while its allocation on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-5]]:18: note: 'A' is allocated on the caller's current stream here
+  A.record_stream(s);
+}
+
+// ... and correct: the wait after the allocation.
+void fresh_allocation_waited() {
+  auto s = at::cuda::getStreamFromPool();
+  at::Tensor A = at::empty({100, 100}, at::kCUDA);
+  at::cuda::CUDAEvent ready;
+  ready.record(at::cuda::getCurrentCUDAStream());
+  ready.block(s);
+  at::cuda::CUDAStreamGuard guard(s);
+  A.normal_(0.0, 1.0);
+  A.record_stream(s);
+}
+
+// §1.3: clone() runs on the current stream, which does not wait for s.
+at::Tensor clone_after_side_stream_compute(const at::Tensor &A) {
+  auto s = at::cuda::getStreamFromPool();
+  at::cuda::CUDAEvent inputs_ready;
+  inputs_ready.record();
+  inputs_ready.block(s);
+  at::Tensor B;
+  {
+    at::cuda::CUDAStreamGuard guard(s);
+    B = A.mm(A);
+  }
+  at::Tensor C = B.clone();
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'B' is read on the caller's current stream while its write on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-5]]:9: note: 'B' is written on pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-7]]:31: note: the current stream was set to pool stream 's' here
+  return C;
+}
+
+// §1.3 fix 1: the current stream waits for s.
+at::Tensor clone_fix_wait(const at::Tensor &A) {
+  auto s = at::cuda::getStreamFromPool();
+  at::cuda::CUDAEvent inputs_ready;
+  inputs_ready.record();
+  inputs_ready.block(s);
+  at::Tensor B;
+  {
+    at::cuda::CUDAStreamGuard guard(s);
+    B = A.mm(A);
+  }
+  at::cuda::CUDAEvent done;
+  done.record(s);
+  done.block(at::cuda::getCurrentCUDAStream());
+  return B.clone();
+}
+
+// §1.3 fix 2: synchronize the device.
+at::Tensor clone_fix_synchronize(const at::Tensor &A) {
+  auto s = at::cuda::getStreamFromPool();
+  at::cuda::CUDAEvent inputs_ready;
+  inputs_ready.record();
+  inputs_ready.block(s);
+  at::Tensor B;
+  {
+    at::cuda::CUDAStreamGuard guard(s);
+    B = A.mm(A);
+  }
+  c10::cuda::device_synchronize();
+  return B.clone();
+}
+
+// §1.3 fix 3: clone on the stream that produced B.
+at::Tensor clone_fix_same_stream(const at::Tensor &A) {
+  auto s = at::cuda::getStreamFromPool();
+  at::cuda::CUDAEvent inputs_ready;
+  inputs_ready.record();
+  inputs_ready.block(s);
+  at::Tensor C;
+  {
+    at::cuda::CUDAStreamGuard guard(s);
+    at::Tensor B = A.mm(A);
+    C = B.clone();
+  }
+  at::cuda::CUDAEvent done;
+  done.record(s);
+  done.block(at::cuda::getCurrentCUDAStream());
+  return C;
+}
+
+// §1.3: to() within one thread needs no extra synchronisation.
+at::Tensor to_other_device_same_thread() {
+  at::Tensor t = at::randn({100}, at::kCUDA);
+  return t.to(at::Device(at::kCUDA, 1));
+}
