@@ -217,28 +217,31 @@ class Runner:
         tail = (interesting or lines)[-1:] if lines else []
         return how + (f": {tail[0]}" if tail else "")
 
-    def _location(self, path, offset):
+    def _location(self, path, offset, base):
         if not path:
             return Location("", 0, 0, 0)
-        path = compdb.canonical(path)
+        path = compdb.canonical(path, base)
         offset = int(offset or 0)
         line, col = self.sources.line_col(path, offset)
         return Location(path, line, col, offset)
 
     def _finding(self, d):
+        # Paths are as the compile command spelled them: relative ones are
+        # relative to the command's directory.
+        base = d.get("BuildDirectory") or None
         msg = d.get("DiagnosticMessage") or {}
-        loc = self._location(msg.get("FilePath"), msg.get("FileOffset"))
+        loc = self._location(msg.get("FilePath"), msg.get("FileOffset"), base)
         notes = []
         for n in d.get("Notes") or []:
             notes.append(Note(n.get("Message") or "",
                               self._location(n.get("FilePath"),
-                                             n.get("FileOffset"))))
+                                             n.get("FileOffset"), base)))
         fixes = []
         for r in msg.get("Replacements") or []:
-            fixes.append(Replacement(compdb.canonical(r.get("FilePath") or ""),
-                                     int(r.get("Offset") or 0),
-                                     int(r.get("Length") or 0),
-                                     r.get("ReplacementText") or ""))
+            fixes.append(Replacement(
+                compdb.canonical(r.get("FilePath") or "", base),
+                int(r.get("Offset") or 0), int(r.get("Length") or 0),
+                r.get("ReplacementText") or ""))
         level = "error" if (d.get("Level") or "").lower() == "error" else "warning"
         return Finding(d.get("DiagnosticName") or "unknown", level,
                        msg.get("Message") or "", loc, notes, fixes)
