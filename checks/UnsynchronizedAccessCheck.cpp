@@ -48,13 +48,16 @@ void UnsynchronizedAccessCheck::report(const FunctionResult &R,
         << F.Tensor << F.Prior.Stream;
     return;
   }
-  diag(At.Loc, "tensor '%0' is %1 on %2 while its %3 on %4 may still be "
+  std::string Name = F.Tensor == F.Storage
+                         ? "'" + F.Tensor + "'"
+                         : "'" + F.Tensor + "' (a view of '" + F.Storage + "')";
+  diag(At.Loc, "tensor %0 is %1 on %2 while its %3 on %4 may still be "
                "pending; nothing makes %2 wait for it")
-      << F.Tensor << verb(F.Access.Mode) << F.Access.Stream
+      << Name << verb(F.Access.Mode) << F.Access.Stream
       << noun(F.Prior.Mode) << F.Prior.Stream;
   noteStreamSetAt(R, F.Access, "is");
   diag(Prior.Loc, "'%0' is %1 on %2 here", DiagnosticIDs::Note)
-      << F.Tensor << verb(F.Prior.Mode) << F.Prior.Stream;
+      << F.Storage << verb(F.Prior.Mode) << F.Prior.Stream;
   if (F.Prior.StreamSetAt != F.Access.StreamSetAt)
     noteStreamSetAt(R, F.Prior, "was");
 }

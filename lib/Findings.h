@@ -37,7 +37,8 @@ struct AccessInfo {
 
 struct Finding {
   FindingKind Kind = FindingKind::UnsynchronizedAccess;
-  std::string Tensor; ///< the tensor's name as written by the user
+  std::string Tensor;  ///< the tensor's name as written at the access
+  std::string Storage; ///< the variable that owns the storage (for notes)
   /// UnsynchronizedAccess: the racing access and the earlier one it races
   /// with. MissingRecordStream: Access is the last use on the other stream,
   /// Prior is the allocation.

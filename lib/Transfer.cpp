@@ -285,6 +285,7 @@ void Transfer::access(const Fact &F, StreamState &S,
       Finding Fi;
       Fi.Kind = FindingKind::UnsynchronizedAccess;
       Fi.Tensor = tensorName(F.Tensor, Id);
+      Fi.Storage = Storages[*Id].Name.empty() ? Fi.Tensor : Storages[*Id].Name;
       Fi.Access = info(A);
       Fi.Prior = info(*Conflict);
       Out->push_back(Fi);
@@ -380,6 +381,7 @@ void Transfer::release(StorageId Id, SiteId At, StreamState &S,
       Finding Fi;
       Fi.Kind = FindingKind::MissingRecordStream;
       Fi.Tensor = Storages[Id].Name.empty() ? "<temporary>" : Storages[Id].Name;
+      Fi.Storage = Fi.Tensor;
       Fi.Access = info(*Use);
       Access Alloc;
       Alloc.Site = T.AllocSite;

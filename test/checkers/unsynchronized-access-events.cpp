@@ -1,0 +1,284 @@
+// RUN: %check_streamsafe %s streamsafe-unsynchronized-access %t
+
+// Events, write-after-read, branches, loops and views.
+
+#include <ATen/ATen.h>
+#include <ATen/cuda/CUDAEvent.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+
+// An event recorded before the producing work covers nothing.
+void event_recorded_too_early(const at::Tensor &X) {
+  auto s = at::cuda::getStreamFromPool();
+  at::cuda::CUDAEvent done;
+  at::Tensor Y;
+  {
+    at::cuda::CUDAStreamGuard guard(s);
+    done.record(s);
+    Y = X.relu();
+    // CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'X' is read on pool stream 's', but it is only known to be ready on the caller's current stream; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-4]]:31: note: the current stream is set to pool stream 's' here
+    // CHECK-NOTES: :[[@LINE-10]]:49: note: 'X' is assumed ready on the caller's current stream at function entry
+  }
+  done.block(at::cuda::getCurrentCUDAStream());
+  at::Tensor Z = Y * 2;
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'Y' is read on the caller's current stream while its write on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-9]]:9: note: 'Y' is written on pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-12]]:31: note: the current stream was set to pool stream 's' here
+}
+
+// One event recorded on two streams, waited once: only the last record counts.
+void event_rerecorded(const at::Tensor &X) {
+  auto s1 = at::cuda::getStreamFromPool();
+  auto s2 = at::cuda::getStreamFromPool();
+  at::cuda::CUDAEvent ready;
+  ready.record();
+  ready.block(s1);
+  ready.block(s2);
+  at::Tensor A, B;
+  {
+    at::cuda::CUDAStreamGuard guard(s1);
+    A = X.sin();
+  }
+  {
+    at::cuda::CUDAStreamGuard guard(s2);
+    B = X.cos();
+  }
+  at::cuda::CUDAEvent done;
+  done.record(s1);
+  done.record(s2);
+  done.block(at::cuda::getCurrentCUDAStream());
+  at::Tensor C = A + B;
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'A' is read on the caller's current stream while its write on pool stream 's1' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-7]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-13]]:9: note: 'A' is written on pool stream 's1' here
+  // CHECK-NOTES: :[[@LINE-15]]:31: note: the current stream was set to pool stream 's1' here
+}
+
+// Two events, both waited: correct.
+void two_events_waited(const at::Tensor &X) {
+  auto s1 = at::cuda::getStreamFromPool();
+  auto s2 = at::cuda::getStreamFromPool();
+  at::cuda::CUDAEvent ready;
+  ready.record();
+  ready.block(s1);
+  ready.block(s2);
+  at::Tensor A, B;
+  {
+    at::cuda::CUDAStreamGuard guard(s1);
+    A = X.sin();
+  }
+  {
+    at::cuda::CUDAStreamGuard guard(s2);
+    B = X.cos();
+  }
+  at::cuda::CUDAEvent done1, done2;
+  done1.record(s1);
+  done2.record(s2);
+  done1.block(at::cuda::getCurrentCUDAStream());
+  done2.block(at::cuda::getCurrentCUDAStream());
+  at::Tensor C = A + B;
+}
+
+// Write after read: the current stream overwrites what a side stream reads.
+void write_after_read(at::Tensor &buf) {
+  auto s = at::cuda::getStreamFromPool();
+  at::cuda::CUDAEvent ready;
+  ready.record();
+  ready.block(s);
+  at::Tensor out;
+  {
+    at::cuda::CUDAStreamGuard guard(s);
+    out = buf.exp();
+  }
+  buf.zero_();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 'buf' is written on the caller's current stream while its read on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-5]]:11: note: 'buf' is read on pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-7]]:31: note: the current stream was set to pool stream 's' here
+  out.record_stream(s);
+}
+
+// Pool stream writing outputs allocated on the current stream, no waits.
+void pool_writes_outputs(const at::Tensor &in) {
+  auto s = at::cuda::getStreamFromPool();
+  at::Tensor out = at::empty_like(in);
+  {
+    at::cuda::CUDAStreamGuard guard(s);
+    at::mul_out(out, in, in);
+    // CHECK-NOTES: :[[@LINE-1]]:17: warning: tensor 'out' is written on pool stream 's' while its allocation on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-3]]:31: note: the current stream is set to pool stream 's' here
+    // CHECK-NOTES: :[[@LINE-6]]:20: note: 'out' is allocated on the caller's current stream here
+    // CHECK-NOTES: :[[@LINE-4]]:22: warning: tensor 'in' is read on pool stream 's', but it is only known to be ready on the caller's current stream; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-6]]:31: note: the current stream is set to pool stream 's' here
+    // CHECK-NOTES: :[[@LINE-11]]:44: note: 'in' is assumed ready on the caller's current stream at function entry
+  }
+  at::Tensor total = out.sum();
+  // CHECK-NOTES: :[[@LINE-1]]:22: warning: tensor 'out' is read on the caller's current stream while its write on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-11]]:17: note: 'out' is written on pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-13]]:31: note: the current stream was set to pool stream 's' here
+}
+
+// Only one branch waits: the other path still races.
+void wait_on_one_branch(const at::Tensor &X, bool fast) {
+  auto s = at::cuda::getStreamFromPool();
+  at::Tensor Y = X * 2;
+  if (fast) {
+    at::cuda::CUDAEvent ready;
+    ready.record();
+    ready.block(s);
+  }
+  at::cuda::CUDAStreamGuard guard(s);
+  at::Tensor Z = Y.exp();
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'Y' is read on pool stream 's' while its write on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-10]]:18: note: 'Y' is written on the caller's current stream here
+  Y.record_stream(s);
+}
+
+// Both branches wait: silent.
+void wait_on_both_branches(const at::Tensor &X, bool fast) {
+  auto s = at::cuda::getStreamFromPool();
+  at::Tensor Y = X * 2;
+  at::cuda::CUDAEvent ready;
+  if (fast)
+    ready.record();
+  else
+    ready.record(at::cuda::getCurrentCUDAStream());
+  ready.block(s);
+  at::cuda::CUDAStreamGuard guard(s);
+  at::Tensor Z = Y.exp();
+  Y.record_stream(s);
+}
+
+// A loop: the second iteration reads on the current stream what the side
+// stream wrote in the first.
+void loop_carried(at::Tensor &acc, int n) {
+  auto s = at::cuda::getStreamFromPool();
+  for (int i = 0; i < n; ++i) {
+    at::Tensor t = acc * 2;
+    // CHECK-NOTES: :[[@LINE-1]]:20: warning: tensor 'acc' is read on the caller's current stream while its write on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE--3]]:5: note: 'acc' is written on pool stream 's' here
+    // CHECK-NOTES: :[[@LINE--1]]:31: note: the current stream was set to pool stream 's' here
+    at::cuda::CUDAStreamGuard guard(s);
+    acc.add_(1);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'acc' is written on pool stream 's', but it is only known to be ready on the caller's current stream; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-3]]:31: note: the current stream is set to pool stream 's' here
+    // CHECK-NOTES: :[[@LINE-11]]:31: note: 'acc' is assumed ready on the caller's current stream at function entry
+  }
+}
+
+// Early return before the race: the remaining path still races.
+at::Tensor early_return(const at::Tensor &X, bool skip) {
+  auto s = at::cuda::getStreamFromPool();
+  at::Tensor Y = X + 1;
+  if (skip)
+    return Y;
+  at::cuda::CUDAStreamGuard guard(s);
+  return Y.exp();
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: tensor 'Y' is read on pool stream 's' while its write on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-7]]:18: note: 'Y' is written on the caller's current stream here
+}
+
+// A view shares its base's storage.
+void view_of_side_result(const at::Tensor &X) {
+  auto s = at::cuda::getStreamFromPool();
+  at::cuda::CUDAEvent ready;
+  ready.record();
+  ready.block(s);
+  at::Tensor Y;
+  {
+    at::cuda::CUDAStreamGuard guard(s);
+    Y = X.exp();
+  }
+  at::Tensor first_row = Y.select(0, 0);
+  at::Tensor Z = first_row.clone();
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'first_row' (a view of 'Y') is read on the caller's current stream while its write on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-6]]:9: note: 'Y' is written on pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-8]]:31: note: the current stream was set to pool stream 's' here
+}
+
+// Host synchronisation of the producing stream orders everything after it.
+void stream_synchronized(const at::Tensor &X) {
+  auto s = at::cuda::getStreamFromPool();
+  at::cuda::CUDAEvent ready;
+  ready.record();
+  ready.block(s);
+  at::Tensor Y;
+  {
+    at::cuda::CUDAStreamGuard guard(s);
+    Y = X.exp();
+  }
+  s.synchronize();
+  at::Tensor Z = Y.clone();
+}
+
+// A stream we cannot name (a parameter, a member) may be the current stream:
+// stay silent.
+void unknown_stream(const at::Tensor &X, c10::cuda::CUDAStream other) {
+  at::Tensor Y;
+  {
+    at::cuda::CUDAStreamGuard guard(other);
+    Y = X.exp();
+  }
+  at::Tensor Z = Y.clone();
+}
+
+// An event we cannot follow (passed in) may order anything: stay silent.
+void foreign_event(const at::Tensor &X, at::cuda::CUDAEvent &done) {
+  auto s = at::cuda::getStreamFromPool();
+  at::Tensor Y;
+  {
+    at::cuda::CUDAStreamGuard guard(s);
+    Y = X.exp();
+    // CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'X' is read on pool stream 's', but it is only known to be ready on the caller's current stream; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-3]]:31: note: the current stream is set to pool stream 's' here
+    // CHECK-NOTES: :[[@LINE-8]]:38: note: 'X' is assumed ready on the caller's current stream at function entry
+  }
+  done.block(at::cuda::getCurrentCUDAStream());
+  at::Tensor Z = Y.clone();
+}
+
+// Parameters are ready on the caller's current stream: a side stream must
+// wait before reading them.
+at::Tensor parameter_read_on_side_stream(const at::Tensor &X) {
+  auto s = at::cuda::getStreamFromPool();
+  at::cuda::CUDAStreamGuard guard(s);
+  return X.exp();
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: tensor 'X' is read on pool stream 's', but it is only known to be ready on the caller's current stream; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-6]]:60: note: 'X' is assumed ready on the caller's current stream at function entry
+}
+
+// The legacy default stream and a pool stream are unordered.
+void default_stream_vs_pool(const at::Tensor &X) {
+  auto s = at::cuda::getStreamFromPool();
+  at::Tensor Y;
+  {
+    at::cuda::CUDAStreamGuard guard(at::cuda::getDefaultCUDAStream());
+    Y = X.exp();
+  }
+  at::cuda::CUDAStreamGuard guard(s);
+  at::Tensor Z = Y.sum();
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'Y' is read on pool stream 's' while its write on the default stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-6]]:9: note: 'Y' is written on the default stream here
+  // CHECK-NOTES: :[[@LINE-8]]:31: note: the current stream was set to the default stream here
+}
+
+// setCurrentCUDAStream switches until changed.
+void set_current_stream(const at::Tensor &X) {
+  auto s = at::cuda::getStreamFromPool();
+  auto original = at::cuda::getCurrentCUDAStream();
+  at::Tensor Y = X * 3;
+  at::cuda::setCurrentCUDAStream(s);
+  at::Tensor Z = Y.sum();
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'Y' is read on pool stream 's' while its write on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: the current stream is set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-5]]:18: note: 'Y' is written on the caller's current stream here
+  at::cuda::setCurrentCUDAStream(original);
+}
