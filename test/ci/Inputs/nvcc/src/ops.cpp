@@ -1,0 +1,3 @@
+#include "myext/common.h"
+
+int threads() { return myext::kThreads; }

@@ -1,0 +1,10 @@
+#include <utility>
+
+struct Buffer { int *data; };
+void consume(Buffer);
+
+void twice(Buffer b) {
+  Buffer moved = std::move(b);
+  consume(b);
+  consume(moved);
+}
