@@ -1,21 +1,135 @@
 //===--- DefaultStreamLaunchCheck.cpp - streamsafe-default-stream-launch --===//
+//
+// Thin: lib/DefaultStreamLaunch finds the work, this file words it.
+//
+//===----------------------------------------------------------------------===//
 
 #include "checks/DefaultStreamLaunchCheck.h"
+#include "lib/DefaultStreamLaunch.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
 using namespace clang::ast_matchers;
+using ::streamsafe::DefaultStreamWork;
+using ::streamsafe::StreamFix;
+using ::streamsafe::StreamOrigin;
+using ::streamsafe::WorkKind;
 
 namespace clang::tidy::streamsafe {
+namespace {
+
+constexpr llvm::StringLiteral CurrentStream =
+    "at::cuda::getCurrentCUDAStream()";
+
+// How the stream was given, for the warning.
+std::string streamReason(const DefaultStreamWork &W) {
+  if (W.Stream.Via)
+    return ("stream '" + W.Stream.Via->getName() + "'").str();
+  switch (W.Stream.Origin) {
+  case StreamOrigin::Omitted:
+    return "no stream argument";
+  case StreamOrigin::Null:
+    return "stream argument is null";
+  case StreamOrigin::Legacy:
+    return "stream argument is 'cudaStreamLegacy'";
+  case StreamOrigin::PerThread:
+    return "stream argument is 'cudaStreamPerThread'";
+  case StreamOrigin::DefaultGetter:
+    return "stream argument is 'getDefaultCUDAStream()'";
+  default:
+    return "";
+  }
+}
+
+// What a variable was initialized with, for the note at the variable.
+StringRef initializerText(StreamOrigin O) {
+  switch (O) {
+  case StreamOrigin::Null:
+    return "a null stream";
+  case StreamOrigin::Legacy:
+    return "'cudaStreamLegacy'";
+  case StreamOrigin::PerThread:
+    return "'cudaStreamPerThread'";
+  default:
+    return "'getDefaultCUDAStream()'";
+  }
+}
+
+StringRef messageFor(WorkKind K) {
+  switch (K) {
+  case WorkKind::SyncCopy:
+    return "%0 runs on the legacy default stream: it blocks the host but is "
+           "not ordered with work on PyTorch's non-blocking streams; use '%1' "
+           "on the current stream";
+  case WorkKind::SyncSet:
+    return "%0 runs on the legacy default stream, which is not ordered with "
+           "work on PyTorch's non-blocking streams; use '%1' on the current "
+           "stream";
+  default:
+    return "%0 runs on the %select{legacy|per-thread}1 default stream (%2), "
+           "not on PyTorch's current stream";
+  }
+}
+
+std::optional<FixItHint> fixFor(const StreamFix &F) {
+  switch (F.K) {
+  case StreamFix::InsertStream:
+    return FixItHint::CreateInsertion(F.Loc, (", " + CurrentStream).str());
+  case StreamFix::InsertSmemAndStream:
+    return FixItHint::CreateInsertion(F.Loc, (", 0, " + CurrentStream).str());
+  case StreamFix::ReplaceArgument:
+    return FixItHint::CreateReplacement(F.Range, CurrentStream);
+  case StreamFix::None:
+    break;
+  }
+  return std::nullopt;
+}
+
+} // namespace
 
 void DefaultStreamLaunchCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(cudaKernelCallExpr().bind("launch"), this);
+  Finder->addMatcher(functionDecl(isDefinition()).bind("fn"), this);
+}
+
+void DefaultStreamLaunchCheck::onStartOfTranslationUnit() {
+  IsLibTorchTU.reset();
+  Reported.clear();
 }
 
 void DefaultStreamLaunchCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Launch = Result.Nodes.getNodeAs<CUDAKernelCallExpr>("launch");
-  const CallExpr *Config = Launch->getConfig();
-  if (Config)
-    diag(Launch->getBeginLoc(), "kernel launched on the legacy default stream");
+  if (!IsLibTorchTU)
+    IsLibTorchTU = ::streamsafe::isLibTorchTranslationUnit(*Result.Context);
+  if (!*IsLibTorchTU)
+    return;
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
+  for (const DefaultStreamWork &W :
+       ::streamsafe::findDefaultStreamWork(*FD, *Result.Context))
+    if (Reported.insert(W.Loc).second)
+      report(W);
+}
+
+void DefaultStreamLaunchCheck::report(const DefaultStreamWork &W) {
+  {
+    auto D = diag(W.Loc, messageFor(W.Kind));
+    if (W.Kind == WorkKind::KernelLaunch)
+      D << "kernel launch";
+    else
+      D << ("'" + W.Api + "'").str();
+    if (W.Kind == WorkKind::SyncCopy || W.Kind == WorkKind::SyncSet)
+      D << W.AsyncApi;
+    else
+      D << (W.Stream.Origin == StreamOrigin::PerThread) << streamReason(W);
+    if (std::optional<FixItHint> Fix = fixFor(W.Fix))
+      D << *Fix;
+  }
+  if (W.Stream.Via)
+    diag(W.Stream.Via->getLocation(), "'%0' is initialized with %1 here",
+         DiagnosticIDs::Note)
+        << W.Stream.Via->getName() << initializerText(W.Stream.Origin);
+  if (W.UnusedCurrentStream)
+    diag(W.UnusedCurrentStream->getLocation(),
+         "PyTorch's current stream was stored in '%0' here",
+         DiagnosticIDs::Note)
+        << W.UnusedCurrentStream->getName();
 }
 
 } // namespace clang::tidy::streamsafe

@@ -4,11 +4,19 @@
 #define STREAMSAFE_CHECKS_DEFAULTSTREAMLAUNCHCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseSet.h"
+#include <optional>
+
+namespace streamsafe {
+struct DefaultStreamWork;
+} // namespace streamsafe
 
 namespace clang::tidy::streamsafe {
 
 /// Finds CUDA work issued on the legacy default stream in code that works on
-/// PyTorch's current stream.
+/// PyTorch's current stream: kernel launches without a stream or with a
+/// default one, stream-ordered runtime calls on the null stream, synchronous
+/// cudaMemcpy/cudaMemset. Only translation units that use LibTorch.
 ///
 /// For the user-facing documentation see:
 /// docs/checks/default-stream-launch.md
@@ -16,8 +24,20 @@ class DefaultStreamLaunchCheck : public ClangTidyCheck {
 public:
   DefaultStreamLaunchCheck(StringRef Name, ClangTidyContext *Context)
       : ClangTidyCheck(Name, Context) {}
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override;
+
+private:
+  void report(const ::streamsafe::DefaultStreamWork &W);
+
+  std::optional<bool> IsLibTorchTU;
+  // A template's instantiations repeat the work of its pattern: report each
+  // spelled location once.
+  llvm::DenseSet<SourceLocation> Reported;
 };
 
 } // namespace clang::tidy::streamsafe

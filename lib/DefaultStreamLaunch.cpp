@@ -6,8 +6,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
@@ -90,7 +90,8 @@ const Expr *streamExprAsWritten(const Expr *E) {
       if (isStreamAccessor(MC->getMethodDecl()))
         Next = MC->getImplicitObjectArgument();
     if (const auto *CE = dyn_cast<CXXConstructExpr>(Next))
-      if (CE->getNumArgs() == 1 && CE->getConstructor()->isCopyOrMoveConstructor())
+      if (CE->getNumArgs() == 1 &&
+          CE->getConstructor()->isCopyOrMoveConstructor())
         Next = CE->getArg(0);
     if (Next == E)
       return E;
@@ -133,8 +134,9 @@ public:
   explicit ReadOnlyUses(const VarDecl &V) : V(V) {}
 
   bool VisitImplicitCastExpr(ImplicitCastExpr *C) {
-    bool Reads = C->getCastKind() == CK_LValueToRValue ||
-                 (C->getCastKind() == CK_NoOp && C->getType().isConstQualified());
+    bool Reads =
+        C->getCastKind() == CK_LValueToRValue ||
+        (C->getCastKind() == CK_NoOp && C->getType().isConstQualified());
     if (Reads)
       markRead(C->getSubExpr());
     return true;
@@ -150,7 +152,8 @@ public:
     return true;
   }
   bool allReads() const {
-    return llvm::all_of(Uses, [&](const DeclRefExpr *R) { return Reads.count(R); });
+    return llvm::all_of(Uses,
+                        [&](const DeclRefExpr *R) { return Reads.count(R); });
   }
 
 private:
@@ -294,19 +297,26 @@ private:
     SourceLocation Close = spelledLoc(Config->getRParenLoc(), SM);
     if (Open.isInvalid() || Close.isInvalid())
       return std::nullopt;
-    const Expr *StreamArg = Config->getNumArgs() > 3 ? Config->getArg(3) : nullptr;
+    const Expr *StreamArg =
+        Config->getNumArgs() > 3 ? Config->getArg(3) : nullptr;
     StreamSource Stream = Streams.classify(StreamArg);
     if (!isDefaultOrigin(Stream.Origin))
       return std::nullopt;
     SourceLocation Name = spelledLoc(Launch.getBeginLoc(), SM);
-    DefaultStreamWork W{WorkKind::KernelLaunch, Name.isValid() ? Name : Open,
-                        "", "", Stream, {}, nullptr};
+    DefaultStreamWork W{WorkKind::KernelLaunch,
+                        Name.isValid() ? Name : Open,
+                        "",
+                        "",
+                        Stream,
+                        {},
+                        nullptr};
     if (Stream.Origin == StreamOrigin::Omitted) {
       const Expr *Smem = Config->getNumArgs() > 2 ? Config->getArg(2) : nullptr;
       bool SmemOmitted = !Smem || isa<CXXDefaultArgExpr>(Smem);
       W.Fix = {SmemOmitted ? StreamFix::InsertSmemAndStream
                            : StreamFix::InsertStream,
-               Close, {}};
+               Close,
+               {}};
     } else if (Stream.Origin == StreamOrigin::Null && !Stream.Via) {
       W.Fix = replaceArgument(*StreamArg);
     }
@@ -321,8 +331,13 @@ private:
     SourceLocation Close = spelledLoc(Call.getRParenLoc(), SM);
     if (!Api || Begin.isInvalid() || Close.isInvalid())
       return std::nullopt;
-    DefaultStreamWork W{Api->Kind, Begin, Api->Name, Api->AsyncName,
-                        {StreamOrigin::Omitted, nullptr}, {}, nullptr};
+    DefaultStreamWork W{Api->Kind,
+                        Begin,
+                        Api->Name,
+                        Api->AsyncName,
+                        {StreamOrigin::Omitted, nullptr},
+                        {},
+                        nullptr};
     if (Api->Kind == WorkKind::StreamApi) {
       std::optional<unsigned> Index = streamParameter(*FD);
       if (!Index || *Index >= Call.getNumArgs())
@@ -396,12 +411,14 @@ bool isLibTorchTranslationUnit(const ASTContext &Ctx) {
 }
 
 bool currentStreamSpellable(const ASTContext &Ctx, SourceLocation Loc) {
-  const NamespaceDecl *At = findNamespace(*Ctx.getTranslationUnitDecl(), "at", Ctx);
+  const NamespaceDecl *At =
+      findNamespace(*Ctx.getTranslationUnitDecl(), "at", Ctx);
   const NamespaceDecl *AtCuda = At ? findNamespace(*At, "cuda", Ctx) : nullptr;
   if (!AtCuda)
     return false;
   // at::cuda holds `using namespace c10::cuda;` rather than declarations.
-  const FunctionDecl *Getter = findFunction(*AtCuda, "getCurrentCUDAStream", Ctx);
+  const FunctionDecl *Getter =
+      findFunction(*AtCuda, "getCurrentCUDAStream", Ctx);
   for (const UsingDirectiveDecl *U : AtCuda->using_directives())
     if (!Getter && U->getNominatedNamespace())
       Getter = findFunction(*U->getNominatedNamespace(), "getCurrentCUDAStream",

@@ -1,4 +1,5 @@
-//===--- DefaultStreamLaunch.h - CUDA work on the default stream -*- C++ -*-===//
+//===--- DefaultStreamLaunch.h - CUDA work on the default stream -*- C++
+//-*-===//
 //
 // Finds CUDA work that a function issues on a default stream instead of
 // PyTorch's current stream: kernel launches, stream-ordered runtime calls
@@ -89,8 +90,8 @@ bool currentStreamSpellable(const clang::ASTContext &Ctx,
 /// order. Host code only: device functions yield nothing. Work spelled in a
 /// macro body is skipped; work in a macro argument is kept. A stream that
 /// depends on a template parameter is not judged.
-std::vector<DefaultStreamWork> findDefaultStreamWork(const clang::FunctionDecl &FD,
-                                                     clang::ASTContext &Ctx);
+std::vector<DefaultStreamWork>
+findDefaultStreamWork(const clang::FunctionDecl &FD, clang::ASTContext &Ctx);
 
 } // namespace streamsafe
 

@@ -1,0 +1,56 @@
+# lit configuration of the StreamSafe test suite (source side). Paths and
+# flags come from lit.site.cfg.py, which CMake generates in build/test/.
+import os
+import shlex
+
+import lit.formats
+
+config.name = "streamsafe"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cpp", ".cu", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+# shim/ and pch/ hold headers, unit/ is its own suite (GoogleTest).
+config.excludes = ["shim", "pch", "unit", "Inputs", "check_streamsafe.py"]
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])]
+)
+# Run the tools with a predictable locale and no user configuration.
+config.environment["LC_ALL"] = "C"
+config.environment["HOME"] = config.test_exec_root
+
+# lit --param pch=0 parses the LibTorch headers in every test instead of
+# loading the precompiled ones (slower; results must be the same).
+use_pch = lit_config.params.get("pch", "1") not in ("0", "false", "off")
+
+
+def q(args):
+    return " ".join(shlex.quote(a) for a in args)
+
+
+runner = [
+    config.python_executable,
+    os.path.join(config.streamsafe_src_root, "test", "check_streamsafe.py"),
+    "--clang-tidy=" + config.clang_tidy,
+    "--plugin=" + config.streamsafe_plugin,
+    "--driver=" + config.streamsafe_driver,
+    "--filecheck=" + os.path.join(config.llvm_tools_dir, "FileCheck"),
+    "--flags=" + q(config.libtorch_flags),
+    "--cuda-flags=" + q(config.cuda_flags),
+]
+if use_pch:
+    runner += ["--pch-cxx=" + config.pch_cxx, "--pch-cuda=" + config.pch_cuda]
+
+subs = config.substitutions
+# Longer names first: lit replaces in list order.
+subs.append(("%check_streamsafe", q(runner)))
+subs.append(("%streamsafe_version", config.streamsafe_version))
+subs.append(("%streamsafe", shlex.quote(config.streamsafe_driver)))
+subs.append(("%plugin", shlex.quote(config.streamsafe_plugin)))
+subs.append(("%clang_tidy", shlex.quote(config.clang_tidy)))
+subs.append(("%clang_format", shlex.quote(config.clang_format or "clang-format-not-found")))
+subs.append(("%python", shlex.quote(config.python_executable)))
+subs.append(("%src_root", shlex.quote(config.streamsafe_src_root)))
+subs.append(("%libtorch_flags", q(config.libtorch_flags)))
+subs.append(("%cuda_flags", q(config.cuda_flags)))
+subs.append(("%llvm_version_major", config.llvm_version_major))
