@@ -163,8 +163,8 @@ def select_units(args, units, root, cwd):
                 continue
             if path in by_file:
                 direct.add(path)
-            elif selection.is_header(path) and path.startswith(
-                    root.rstrip("/") + "/"):
+            elif (selection.is_header(path) or selection.is_source(path)) \
+                    and path.startswith(root.rstrip("/") + "/"):
                 wanted_files.add(path)
     elif matchers:
         for arg, match, explicit in matchers:

@@ -19,12 +19,20 @@ HEADER_EXTENSIONS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".cuh", ".inc",
                      ".inl", ".ipp", ".tcc", ".tpp")
 
 
+SOURCE_EXTENSIONS = (".c", ".cc", ".cpp", ".cxx", ".c++", ".cp", ".cu",
+                     ".m", ".mm")
+
+
 class SelectionError(Exception):
     pass
 
 
 def is_header(path):
     return path.lower().endswith(HEADER_EXTENSIONS)
+
+
+def is_source(path):
+    return path.lower().endswith(SOURCE_EXTENSIONS)
 
 
 def glob_to_regex(pattern):
