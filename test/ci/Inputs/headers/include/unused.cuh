@@ -1,0 +1,2 @@
+#pragma once
+inline int unused() { return 0; }

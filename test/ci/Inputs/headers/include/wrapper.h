@@ -1,0 +1,2 @@
+#pragma once
+#include "gpu/launch_helpers.cuh"

@@ -1,0 +1,3 @@
+#include <wrapper.h>
+
+void b(float *p) { touch_all(p); }
