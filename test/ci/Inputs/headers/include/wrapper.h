@@ -1,2 +1,2 @@
 #pragma once
-#include "gpu/launch_helpers.cuh"
+#include "gpu/copy_helpers.cuh"

@@ -1,0 +1,3 @@
+#include <wrapper.h>
+
+void b(float *dst, const float *src) { copy_all(dst, src); }

@@ -1,3 +1,0 @@
-#include <wrapper.h>
-
-void b(float *p) { touch_all(p); }
