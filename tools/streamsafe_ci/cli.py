@@ -94,8 +94,8 @@ def build_parser():
                         "no limit)")
     p.add_argument("--doc-base-url", default=rules.DEFAULT_DOC_BASE_URL,
                    metavar="URL",
-                   help="where the check pages live; a rule's help URI is "
-                        "URL<check>.md (default: %(default)s)")
+                   help="where the check pages live: the help URI of "
+                        "streamsafe-foo is URLfoo.md (default: %(default)s)")
     p.add_argument("--progress", choices=["auto", "always", "never"],
                    default="auto",
                    help="progress on standard error (default: auto, only "
@@ -104,7 +104,13 @@ def build_parser():
                    help="no summary on standard error")
     p.add_argument("--dump-commands", action="store_true",
                    help="print the translated compile commands of the "
-                        "selected files as JSON and exit")
+                        "selected files, with the options dropped from each, "
+                        "as JSON and exit")
+    p.add_argument("--export-compile-commands", metavar="DIR",
+                   help="write the translated compile commands of the "
+                        "selected files to DIR/compile_commands.json (a "
+                        "database clang-tidy, streamsafe and editors can use "
+                        "directly) and exit")
     p.add_argument("--version", action="version",
                    version=f"streamsafe-ci {__version__}")
     return p
@@ -275,6 +281,18 @@ def main(argv=None, launcher=None):
                 e["dropped"] = c.dropped
                 entries.append(e)
         sys.stdout.write(json.dumps(entries, indent=2) + "\n")
+        return EXIT_CLEAN
+    if args.export_compile_commands:
+        exported = [c for u in selected for c in u.commands]
+        try:
+            compdb.write(exported, args.export_compile_commands)
+        except OSError as e:
+            _err(f"cannot write {args.export_compile_commands}: {e}")
+            return EXIT_ERROR
+        if not args.quiet:
+            sys.stderr.write(
+                f"streamsafe-ci: wrote {len(exported)} compile command(s) to "
+                f"{os.path.join(args.export_compile_commands, 'compile_commands.json')}\n")
         return EXIT_CLEAN
 
     driver_argv = [find_driver(args.driver, launcher)] + \
