@@ -1,7 +1,9 @@
 # lit configuration of the StreamSafe test suite (source side). Paths and
 # flags come from lit.site.cfg.py, which CMake generates in build/test/.
+import hashlib
 import os
 import shlex
+import tempfile
 
 import lit.formats
 
@@ -9,8 +11,9 @@ config.name = "streamsafe"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cpp", ".cu", ".test"]
 config.test_source_root = os.path.dirname(__file__)
-# shim/ and pch/ hold headers, unit/ is its own suite (GoogleTest).
-config.excludes = ["shim", "pch", "unit", "Inputs", "check_streamsafe.py"]
+# shim/ and pch/ hold headers; unit/ is a suite of its own (GoogleTest),
+# found through build/test/unit/lit.site.cfg.py.
+config.excludes = ["shim", "pch", "Inputs", "check_streamsafe.py"]
 
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])]
@@ -51,6 +54,16 @@ subs.append(("%clang_tidy", shlex.quote(config.clang_tidy)))
 subs.append(("%clang_format", shlex.quote(config.clang_format or "clang-format-not-found")))
 subs.append(("%python", shlex.quote(config.python_executable)))
 subs.append(("%src_root", shlex.quote(config.streamsafe_src_root)))
-subs.append(("%libtorch_flags", q(config.libtorch_flags)))
-subs.append(("%cuda_flags", q(config.cuda_flags)))
+# Compiler flags for tests that run the tools directly: the LibTorch flags,
+# the CUDA ones for .cu files, and the precompiled LibTorch headers.
+cxx_flags = config.libtorch_flags + (["-include-pch", config.pch_cxx] if use_pch else [])
+cuda_flags = config.libtorch_flags + config.cuda_flags + (
+    ["-include-pch", config.pch_cuda] if use_pch else [])
+subs.append(("%libtorch_cxx_flags", q(cxx_flags)))
+subs.append(("%libtorch_cuda_flags", q(cuda_flags)))
+# A scratch directory outside the source tree, for tests that must not see
+# the project's own .clang-tidy; one per build tree.
+outside = os.path.join(tempfile.gettempdir(), "streamsafe-lit-" + hashlib.sha1(
+    config.test_exec_root.encode()).hexdigest()[:12])
+subs.append(("%outside_tree_tmp", outside))
 subs.append(("%llvm_version_major", config.llvm_version_major))
