@@ -61,6 +61,9 @@ cuda_flags = config.libtorch_flags + config.cuda_flags + (
     ["-include-pch", config.pch_cuda] if use_pch else [])
 subs.append(("%libtorch_cxx_flags", q(cxx_flags)))
 subs.append(("%libtorch_cuda_flags", q(cuda_flags)))
+# The bare flags, without the PCH (for tools that run a compiler themselves).
+subs.append(("%libtorch_flags", q(config.libtorch_flags)))
+subs.append(("%cuda_flags", q(config.cuda_flags)))
 # A scratch directory outside the source tree, for tests that must not see
 # the project's own .clang-tidy; one per build tree.
 outside = os.path.join(tempfile.gettempdir(), "streamsafe-lit-" + hashlib.sha1(
