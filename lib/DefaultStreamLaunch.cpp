@@ -141,6 +141,11 @@ public:
       markRead(C->getSubExpr());
     return true;
   }
+  bool VisitExplicitCastExpr(ExplicitCastExpr *C) {
+    if (C->getCastKind() == CK_ToVoid) // (void)stream;
+      markRead(C->getSubExpr());
+    return true;
+  }
   bool VisitCXXConstructExpr(CXXConstructExpr *C) {
     if (C->getNumArgs() == 1 && C->getConstructor()->isCopyConstructor())
       markRead(C->getArg(0));
