@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs clang-format --dry-run -Werror on StreamSafe's C++ sources (lib,
-checks, tools, test/unit) with the project's .clang-format; fails on the
-first file that is not formatted."""
+checks, tools, test/unit) with the project's .clang-format and names every
+file that is not formatted."""
 import os
 import subprocess
 import sys
@@ -24,9 +24,16 @@ def main():
         sys.exit("clang-format of LLVM 22 not found (%s): install clang-format-22 "
                  "(scripts/setup.sh does)" % clang_format)
     files = sorted(sources(root))
-    proc = subprocess.run([clang_format, "--dry-run", "-Werror"] + files)
-    print("%d files checked" % len(files))
-    sys.exit(proc.returncode)
+    bad = [f for f in files if subprocess.run(
+        [clang_format, "--dry-run", "-Werror", "--ferror-limit=1", f],
+        stderr=subprocess.DEVNULL).returncode != 0]
+    print("%d files checked, %d not formatted" % (len(files), len(bad)))
+    for f in bad:
+        print("error: not clang-formatted: " + os.path.relpath(f, root))
+    if bad:
+        print("fix with: %s -i %s" % (clang_format, " ".join(
+            os.path.relpath(f, root) for f in bad)))
+    sys.exit(1 if bad else 0)
 
 
 if __name__ == "__main__":
