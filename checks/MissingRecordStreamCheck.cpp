@@ -16,23 +16,22 @@ static SourceLocation insertionPoint(const Stmt *S, const ASTContext &Ctx) {
   if (S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID())
     return {};
   if (isa<DeclStmt>(S))
-    return Lexer::getLocForEndOfToken(S->getEndLoc(), 0, SM,
-                                      Ctx.getLangOpts());
+    return Lexer::getLocForEndOfToken(S->getEndLoc(), 0, SM, Ctx.getLangOpts());
   return Lexer::findLocationAfterToken(S->getEndLoc(), tok::semi, SM,
                                        Ctx.getLangOpts(), false);
 }
 
-void MissingRecordStreamCheck::report(const FunctionResult &R,
-                                      const Finding &F, ASTContext &Ctx) {
+void MissingRecordStreamCheck::report(const FunctionResult &R, const Finding &F,
+                                      ASTContext &Ctx) {
   if (F.Kind != FindingKind::MissingRecordStream)
     return;
   const Site &Use = R.Sites[F.Access.Site];
   {
-    auto D = diag(Use.Loc,
-                  "tensor '%0' is used on %1 but was allocated on %2; when "
-                  "its last reference dies the caching allocator may reuse "
-                  "its memory while %1 is still using it")
-             << F.Tensor << F.Access.Stream << F.Prior.Stream;
+    auto D =
+        diag(Use.Loc, "tensor '%0' is used on %1 but was allocated on %2; when "
+                      "its last reference dies the caching allocator may reuse "
+                      "its memory while %1 is still using it")
+        << F.Tensor << F.Access.Stream << F.Prior.Stream;
     if (F.InsertAfter) {
       SourceLocation Loc = insertionPoint(F.InsertAfter, Ctx);
       if (Loc.isValid()) {

@@ -16,10 +16,24 @@ StreamAnalysisCheck::StreamAnalysisCheck(StringRef Name,
   AnalysisOptions O;
   // Hidden debugging option: not stored, so --dump-config does not show it.
   O.DumpFunction = Options.getLocalOrGlobal("DebugDumpFunction", "").str();
+  // Framework APIs: shared by every check; set them without a check prefix
+  // (CheckOptions: {EventClasses: ...}) so that all checks see one model.
+  for (const ApiConfig::Entry &E : ApiConfig::entries()) {
+    std::string Value = Options.getLocalOrGlobal(E.Name, E.Default).str();
+    ApiConfig::parseList(Value, O.Config.*E.Field);
+    ApiOptions.push_back({E.Name, Value});
+  }
+  O.VisitsPerBlock = Options.getLocalOrGlobal("VisitsPerBlock", 64u);
+  ApiOptions.push_back({"VisitsPerBlock", std::to_string(O.VisitsPerBlock)});
   Session = &Shared->get(O);
 }
 
 void StreamAnalysisCheck::onStartOfTranslationUnit() {}
+
+void StreamAnalysisCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  for (const auto &[Name, Value] : ApiOptions)
+    Options.store(Opts, Name, Value);
+}
 
 void StreamAnalysisCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
@@ -44,8 +58,7 @@ void StreamAnalysisCheck::check(const MatchFinder::MatchResult &Result) {
 }
 
 void StreamAnalysisCheck::noteStreamSetAt(const FunctionResult &R,
-                                          const AccessInfo &A,
-                                          StringRef Verb) {
+                                          const AccessInfo &A, StringRef Verb) {
   if (!A.OnCurrentStream || A.StreamSetAt == NoSite)
     return;
   const Site &S = R.Sites[A.StreamSetAt];
@@ -56,8 +69,9 @@ void StreamAnalysisCheck::noteStreamSetAt(const FunctionResult &R,
         << Verb << A.Stream;
     return;
   case SiteKind::GuardExit:
-    diag(S.Loc, "the current stream %0 restored to %1 here, when the guard "
-                "goes out of scope",
+    diag(S.Loc,
+         "the current stream %0 restored to %1 here, when the guard "
+         "goes out of scope",
          DiagnosticIDs::Note)
         << Verb << A.Stream;
     return;

@@ -37,6 +37,7 @@ public:
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onStartOfTranslationUnit() override;
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   bool isLanguageVersionSupported(const LangOptions &LO) const override {
     return LO.CPlusPlus;
   }
@@ -47,10 +48,11 @@ protected:
                       const ::streamsafe::Finding &F, ASTContext &Ctx) = 0;
   /// Adds the note that says where the stream of an access came from.
   void noteStreamSetAt(const ::streamsafe::FunctionResult &R,
-                       const ::streamsafe::AccessInfo &A,
-                       llvm::StringRef Verb);
+                       const ::streamsafe::AccessInfo &A, llvm::StringRef Verb);
 
 private:
+  /// The option values as written, echoed by storeOptions.
+  std::vector<std::pair<std::string, std::string>> ApiOptions;
   std::shared_ptr<SharedSession> Shared;
   ::streamsafe::AnalysisSession *Session;
 };

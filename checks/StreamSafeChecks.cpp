@@ -1,9 +1,13 @@
 //===--- StreamSafeChecks.cpp - The list of streamsafe-* checks -----------===//
 
 #include "checks/StreamSafeChecks.h"
-#include "checks/LLVMCompat.h"
 #include "checks/DefaultStreamLaunchCheck.h"
+#include "checks/HostReadBeforeSyncCheck.h"
+#include "checks/LLVMCompat.h"
 #include "checks/MissingRecordStreamCheck.h"
+#include "checks/ThreadCurrentStreamCheck.h"
+#include "checks/UnrecordedEventWaitCheck.h"
+#include "checks/UnrestoredCurrentStreamCheck.h"
 #include "checks/UnsynchronizedAccessCheck.h"
 #include <memory>
 
@@ -26,6 +30,14 @@ void registerStreamSafeChecks(ClangTidyCheckFactories &Factories) {
       std::common_type<UnsynchronizedAccessCheck>());
   Add("streamsafe-missing-record-stream",
       std::common_type<MissingRecordStreamCheck>());
+  Add("streamsafe-thread-current-stream",
+      std::common_type<ThreadCurrentStreamCheck>());
+  Add("streamsafe-unrestored-current-stream",
+      std::common_type<UnrestoredCurrentStreamCheck>());
+  Add("streamsafe-unrecorded-event-wait",
+      std::common_type<UnrecordedEventWaitCheck>());
+  Add("streamsafe-host-read-before-sync",
+      std::common_type<HostReadBeforeSyncCheck>());
 }
 
 } // namespace clang::tidy::streamsafe

@@ -40,8 +40,7 @@ void UnsynchronizedAccessCheck::report(const FunctionResult &R,
   if (F.Prior.Mode == AccessMode::EntryReady) {
     diag(At.Loc, "tensor '%0' is %1 on %2, but it is only known to be ready "
                  "on %3; nothing makes %2 wait for it")
-        << F.Tensor << verb(F.Access.Mode) << F.Access.Stream
-        << F.Prior.Stream;
+        << F.Tensor << verb(F.Access.Mode) << F.Access.Stream << F.Prior.Stream;
     noteStreamSetAt(R, F.Access, "is");
     diag(Prior.Loc, "'%0' is assumed ready on %1 at function entry",
          DiagnosticIDs::Note)
@@ -53,8 +52,8 @@ void UnsynchronizedAccessCheck::report(const FunctionResult &R,
                          : "'" + F.Tensor + "' (a view of '" + F.Storage + "')";
   diag(At.Loc, "tensor %0 is %1 on %2 while its %3 on %4 may still be "
                "pending; nothing makes %2 wait for it")
-      << Name << verb(F.Access.Mode) << F.Access.Stream
-      << noun(F.Prior.Mode) << F.Prior.Stream;
+      << Name << verb(F.Access.Mode) << F.Access.Stream << noun(F.Prior.Mode)
+      << F.Prior.Stream;
   noteStreamSetAt(R, F.Access, "is");
   diag(Prior.Loc, "'%0' is %1 on %2 here", DiagnosticIDs::Note)
       << F.Storage << verb(F.Prior.Mode) << F.Prior.Stream;

@@ -1,6 +1,7 @@
 //===--- ApiModel.cpp - Names and types shared by the API families --------===//
 
 #include "lib/ApiModel.h"
+#include "lib/ApiConfig.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -29,7 +30,11 @@ bool isInTopNamespace(const Decl *D, StringRef NS) {
   return N && N->getName() == NS;
 }
 
-ValueClass classifyRecord(const CXXRecordDecl *RD) {
+ValueClass classifyRecord(const CXXRecordDecl *RD, const ApiConfig *Config) {
+  if (Config && Config->isEventClass(RD))
+    return ValueClass::Event;
+  if (Config && Config->isGuardClass(RD))
+    return ValueClass::StreamGuard;
   StringRef Name = RD->getName();
   if (isInTopNamespace(RD, "at") && (Name == "Tensor" || Name == "TensorBase"))
     return ValueClass::Tensor;
@@ -48,7 +53,7 @@ ValueClass classifyRecord(const CXXRecordDecl *RD) {
   return ValueClass::None;
 }
 
-ValueClass classifyType(QualType T) {
+ValueClass classifyType(QualType T, const ApiConfig *Config) {
   if (T.isNull())
     return ValueClass::None;
   T = T.getNonReferenceType();
@@ -64,13 +69,13 @@ ValueClass classifyType(QualType T) {
     return ValueClass::None;
   }
   if (const auto *RD = T->getAsCXXRecordDecl())
-    return classifyRecord(RD);
+    return classifyRecord(RD, Config);
   return ValueClass::None;
 }
 
 ApiEffect classifyCall(StringRef Name) {
   for (auto *Family : {classifyStreamsApi, classifyEventsApi, classifySyncApi,
-                       classifyAllocatorApi})
+                       classifyAllocatorApi, classifyThreadsApi})
     if (ApiEffect E = Family(Name); E != ApiEffect::None)
       return E;
   return ApiEffect::None;

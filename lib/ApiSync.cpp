@@ -26,6 +26,8 @@ ApiEffect classifySyncApi(llvm::StringRef Name) {
       {"cudaMemcpy", ApiEffect::MemcpySync},
       {"cudaMemset", ApiEffect::MemcpySync},
       {"c10::cuda::memcpy_and_sync", ApiEffect::MemcpyAndSync},
+      {"std::memcpy", ApiEffect::HostMemcpy},
+      {"memcpy", ApiEffect::HostMemcpy},
   };
   auto It = Table.find(Name);
   return It == Table.end() ? ApiEffect::None : It->second;

@@ -15,8 +15,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Basic/SourceManager.h"
 #include "clang/Analysis/CFG.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/Support/raw_ostream.h"
 #include <set>
 
@@ -29,21 +29,35 @@ namespace {
 /// Cheap pre-scan: does the body mention anything stream-related?
 class StreamApiFinder : public RecursiveASTVisitor<StreamApiFinder> {
 public:
+  explicit StreamApiFinder(const ApiConfig &Config) : Config(Config) {}
   bool Found = false;
+  bool shouldVisitLambdaBody() const { return true; }
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *) { return !(Found = true); }
+  // A non_blocking copy matters to host reads even with no stream in sight.
+  bool VisitCallExpr(CallExpr *CE) {
+    Found |= nonBlocking(CE);
+    return !Found;
+  }
   bool VisitDeclRefExpr(DeclRefExpr *E) { return check(E->getDecl()); }
   bool VisitMemberExpr(MemberExpr *E) { return check(E->getMemberDecl()); }
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
     return check(E->getConstructor());
   }
   bool VisitVarDecl(VarDecl *V) {
-    ValueClass C = classifyType(V->getType());
+    ValueClass C = classifyType(V->getType(), &Config);
     if (C != ValueClass::None && C != ValueClass::Tensor)
       Found = true;
     return !Found;
   }
 
 private:
+  const ApiConfig &Config;
+  bool configured(StringRef Name) const {
+    for (const auto &E : ApiConfig::entries())
+      if ((Config.*E.Field).contains(Name))
+        return true;
+    return false;
+  }
   bool check(const Decl *D) {
     const auto *ND = dyn_cast_or_null<NamedDecl>(D);
     if (!ND)
@@ -51,13 +65,14 @@ private:
     if (const auto *FD = dyn_cast<FunctionDecl>(ND)) {
       ValueClass Owner = ValueClass::None;
       if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
-        Owner = classifyRecord(MD->getParent());
-      if (classifyCall(canonicalName(FD)) != ApiEffect::None ||
+        Owner = classifyRecord(MD->getParent(), &Config);
+      std::string Name = canonicalName(FD);
+      if (classifyCall(Name) != ApiEffect::None || configured(Name) ||
           (Owner != ValueClass::None && Owner != ValueClass::Tensor) ||
           (Owner == ValueClass::Tensor && FD->getName() == "record_stream"))
         Found = true;
     } else if (const auto *VD = dyn_cast<ValueDecl>(ND)) {
-      ValueClass C = classifyType(VD->getType());
+      ValueClass C = classifyType(VD->getType(), &Config);
       if (C != ValueClass::None && C != ValueClass::Tensor)
         Found = true;
     }
@@ -91,112 +106,188 @@ std::vector<unsigned> reversePostOrder(const CFG &G) {
 
 } // namespace
 
-bool mentionsStreamApis(const FunctionDecl &FD) {
-  StreamApiFinder Finder;
+bool mentionsStreamApis(const FunctionDecl &FD, const ApiConfig &Config) {
+  StreamApiFinder Finder(Config);
   Finder.TraverseStmt(FD.getBody());
   return Finder.Found;
 }
+
+namespace {
+
+/// One CFG (a function body or a callable run on another thread), lowered
+/// once, solved from an entry state.
+struct LoweredCFG {
+  std::unique_ptr<CFG> G;
+  std::vector<FactList> Facts;
+  std::vector<unsigned> Order; ///< reverse post-order of block ids
+  std::vector<unsigned> Rank;
+  std::vector<const CFGBlock *> ById;
+};
+
+class Solver {
+public:
+  Solver(ASTContext &Ctx, const AnalysisOptions &Opts, FunctionResult &R,
+         Transfer &T, FactBuilder &B)
+      : Ctx(Ctx), Opts(Opts), R(R), T(T), Builder(B) {}
+
+  std::unique_ptr<LoweredCFG> lower(const Decl *D, Stmt *Body) {
+    CFG::BuildOptions BO;
+    BO.AddImplicitDtors = true;
+    BO.AddTemporaryDtors = true;
+    BO.AddInitializers = true;
+    BO.setAllAlwaysAdd();
+    auto L = std::make_unique<LoweredCFG>();
+    L->G = CFG::buildCFG(D, Body, &Ctx, BO);
+    if (!L->G)
+      return nullptr;
+    unsigned N = L->G->getNumBlockIDs();
+    L->Facts.resize(N);
+    L->ById.resize(N);
+    for (const CFGBlock *B : *L->G) {
+      L->ById[B->getBlockID()] = B;
+      for (const CFGElement &E : *B)
+        Builder.lower(E, L->Facts[B->getBlockID()]);
+    }
+    L->Order = reversePostOrder(*L->G);
+    L->Rank.assign(N, ~0u);
+    for (unsigned I = 0; I < L->Order.size(); ++I)
+      L->Rank[L->Order[I]] = I;
+    return L;
+  }
+
+  /// Solves \p L from \p Entry to a fixpoint; then, when \p Out is set,
+  /// replays each block once from its converged input to collect findings.
+  /// Returns the state at the exit block, unreachable when over budget.
+  StreamState solve(const LoweredCFG &L, const StreamState &Entry,
+                    std::vector<Finding> *Out, bool Dump) {
+    unsigned N = L.G->getNumBlockIDs();
+    std::vector<StreamState> In(N), OutState(N);
+    std::vector<char> Visited(N, 0);
+    unsigned EntryId = L.G->getEntry().getBlockID();
+    auto InputOf = [&](const CFGBlock *B) {
+      StreamState S;
+      if (B->getBlockID() == EntryId)
+        S = Entry;
+      for (const CFGBlock *P : B->preds())
+        if (P)
+          S.join(OutState[P->getBlockID()]);
+      return S;
+    };
+    std::set<unsigned> Work = {L.Rank[EntryId]};
+    const unsigned Budget = R.BlockVisits + Opts.VisitsPerBlock * N + 16;
+    while (!Work.empty()) {
+      unsigned Id = L.Order[*Work.begin()];
+      Work.erase(Work.begin());
+      if (++R.BlockVisits > Budget ||
+          R.State == FunctionResult::BudgetExceeded) {
+        R.State = FunctionResult::BudgetExceeded;
+        return StreamState();
+      }
+      StreamState NewIn = InputOf(L.ById[Id]);
+      if (Visited[Id] && NewIn == In[Id])
+        continue;
+      Visited[Id] = 1;
+      In[Id] = NewIn;
+      StreamState S = NewIn;
+      for (const Fact &F : L.Facts[Id])
+        T.apply(F, S, nullptr);
+      T.collectGarbage(S);
+      if (S == OutState[Id] && OutState[Id].Reachable)
+        continue;
+      OutState[Id] = std::move(S);
+      for (const CFGBlock *Succ : L.ById[Id]->succs())
+        if (Succ && L.Rank[Succ->getBlockID()] != ~0u)
+          Work.insert(L.Rank[Succ->getBlockID()]);
+    }
+    if (Out)
+      for (unsigned Id : L.Order) {
+        if (!Visited[Id])
+          continue;
+        if (Dump)
+          llvm::errs() << " block B" << Id << "\n";
+        StreamState S = In[Id];
+        for (const Fact &F : L.Facts[Id]) {
+          T.apply(F, S, Out);
+          if (Dump)
+            T.dump(F, S, llvm::errs());
+        }
+      }
+    return In[L.G->getExit().getBlockID()];
+  }
+
+  /// Runs a callable's body from \p Entry (nested CFGs are lowered once).
+  StreamState runBody(const LambdaExpr &L, const StreamState &Entry,
+                      std::vector<Finding> *Out) {
+    if (Depth >= 4)
+      return StreamState();
+    auto &Slot = Bodies[&L];
+    if (!Slot) {
+      const CXXMethodDecl *Call = L.getCallOperator();
+      Slot = lower(Call, L.getBody());
+      if (!Slot)
+        return StreamState();
+    }
+    ++Depth;
+    StreamState Exit = solve(*Slot, Entry, Out, false);
+    --Depth;
+    return Exit;
+  }
+
+private:
+  ASTContext &Ctx;
+  const AnalysisOptions &Opts;
+  FunctionResult &R;
+  Transfer &T;
+  FactBuilder &Builder;
+  llvm::DenseMap<const LambdaExpr *, std::unique_ptr<LoweredCFG>> Bodies;
+  unsigned Depth = 0;
+};
+
+} // namespace
 
 std::unique_ptr<FunctionResult> analyzeFunction(const FunctionDecl &FD,
                                                 ASTContext &Ctx,
                                                 const AnalysisOptions &Opts) {
   auto Result = std::make_unique<FunctionResult>();
-  if (!FD.hasBody() || !mentionsStreamApis(FD)) {
+  if (!FD.hasBody() || !mentionsStreamApis(FD, Opts.Config)) {
     Result->State = FunctionResult::NoStreamCode;
     return Result;
   }
-  CFG::BuildOptions BO;
-  BO.AddImplicitDtors = true;
-  BO.AddTemporaryDtors = true;
-  BO.AddInitializers = true;
-  BO.setAllAlwaysAdd();
-  std::unique_ptr<CFG> G = CFG::buildCFG(&FD, FD.getBody(), &Ctx, BO);
-  if (!G) {
+  ParentMap Parents(FD.getBody());
+  Transfer T(Ctx, FD, Result->Sites, Parents, Opts.Config);
+  FactBuilder Builder(Result->Sites, Opts.Config);
+  Solver Solve(Ctx, Opts, *Result, T, Builder);
+  T.setBodyRunner(
+      [&](const LambdaExpr &L, const StreamState &Entry,
+          std::vector<Finding> *Out) { return Solve.runBody(L, Entry, Out); });
+  std::unique_ptr<LoweredCFG> L = Solve.lower(&FD, FD.getBody());
+  if (!L) {
     Result->State = FunctionResult::NoCFG;
     return Result;
   }
-  ParentMap Parents(FD.getBody());
-  Transfer T(Ctx, FD, Result->Sites, Parents);
-  FactBuilder Builder(Result->Sites);
+  Result->Blocks = L->G->getNumBlockIDs();
 
-  // Lower every element once.
-  unsigned NumBlocks = G->getNumBlockIDs();
-  std::vector<FactList> Facts(NumBlocks);
-  for (const CFGBlock *B : *G)
-    for (const CFGElement &E : *B)
-      Builder.lower(E, Facts[B->getBlockID()]);
-
-  std::vector<unsigned> Order = reversePostOrder(*G);
-  std::vector<unsigned> Rank(NumBlocks, ~0u);
-  for (unsigned I = 0; I < Order.size(); ++I)
-    Rank[Order[I]] = I;
-  std::vector<const CFGBlock *> ById(NumBlocks);
-  for (const CFGBlock *B : *G)
-    ById[B->getBlockID()] = B;
-
-  std::vector<StreamState> In(NumBlocks), Out(NumBlocks);
-  std::vector<char> Visited(NumBlocks, 0);
-  const StreamState Entry = T.entryState();
-  unsigned EntryId = G->getEntry().getBlockID();
-
-  auto InputOf = [&](const CFGBlock *B) {
-    StreamState S;
-    if (B->getBlockID() == EntryId)
-      S = Entry;
-    for (const CFGBlock *P : B->preds())
-      if (P)
-        S.join(Out[P->getBlockID()]);
-    return S;
-  };
-  auto Run = [&](unsigned Id, StreamState S, std::vector<Finding> *Findings) {
-    for (const Fact &F : Facts[Id])
-      T.apply(F, S, Findings);
-    T.collectGarbage(S);
-    return S;
-  };
-
-  std::set<unsigned> Work = {Rank[EntryId]};
-  const unsigned Budget = Opts.VisitsPerBlock * NumBlocks + 16;
-  Result->Blocks = NumBlocks;
-  while (!Work.empty()) {
-    unsigned Id = Order[*Work.begin()];
-    Work.erase(Work.begin());
-    if (++Result->BlockVisits > Budget) {
-      Result->State = FunctionResult::BudgetExceeded;
-      return Result;
-    }
-    StreamState NewIn = InputOf(ById[Id]);
-    if (Visited[Id] && NewIn == In[Id])
-      continue;
-    Visited[Id] = 1;
-    In[Id] = NewIn;
-    StreamState NewOut = Run(Id, NewIn, nullptr);
-    if (NewOut == Out[Id] && Out[Id].Reachable)
-      continue;
-    Out[Id] = std::move(NewOut);
-    for (const CFGBlock *Succ : ById[Id]->succs())
-      if (Succ && Rank[Succ->getBlockID()] != ~0u)
-        Work.insert(Rank[Succ->getBlockID()]);
-  }
-
-  // Report from the fixpoint, once per block.
   bool Dump = !Opts.DumpFunction.empty() &&
               FD.getQualifiedNameAsString() == Opts.DumpFunction;
   if (Dump)
     llvm::errs() << "streamsafe: facts and states of " << Opts.DumpFunction
                  << "\n";
   std::vector<Finding> Findings;
-  for (unsigned Id : Order) {
-    if (!Visited[Id])
-      continue;
-    if (Dump)
-      llvm::errs() << " block B" << Id << "\n";
-    StreamState S = In[Id];
-    for (const Fact &F : Facts[Id]) {
-      T.apply(F, S, &Findings);
-      if (Dump)
-        T.dump(F, S, llvm::errs());
-    }
+  StreamState Exit = Solve.solve(*L, T.entryState(), &Findings, Dump);
+  if (Result->State == FunctionResult::BudgetExceeded)
+    return Result;
+
+  // A function may leave a stream set when it is a documented initialiser
+  // (it binds a stream for its thread's life) or a lambda (its thread's
+  // current stream is its own business; thread bodies are checked at spawn).
+  const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
+  bool Exempt =
+      Opts.Config.StreamBindingInitializers.contains(canonicalName(&FD)) ||
+      (MD && MD->getParent()->isLambda());
+  if (!Exempt && Exit.Reachable) {
+    SiteId End = Result->Sites.add(SiteKind::Other, FD.getBody()->getEndLoc(),
+                                   FD.getBody());
+    T.atExit(Exit, End, Findings);
   }
 
   // Deterministic: sorted by location, one finding per (kind, site, cause).
@@ -214,16 +305,25 @@ std::unique_ptr<FunctionResult> analyzeFunction(const FunctionDecl &FD,
                 return SM.isBeforeInTranslationUnit(A, B);
               return Key(L) < Key(R);
             });
-  // One finding per tensor, cause and line: t.mm(t) reads t twice.
-  auto Same = [&](const Finding &L, const Finding &R) {
-    return L.Kind == R.Kind && L.Tensor == R.Tensor &&
-           L.Prior.Site == R.Prior.Site &&
-           SM.getPresumedLineNumber(Sites[L.Access.Site].Loc) ==
-               SM.getPresumedLineNumber(Sites[R.Access.Site].Loc);
-  };
-  Findings.erase(std::unique(Findings.begin(), Findings.end(), Same),
-                 Findings.end());
-  Result->Findings = std::move(Findings);
+  // One finding per tensor, cause and line: t.mm(t) reads t twice. One
+  // thread-current-stream finding per spawn: the first work in the body.
+  std::set<SiteId> SpawnsReported;
+  std::vector<Finding> Unique;
+  for (Finding &F : Findings) {
+    if (F.Kind == FindingKind::ThreadCurrentStream &&
+        !SpawnsReported.insert(F.Related).second)
+      continue;
+    if (!Unique.empty()) {
+      const Finding &P = Unique.back();
+      if (P.Kind == F.Kind && P.Tensor == F.Tensor &&
+          P.Prior.Site == F.Prior.Site &&
+          SM.getPresumedLineNumber(Sites[P.Access.Site].Loc) ==
+              SM.getPresumedLineNumber(Sites[F.Access.Site].Loc))
+        continue;
+    }
+    Unique.push_back(std::move(F));
+  }
+  Result->Findings = std::move(Unique);
   return Result;
 }
 

@@ -1,6 +1,7 @@
 //===--- FactBuilder.cpp - Lowers CFG elements to stream facts ------------===//
 
 #include "lib/FactBuilder.h"
+#include "lib/ApiConfig.h"
 #include "lib/ApiModel.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -46,6 +47,12 @@ const Expr *stripValue(const Expr *E) {
       return E;
   }
   return E;
+}
+
+static const Expr *argOrNull(const CallExpr *CE, unsigned I) {
+  if (I >= CE->getNumArgs() || isa<CXXDefaultArgExpr>(CE->getArg(I)))
+    return nullptr;
+  return CE->getArg(I);
 }
 
 const Expr *tensorBehindPointer(const Expr *E) {
@@ -95,6 +102,95 @@ void collectTensorOperands(const Expr *E,
       collectTensorOperands(Arg, Out);
 }
 
+const LambdaExpr *lambdaOf(const Expr *E) {
+  for (int Depth = 0; E && Depth < 6; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *L = dyn_cast<LambdaExpr>(E))
+      return L;
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else if (const auto *C = dyn_cast<CXXConstructExpr>(E))
+      E = C->getNumArgs() == 1 ? C->getArg(0) : nullptr; // std::function
+    else if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+      E = V ? V->getInit() : nullptr;
+    } else if (const auto *Call = dyn_cast<CallExpr>(E);
+               Call && Call->getNumArgs() == 1 && Call->getDirectCallee() &&
+               isTransparentCast(canonicalName(Call->getDirectCallee())))
+      E = Call->getArg(0);
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+// Device spellings in a call's arguments: at::kCPU, DeviceType::CPU, "cpu",
+// pinned_memory(true) say host; kCUDA, "cuda", x.options() say device (or
+// unknown).
+static void deviceMentions(const Stmt *S, bool &Host, bool &Device) {
+  if (!S)
+    return;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
+    StringRef N = DR->getDecl()->getName();
+    Host |= N == "kCPU" || N == "CPU";
+    Device |= N == "kCUDA" || N == "CUDA";
+  } else if (const auto *SL = dyn_cast<StringLiteral>(S)) {
+    if (SL->getCharByteWidth() == 1) {
+      Host |= SL->getString().starts_with("cpu");
+      Device |= SL->getString().starts_with("cuda");
+    }
+  } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
+    if (const auto *MD = MC->getMethodDecl()) {
+      Host |= MD->getName() == "pinned_memory" || MD->getName() == "pin_memory";
+      Device |= MD->getName() == "options" || MD->getName() == "device";
+    }
+  }
+  for (const Stmt *Child : S->children())
+    deviceMentions(Child, Host, Device);
+}
+
+static bool targetsHost(const CallExpr *CE) {
+  bool Host = false, Device = false;
+  for (const Expr *Arg : CE->arguments())
+    deviceMentions(Arg, Host, Device);
+  return Host && !Device;
+}
+
+// The argument bound to a parameter named non_blocking is literally true.
+bool nonBlocking(const CallExpr *CE) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD)
+    return false;
+  for (unsigned I = 0; I < CE->getNumArgs() && I < FD->getNumParams(); ++I)
+    if (FD->getParamDecl(I)->getName() == "non_blocking")
+      if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(
+              CE->getArg(I)->IgnoreParenImpCasts()))
+        return B->getValue();
+  return false;
+}
+
+void FactBuilder::spawn(const Stmt *At, llvm::ArrayRef<const Expr *> Args,
+                        const Expr *Executor, FactList &Out) {
+  for (const Expr *A : Args)
+    if (const LambdaExpr *L = lambdaOf(A)) {
+      Fact F = make(FactKind::Spawn, SiteKind::ThreadStart, At);
+      F.Body = L;
+      F.Executor = Executor;
+      Out.push_back(F);
+      return;
+    }
+}
+
+void FactBuilder::host(FactKind K, const Expr *Tensor, FactList &Out) {
+  if (!Tensor)
+    return;
+  Fact F = make(K, SiteKind::Access, Tensor);
+  F.Tensor = Tensor;
+  Out.push_back(F);
+}
+
 Fact FactBuilder::make(FactKind K, SiteKind SK, const Stmt *At) {
   Fact F{K};
   F.Site = Sites.add(SK, At->getBeginLoc(), At);
@@ -102,21 +198,25 @@ Fact FactBuilder::make(FactKind K, SiteKind SK, const Stmt *At) {
 }
 
 void FactBuilder::access(FactKind K, const Expr *Tensor, const Expr *Stream,
-                         bool Legacy, FactList &Out) {
+                         bool Legacy, FactList &Out, bool Async) {
   Fact F = make(K, SiteKind::Access, Tensor);
   F.Tensor = Tensor;
   F.Stream = Stream;
   F.LegacyStream = Legacy;
+  F.Async = Async;
   Out.push_back(F);
 }
 
-void FactBuilder::allocate(const CallExpr *CE, bool Foreign, FactList &Out) {
+void FactBuilder::allocate(const CallExpr *CE, bool Foreign, FactList &Out,
+                           bool Host, bool Async) {
   if (classifyType(CE->getType()) != ValueClass::Tensor ||
       CE->getType()->isReferenceType())
     return;
   Fact F = make(FactKind::Allocate, SiteKind::Allocation, CE);
   F.Tensor = CE;
   F.Foreign = Foreign;
+  F.HostResult = Host;
+  F.Async = Async;
   if (const FunctionDecl *FD = CE->getDirectCallee())
     F.AllocateOnly =
         FD->getDeclName().isIdentifier() && FD->getName().starts_with("empty");
@@ -128,7 +228,7 @@ void FactBuilder::lower(const CFGElement &Elem, FactList &Out) {
     return lowerStmt(S->getStmt(), Out);
   if (auto D = Elem.getAs<CFGAutomaticObjDtor>()) {
     const VarDecl *V = D->getVarDecl();
-    ValueClass C = classifyType(V->getType());
+    ValueClass C = classifyType(V->getType(), &Config);
     if (C == ValueClass::None || V->getType()->isReferenceType())
       return;
     bool IsGuard = C == ValueClass::StreamGuard ||
@@ -145,7 +245,7 @@ void FactBuilder::lower(const CFGElement &Elem, FactList &Out) {
 }
 
 void FactBuilder::lowerDecl(const VarDecl *V, const Stmt *DS, FactList &Out) {
-  ValueClass C = classifyType(V->getType());
+  ValueClass C = classifyType(V->getType(), &Config);
   const Expr *Init = V->getInit();
   switch (C) {
   case ValueClass::None:
@@ -230,9 +330,12 @@ void FactBuilder::lowerStmt(const Stmt *S, FactList &Out) {
     return;
   }
   if (const auto *CE = dyn_cast<CXXConstructExpr>(S)) {
+    if (const CXXRecordDecl *RD = CE->getType()->getAsCXXRecordDecl();
+        RD && isThreadClass(canonicalName(RD)))
+      spawn(CE, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()), nullptr, Out);
     // A non-tensor object built from tensors (a container, a struct) keeps
     // them.
-    if (classifyType(CE->getType()) != ValueClass::None)
+    if (classifyType(CE->getType(), &Config) != ValueClass::None)
       return;
     llvm::SmallVector<const Expr *, 2> Tensors;
     for (const Expr *Arg : CE->arguments())
@@ -248,6 +351,8 @@ void FactBuilder::lowerStmt(const Stmt *S, FactList &Out) {
 void FactBuilder::lowerCall(const CallExpr *CE, FactList &Out) {
   if (const auto *KE = dyn_cast<CUDAKernelCallExpr>(CE))
     return lowerKernelLaunch(KE, Out);
+  if (lowerConfiguredCall(CE, Out))
+    return;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
     if (lowerTensorMethod(MC, Out) || lowerObjectMethod(MC, Out))
       return;
@@ -267,8 +372,8 @@ void FactBuilder::lowerCall(const CallExpr *CE, FactList &Out) {
       const auto *DR = dyn_cast<DeclRefExpr>(stripValue(Self));
       const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
       if (classifyType(RHS->getType()) == ValueClass::Tensor) {
-        Fact F = make(V ? FactKind::Bind : FactKind::Escape, SiteKind::Other,
-                      OC);
+        Fact F =
+            make(V ? FactKind::Bind : FactKind::Escape, SiteKind::Other, OC);
         if (V) {
           F.Var = V;
           F.Value = RHS;
@@ -304,6 +409,57 @@ void FactBuilder::lowerCall(const CallExpr *CE, FactList &Out) {
   lowerUnknownCall(CE, /*MayKeep=*/true, Out);
 }
 
+bool FactBuilder::lowerConfiguredCall(const CallExpr *CE, FactList &Out) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD)
+    return false;
+  std::string Name = canonicalName(FD);
+  auto Emit = [&](FactKind K, SiteKind SK) -> Fact & {
+    Out.push_back(make(K, SK, CE));
+    return Out.back();
+  };
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+  llvm::ArrayRef<const Expr *> Args(CE->getArgs(), CE->getNumArgs());
+  if (Config.CurrentStreamSetters.contains(Name)) {
+    Emit(FactKind::SetCurrent, SiteKind::SetCurrent).Stream = argOrNull(CE, 0);
+    return true;
+  }
+  if (Config.CurrentStreamGetters.contains(Name)) {
+    Emit(FactKind::CurrentQuery, SiteKind::Other);
+    return true;
+  }
+  if (Config.StreamSyncFunctions.contains(Name)) {
+    const Expr *S = argOrNull(CE, 0);
+    if (MC && !S)
+      S = MC->getImplicitObjectArgument();
+    Emit(S ? FactKind::StreamSync : FactKind::DeviceSync, SiteKind::Other)
+        .Stream = S;
+    return true;
+  }
+  if (Config.RecordStreamFunctions.contains(Name) && CE->getNumArgs() >= 2) {
+    const Expr *T = CE->getArg(0);
+    if (classifyType(T->getType()) != ValueClass::Tensor)
+      T = tensorBehindPointer(T);
+    if (T) {
+      Fact &F = Emit(FactKind::RecordStream, SiteKind::Other);
+      F.Tensor = T;
+      F.Stream = CE->getArg(1);
+    }
+    return true;
+  }
+  if (Config.ThreadSpawnFunctions.contains(Name)) {
+    spawn(CE, Args, nullptr, Out);
+    return true;
+  }
+  if (Config.ExecutorLaunchFunctions.contains(Name)) {
+    const Expr *Executor = MC ? MC->getImplicitObjectArgument()
+                              : (Args.empty() ? nullptr : Args.front());
+    spawn(CE, Args, Executor, Out);
+    return true;
+  }
+  return false;
+}
+
 void FactBuilder::lowerKernelLaunch(const CUDAKernelCallExpr *KE,
                                     FactList &Out) {
   const CallExpr *Config = KE->getConfig();
@@ -336,9 +492,33 @@ bool FactBuilder::lowerTensorMethod(const CXXMemberCallExpr *MC,
   switch (classifyTensorMethod(MD->getName())) {
   case TensorMethod::Metadata:
   case TensorMethod::View:
+    return true;
   case TensorMethod::RawPointer:
+    // Host code reads through the pointer; for device memory this is no
+    // access (the engine ignores it unless the tensor lives on the host).
+    host(FactKind::HostRead, Self, Out);
     return true;
   case TensorMethod::InPlace:
+    if (MD->getName() == "copy_") {
+      // copy_(src, non_blocking): a host<->device copy does not block the
+      // host when non_blocking is true.
+      bool Async = nonBlocking(MC);
+      if (MC->getNumArgs())
+        access(FactKind::Read, MC->getArg(0), nullptr, false, Out, Async);
+      Out.back().Copy = true;
+      access(FactKind::Write, Self, nullptr, false, Out, Async);
+      Out.back().Copy = true;
+      if (!Async && MC->getNumArgs()) {
+        // A blocking copy_ waits for the stream only when one side is on
+        // the host; the engine decides, knowing where each tensor lives.
+        Fact F = make(FactKind::StreamSync, SiteKind::Other, MC);
+        F.Tensor = Self;
+        F.Value = MC->getArg(0);
+        F.IfHostInvolved = true;
+        Out.push_back(F);
+      }
+      return true;
+    }
     ReadArgs();
     access(FactKind::Write, Self, nullptr, false, Out);
     return true;
@@ -358,29 +538,30 @@ bool FactBuilder::lowerTensorMethod(const CXXMemberCallExpr *MC,
       }
     return true;
   case TensorMethod::HostRead: {
+    // item(), cpu(): a blocking copy to the host on the current stream.
     access(FactKind::Read, Self, nullptr, false, Out);
     Out.push_back(make(FactKind::StreamSync, SiteKind::Other, MC));
+    host(FactKind::HostRead, Self, Out);
+    allocate(MC, false, Out, /*Host=*/true);
     return true;
   }
   case TensorMethod::To: {
-    ReadArgs();
-    access(FactKind::Read, Self, nullptr, false, Out);
-    allocate(MC, false, Out);
+    bool Async = nonBlocking(MC);
+    bool ToHost = targetsHost(MC);
+    access(FactKind::Read, Self, nullptr, false, Out, Async);
+    Out.back().Copy = true;
+    if (ToHost && !Async)
+      Out.push_back(make(FactKind::StreamSync, SiteKind::Other, MC));
+    allocate(MC, false, Out, ToHost, Async);
     return true;
   }
   case TensorMethod::Op:
     ReadArgs();
     access(FactKind::Read, Self, nullptr, false, Out);
-    allocate(MC, false, Out);
+    allocate(MC, false, Out, MD->getName() == "pin_memory");
     return true;
   }
   return true;
-}
-
-static const Expr *argOrNull(const CallExpr *CE, unsigned I) {
-  if (I >= CE->getNumArgs() || isa<CXXDefaultArgExpr>(CE->getArg(I)))
-    return nullptr;
-  return CE->getArg(I);
 }
 
 bool FactBuilder::lowerObjectMethod(const CXXMemberCallExpr *MC,
@@ -390,10 +571,22 @@ bool FactBuilder::lowerObjectMethod(const CXXMemberCallExpr *MC,
     return false;
   const Expr *Obj = MC->getImplicitObjectArgument();
   ApiEffect E = classifyCall(canonicalName(MD));
+  if (E == ApiEffect::None && Obj &&
+      Config.isEventClass(Obj->getType()->getAsCXXRecordDecl())) {
+    // A configured event wrapper: Record(stream), StreamWaitEvent(stream).
+    if (ApiConfig::hasMethod(Config.EventRecordMethods, MD))
+      E = ApiEffect::EventRecordOn;
+    else if (ApiConfig::hasMethod(Config.EventWaitMethods, MD))
+      E = ApiEffect::EventBlock;
+    else if (ApiConfig::hasMethod(Config.EventSyncMethods, MD))
+      E = ApiEffect::EventSynchronize;
+    else
+      return true; // Create(), Query(): no stream effect
+  }
   auto Emit = [&](FactKind K, const Expr *Event, const Expr *Stream) {
     Fact F = make(K,
-                  K == FactKind::EventRecord ? SiteKind::EventRecord
-                  : K == FactKind::EventWait ? SiteKind::EventWait
+                  K == FactKind::EventRecord  ? SiteKind::EventRecord
+                  : K == FactKind::EventWait  ? SiteKind::EventWait
                   : K == FactKind::GuardEnter ? SiteKind::GuardEnter
                   : K == FactKind::GuardExit  ? SiteKind::GuardExit
                                               : SiteKind::Other,
@@ -426,6 +619,9 @@ bool FactBuilder::lowerObjectMethod(const CXXMemberCallExpr *MC,
     return true;
   case ApiEffect::GuardReset:
     Emit(FactKind::GuardExit, nullptr, nullptr);
+    return true;
+  case ApiEffect::SpawnThread:
+    spawn(MC, llvm::ArrayRef(MC->getArgs(), MC->getNumArgs()), nullptr, Out);
     return true;
   case ApiEffect::None:
     return false;
@@ -476,6 +672,18 @@ bool FactBuilder::lowerApiCall(const CallExpr *CE, FactList &Out) {
   case ApiEffect::DeviceSynchronize:
     Emit(FactKind::DeviceSync, SiteKind::Other);
     return true;
+  case ApiEffect::CurrentStream:
+    Emit(FactKind::CurrentQuery, SiteKind::Other);
+    return true;
+  case ApiEffect::HostMemcpy:
+    if (N >= 2) {
+      host(FactKind::HostRead, tensorBehindPointer(CE->getArg(1)), Out);
+      host(FactKind::HostWrite, tensorBehindPointer(CE->getArg(0)), Out);
+    }
+    return true;
+  case ApiEffect::SpawnThread:
+    spawn(CE, llvm::ArrayRef(CE->getArgs(), N), nullptr, Out);
+    return true;
   case ApiEffect::AllocatorRecordStream: {
     const Expr *T = N ? tensorBehindPointer(CE->getArg(0)) : nullptr;
     if (T) {
@@ -496,10 +704,12 @@ bool FactBuilder::lowerApiCall(const CallExpr *CE, FactList &Out) {
     if (E != ApiEffect::MemsetAsync && N > 1)
       if (const Expr *Src = tensorBehindPointer(
               CE->getArg(canonicalName(FD) == "cudaMemcpy2DAsync" ? 2 : 1)))
-        access(FactKind::Read, Src, Stream, Legacy, Out);
+        access(FactKind::Read, Src, Stream, Legacy, Out, !Sync),
+            Out.back().Copy = true;
     if (N > 0)
       if (const Expr *Dst = tensorBehindPointer(CE->getArg(0)))
-        access(FactKind::Write, Dst, Stream, Legacy, Out);
+        access(FactKind::Write, Dst, Stream, Legacy, Out, !Sync),
+            Out.back().Copy = true;
     if (Sync) {
       Fact &F = Emit(FactKind::StreamSync, SiteKind::Other);
       F.Stream = Stream;
@@ -533,7 +743,8 @@ void FactBuilder::lowerAtenCall(const CallExpr *CE, FactList &Out) {
   if (Written)
     access(FactKind::Write, Written, nullptr, false, Out);
   else
-    allocate(CE, Kind == AtenFunction::Foreign, Out);
+    allocate(CE, Kind == AtenFunction::Foreign, Out,
+             Kind == AtenFunction::Factory && targetsHost(CE));
 }
 
 void FactBuilder::lowerUnknownCall(const CallExpr *CE, bool MayKeep,
@@ -541,8 +752,8 @@ void FactBuilder::lowerUnknownCall(const CallExpr *CE, bool MayKeep,
   // An unknown callee taking tensors is an op on the current stream, and it
   // may keep them. Library code (std::, c10::) only keeps them.
   const FunctionDecl *FD = CE->getDirectCallee();
-  bool Library = FD && (isInTopNamespace(FD, "std") ||
-                        isInTopNamespace(FD, "c10"));
+  bool Library =
+      FD && (isInTopNamespace(FD, "std") || isInTopNamespace(FD, "c10"));
   llvm::SmallVector<const Expr *, 4> Tensors;
   for (const Expr *Arg : CE->arguments())
     collectTensorOperands(Arg, Tensors);

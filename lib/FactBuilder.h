@@ -1,4 +1,5 @@
-//===--- FactBuilder.h - Lowers CFG elements to stream facts -----*- C++ -*-===//
+//===--- FactBuilder.h - Lowers CFG elements to stream facts -----*- C++
+//-*-===//
 
 #ifndef STREAMSAFE_LIB_FACTBUILDER_H
 #define STREAMSAFE_LIB_FACTBUILDER_H
@@ -23,10 +24,20 @@ const clang::Expr *stripValue(const clang::Expr *E);
 /// t.storage().data_ptr(), t.packed_accessor32<...>()), or null.
 const clang::Expr *tensorBehindPointer(const clang::Expr *E);
 
+/// True when the call binds a parameter named non_blocking to literal true.
+bool nonBlocking(const clang::CallExpr *CE);
+
 /// Lowers one CFG element to facts. Stateless apart from the site table.
+struct ApiConfig;
+
+/// The lambda a callable argument denotes (directly, through a variable or a
+/// std::function), or null.
+const clang::LambdaExpr *lambdaOf(const clang::Expr *E);
+
 class FactBuilder {
 public:
-  explicit FactBuilder(SiteTable &Sites) : Sites(Sites) {}
+  FactBuilder(SiteTable &Sites, const ApiConfig &Config)
+      : Sites(Sites), Config(Config) {}
   void lower(const clang::CFGElement &Elem, FactList &Out);
 
 private:
@@ -38,15 +49,20 @@ private:
   bool lowerObjectMethod(const clang::CXXMemberCallExpr *MC, FactList &Out);
   bool lowerApiCall(const clang::CallExpr *CE, FactList &Out);
   void lowerAtenCall(const clang::CallExpr *CE, FactList &Out);
-  void lowerUnknownCall(const clang::CallExpr *CE, bool MayKeep,
-                        FactList &Out);
+  void lowerUnknownCall(const clang::CallExpr *CE, bool MayKeep, FactList &Out);
 
+  bool lowerConfiguredCall(const clang::CallExpr *CE, FactList &Out);
+  void spawn(const clang::Stmt *At, llvm::ArrayRef<const clang::Expr *> Args,
+             const clang::Expr *Executor, FactList &Out);
+  void host(FactKind K, const clang::Expr *Tensor, FactList &Out);
   void access(FactKind K, const clang::Expr *Tensor, const clang::Expr *Stream,
-              bool Legacy, FactList &Out);
-  void allocate(const clang::CallExpr *CE, bool Foreign, FactList &Out);
+              bool Legacy, FactList &Out, bool Async = false);
+  void allocate(const clang::CallExpr *CE, bool Foreign, FactList &Out,
+                bool Host = false, bool Async = false);
   Fact make(FactKind K, SiteKind SK, const clang::Stmt *At);
 
   SiteTable &Sites;
+  const ApiConfig &Config;
 };
 
 /// Appends the tensor operands of \p E (a tensor, or a braced list or

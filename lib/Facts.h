@@ -1,4 +1,5 @@
-//===--- Facts.h - The stream fact IR ----------------------------*- C++ -*-===//
+//===--- Facts.h - The stream fact IR ----------------------------*- C++
+//-*-===//
 //
 // Each CFG element is lowered once to a short list of facts: what it does to
 // the current stream, to tensors, to events and to host synchronisation.
@@ -16,6 +17,7 @@
 
 namespace clang {
 class Expr;
+class LambdaExpr;
 class VarDecl;
 } // namespace clang
 
@@ -36,7 +38,11 @@ enum class FactKind {
   EventSync,    ///< host waits on Event
   StreamSync,   ///< host waits on Stream
   DeviceSync,   ///< host waits on the device
-  RecordStream  ///< allocator told Tensor is used on Stream
+  RecordStream, ///< allocator told Tensor is used on Stream
+  Spawn,        ///< Body runs on another thread (Executor's, or a new one)
+  CurrentQuery, ///< getCurrentCUDAStream() is called here
+  HostRead,     ///< the host reads Tensor's memory (item, data_ptr, memcpy)
+  HostWrite     ///< the host writes Tensor's memory (CPU in-place, memcpy)
 };
 
 struct Fact {
@@ -52,6 +58,20 @@ struct Fact {
   bool Foreign = false;
   /// For Allocate: the call only allocates (empty*), it writes no values.
   bool AllocateOnly = false;
+  /// For Allocate: the result lives in host memory (to(kCPU), cpu(),
+  /// factories with CPU or pinned options).
+  bool HostResult = false;
+  /// The copy does not block the host (non_blocking=true, cudaMemcpyAsync).
+  bool Async = false;
+  /// The access is a copy (to(), copy_, cudaMemcpy*), not a computation:
+  /// on host memory it is a DMA, not host code.
+  bool Copy = false;
+  /// For StreamSync: applies only when Tensor or Value lives on the host.
+  bool IfHostInvolved = false;
+  /// For Spawn: the callable's body, and the executor object (null for a
+  /// new thread, which starts on the default stream).
+  const clang::LambdaExpr *Body = nullptr;
+  const clang::Expr *Executor = nullptr;
   /// The stream is the legacy default stream although no expression says so
   /// (kernel<<<g, b>>>, cudaEventRecord(e) with its default argument).
   bool LegacyStream = false;

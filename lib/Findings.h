@@ -1,4 +1,5 @@
-//===--- Findings.h - What the analysis reports ------------------*- C++ -*-===//
+//===--- Findings.h - What the analysis reports ------------------*- C++
+//-*-===//
 //
 // Typed findings: the analysis never formats a diagnostic. A check turns a
 // finding into a warning, notes and, where it is certainly right, a fix-it.
@@ -21,7 +22,11 @@ namespace streamsafe {
 
 enum class FindingKind {
   UnsynchronizedAccess, ///< access on X while a conflicting one on Y is pending
-  MissingRecordStream   ///< storage freed while another stream may use it
+  MissingRecordStream,  ///< storage freed while another stream may use it
+  ThreadCurrentStream,  ///< thread body relies on the spawner's stream
+  UnrestoredCurrentStream, ///< setCurrentCUDAStream not undone at exit
+  UnrecordedEventWait,     ///< wait on an event not recorded on every path
+  HostReadBeforeSync       ///< host touches memory a non_blocking copy uses
 };
 
 enum class AccessMode { Read, Write, Allocate, EntryReady };
@@ -30,7 +35,7 @@ enum class AccessMode { Read, Write, Allocate, EntryReady };
 struct AccessInfo {
   AccessMode Mode = AccessMode::Read;
   SiteId Site = NoSite;
-  std::string Stream;         ///< "pool stream 's'", "the default stream"
+  std::string Stream;          ///< "pool stream 's'", "the default stream"
   SiteId StreamSetAt = NoSite; ///< guard / setCurrentCUDAStream / restore
   bool OnCurrentStream = false;
 };
@@ -44,7 +49,16 @@ struct Finding {
   /// Prior is the allocation.
   AccessInfo Access;
   AccessInfo Prior;
-  SiteId FreedAt = NoSite; ///< MissingRecordStream: where the last reference dies
+  SiteId FreedAt =
+      NoSite; ///< MissingRecordStream: where the last reference dies
+  /// ThreadCurrentStream: the spawn point. UnrecordedEventWait: the event's
+  /// declaration. UnrestoredCurrentStream: the function's end.
+  SiteId Related = NoSite;
+  /// UnrecordedEventWait: recorded on some paths (then Prior is a record).
+  bool Maybe = false;
+  /// ThreadCurrentStream: the body calls getCurrentCUDAStream() (rather
+  /// than doing work on it).
+  bool Query = false;
   /// MissingRecordStream fix-it: insert "<Tensor>.record_stream(<StreamVar>);"
   /// after InsertAfter, when both names are in scope there.
   const clang::Stmt *InsertAfter = nullptr;

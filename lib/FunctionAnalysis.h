@@ -1,4 +1,5 @@
-//===--- FunctionAnalysis.h - One function, analysed once --------*- C++ -*-===//
+//===--- FunctionAnalysis.h - One function, analysed once --------*- C++
+//-*-===//
 //
 // The entry point of lib/: run the stream dataflow over one function and
 // return its findings. AnalysisSession caches results per translation unit so
@@ -9,6 +10,7 @@
 #ifndef STREAMSAFE_LIB_FUNCTIONANALYSIS_H
 #define STREAMSAFE_LIB_FUNCTIONANALYSIS_H
 
+#include "lib/ApiConfig.h"
 #include "lib/Findings.h"
 #include "lib/Sites.h"
 #include "llvm/ADT/DenseMap.h"
@@ -28,6 +30,8 @@ struct AnalysisOptions {
   unsigned VisitsPerBlock = 64;
   /// Name of a function whose facts and states are dumped to stderr.
   std::string DumpFunction;
+  /// Framework APIs configured by the user.
+  ApiConfig Config;
 };
 
 struct FunctionResult {
@@ -43,7 +47,7 @@ struct FunctionResult {
 
 /// True when the body mentions streams, guards, events, synchronisation or
 /// kernel launches; other functions cannot have a finding and are skipped.
-bool mentionsStreamApis(const clang::FunctionDecl &FD);
+bool mentionsStreamApis(const clang::FunctionDecl &FD, const ApiConfig &Config);
 
 /// Runs the analysis on \p FD (which must have a body).
 std::unique_ptr<FunctionResult> analyzeFunction(const clang::FunctionDecl &FD,

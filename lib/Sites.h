@@ -36,6 +36,7 @@ enum class SiteKind {
   EventRecord,   ///< an event recorded
   EventWait,     ///< a stream waited on an event
   LifetimeEnd,   ///< the last reference to a tensor dies
+  ThreadStart,   ///< a callable starts on another thread
   Other
 };
 

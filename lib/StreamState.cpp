@@ -9,14 +9,15 @@ bool StreamState::operator==(const StreamState &O) const {
   return Reachable == O.Reachable && Current == O.Current &&
          CurrentSetAt == O.CurrentSetAt && StreamVars == O.StreamVars &&
          TensorVars == O.TensorVars && Tensors == O.Tensors &&
-         Events == O.Events && Guards == O.Guards;
+         Events == O.Events && Guards == O.Guards &&
+         Unrestored == O.Unrestored && ThreadStart == O.ThreadStart &&
+         SpawnerStream == O.SpawnerStream && SpawnerSetAt == O.SpawnerSetAt;
 }
 
 void joinAccesses(AccessList &Into, const AccessList &From) {
   for (const Access &A : From) {
-    auto It = std::find_if(Into.begin(), Into.end(), [&](const Access &B) {
-      return B.Site == A.Site;
-    });
+    auto It = std::find_if(Into.begin(), Into.end(),
+                           [&](const Access &B) { return B.Site == A.Site; });
     if (It == Into.end()) {
       Into.push_back(A);
       continue;
@@ -53,6 +54,10 @@ void StreamState::join(const StreamState &O) {
   } else if (CurrentSetAt != O.CurrentSetAt) {
     CurrentSetAt = std::min(CurrentSetAt, O.CurrentSetAt);
   }
+  for (SiteId U : O.Unrestored)
+    if (!llvm::is_contained(Unrestored, U))
+      Unrestored.push_back(U);
+  llvm::sort(Unrestored);
   intersectEqual(StreamVars, O.StreamVars);
   intersectEqual(TensorVars, O.TensorVars);
   intersectEqual(Guards, O.Guards);
@@ -67,6 +72,7 @@ void StreamState::join(const StreamState &O) {
     if (Mine.AllocStream != T.AllocStream)
       Mine.AllocStream = StreamTable::Unknown;
     Mine.Escaped |= T.Escaped;
+    Mine.Host |= T.Host;
   }
   for (auto It = Events.begin(); It != Events.end();) {
     auto F = O.Events.find(It->first);

@@ -1,4 +1,5 @@
-//===--- StreamState.h - The dataflow lattice --------------------*- C++ -*-===//
+//===--- StreamState.h - The dataflow lattice --------------------*- C++
+//-*-===//
 //
 // The state at a program point: the current stream, what each variable
 // denotes, and for each tensor storage its pending accesses with the set of
@@ -54,10 +55,11 @@ struct TensorState {
   StreamId AllocStream = StreamTable::Unknown;
   SiteId AllocSite = NoSite;
   bool Escaped = false;
+  bool Host = false; ///< host memory: accesses by host code are checked
   bool operator==(const TensorState &O) const {
     return Writes == O.Writes && Reads == O.Reads && Foreign == O.Foreign &&
            AllocStream == O.AllocStream && AllocSite == O.AllocSite &&
-           Escaped == O.Escaped;
+           Escaped == O.Escaped && Host == O.Host;
   }
 };
 
@@ -70,10 +72,11 @@ struct EventState {
   bool CoversAll = false; ///< recorded on an unknown stream: assume it covers
   llvm::SmallVector<CoveredAccess, 4> Covers;
   SiteId LastRecord = NoSite;
+  SiteId Declared = NoSite;
   bool operator==(const EventState &O) const {
     return MustRecorded == O.MustRecorded && MayRecorded == O.MayRecorded &&
            CoversAll == O.CoversAll && Covers == O.Covers &&
-           LastRecord == O.LastRecord;
+           LastRecord == O.LastRecord && Declared == O.Declared;
   }
 };
 
@@ -94,6 +97,12 @@ struct StreamState {
   std::map<StorageId, TensorState> Tensors;
   std::map<const clang::VarDecl *, EventState> Events;
   std::map<const clang::VarDecl *, GuardState> Guards;
+  /// setCurrentCUDAStream calls that may still be in effect (may: union).
+  llvm::SmallVector<SiteId, 2> Unrestored;
+  /// Inside a thread body: where it was spawned, and the spawner's stream.
+  SiteId ThreadStart = NoSite;
+  StreamId SpawnerStream = StreamTable::Unknown;
+  SiteId SpawnerSetAt = NoSite;
 
   bool operator==(const StreamState &O) const;
   bool operator!=(const StreamState &O) const { return !(*this == O); }

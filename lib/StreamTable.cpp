@@ -41,7 +41,12 @@ bool StreamTable::knownDistinct(StreamId A, StreamId B) const {
   // stream we can name (the pool recycles streams, but code must not rely on
   // that). Anything else may alias: a parameter may be the current stream,
   // the caller's current stream may be the default stream.
-  return Syms[A].Kind == StreamKind::Pool || Syms[B].Kind == StreamKind::Pool;
+  // An executor's worker thread binds a stream of its own (from the pool).
+  auto Fresh = [&](StreamId S) {
+    return Syms[S].Kind == StreamKind::Pool ||
+           Syms[S].Kind == StreamKind::Executor;
+  };
+  return Fresh(A) || Fresh(B);
 }
 
 std::string StreamTable::describe(StreamId Id) const {
@@ -56,6 +61,9 @@ std::string StreamTable::describe(StreamId Id) const {
     return "the caller's current stream";
   case StreamKind::Pool:
     return Name.empty() ? "a pool stream" : "pool stream " + Name;
+  case StreamKind::Executor:
+    return Name.empty() ? "an executor's stream"
+                        : "the stream of executor " + Name;
   case StreamKind::Parameter:
   case StreamKind::Other:
     return Name.empty() ? "another stream" : "stream " + Name;

@@ -29,6 +29,7 @@ enum class StreamKind {
   EntryCurrent, ///< the caller's current stream at function entry
   Pool,         ///< one getStreamFromPool() call site: a fresh side stream
   Parameter,    ///< a stream passed in
+  Executor,     ///< the stream bound to an executor's worker thread
   Other         ///< members, external streams, results of unknown calls
 };
 

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Transfer.h"
+#include "lib/ApiConfig.h"
 #include "lib/ApiModel.h"
 #include "lib/FactBuilder.h"
 #include "clang/AST/ASTContext.h"
@@ -23,10 +24,10 @@ using namespace clang;
 namespace streamsafe {
 
 Transfer::Transfer(ASTContext &Ctx, const FunctionDecl &FD, SiteTable &Sites,
-                   const ParentMap &Parents)
-    : Ctx(Ctx), FD(FD), Sites(Sites), Parents(Parents) {
-  EntrySite = Sites.add(SiteKind::FunctionEntry, FD.getLocation(), nullptr,
-                        &FD);
+                   const ParentMap &Parents, const ApiConfig &Config)
+    : Ctx(Ctx), FD(FD), Sites(Sites), Parents(Parents), Config(Config) {
+  EntrySite =
+      Sites.add(SiteKind::FunctionEntry, FD.getLocation(), nullptr, &FD);
 }
 
 StorageId Transfer::storageFor(const void *Key, StringRef Name, bool Decl) {
@@ -51,7 +52,8 @@ StreamState Transfer::entryState() {
       TensorState T;
       T.Escaped = true; // the caller owns it
       Access Ready;
-      Ready.Site = Sites.add(SiteKind::ParamReady, P->getLocation(), nullptr, P);
+      Ready.Site =
+          Sites.add(SiteKind::ParamReady, P->getLocation(), nullptr, P);
       Ready.Stream = StreamTable::EntryCurrent;
       Ready.Mode = AccessMode::EntryReady;
       Ready.StreamSetAt = EntrySite;
@@ -106,7 +108,8 @@ std::optional<StorageId> Transfer::storageOf(const Expr *E,
     return storageOf(OC->getArg(0), S); // t[i], t += u, t = u
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *Callee = CE->getDirectCallee();
-    if (Callee && CE->getNumArgs() > 0 && Callee->getDeclName().isIdentifier() &&
+    if (Callee && CE->getNumArgs() > 0 &&
+        Callee->getDeclName().isIdentifier() &&
         (isInTopNamespace(Callee, "at") || isInTopNamespace(Callee, "torch"))) {
       AtenFunction K = classifyAtenFunction(Callee->getName());
       if (K == AtenFunction::InPlace || K == AtenFunction::OutFirst)
@@ -169,7 +172,10 @@ StreamId Transfer::streamOf(const Expr *E, const StreamState &S) {
     return Streams.get(StreamKind::Other, IL);
   }
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
-    switch (classifyCall(canonicalName(CE->getDirectCallee()))) {
+    std::string Name = canonicalName(CE->getDirectCallee());
+    if (Config.CurrentStreamGetters.contains(Name))
+      return S.Current;
+    switch (classifyCall(Name)) {
     case ApiEffect::StreamFromPool:
       return Streams.get(StreamKind::Pool, CE);
     case ApiEffect::DefaultStream:
@@ -260,16 +266,33 @@ void Transfer::access(const Fact &F, StreamState &S,
   if (F.Kind == FactKind::Allocate) {
     Id = storageFor(F.Tensor, "", false);
     TensorState Fresh;
-    Fresh.AllocStream = F.Foreign ? StreamTable::Unknown : X;
+    Fresh.AllocStream = F.Foreign || F.HostResult ? StreamTable::Unknown : X;
     Fresh.AllocSite = F.Site;
-    Fresh.Writes.push_back(A);
+    Fresh.Host = F.HostResult;
+    // A host result of a blocking copy is complete; of a non_blocking one,
+    // the copy may still be running on X.
+    if (!F.HostResult || F.Async)
+      Fresh.Writes.push_back(A);
     S.Tensors[*Id] = Fresh;
+    if (A.OnCurrent && !F.HostResult)
+      threadCheck(F, S, /*Query=*/false, Out);
     return;
   }
   Id = storageOf(F.Tensor, S);
   if (!Id)
     return;
   TensorState &T = S.Tensors[*Id];
+  if (T.Host && !F.Copy) {
+    // An op on a host tensor runs in host code, now.
+    Fact H(F.Kind == FactKind::Read ? FactKind::HostRead : FactKind::HostWrite);
+    H.Site = F.Site;
+    H.Tensor = F.Tensor;
+    return hostAccess(H, S, Out);
+  }
+  if (T.Host && F.Copy && !F.Async)
+    return; // a blocking copy: the StreamSync that follows completes it
+  if (A.OnCurrent)
+    threadCheck(F, S, /*Query=*/false, Out);
 
   if (Out && X != StreamTable::Unknown) {
     const Access *Conflict = nullptr;
@@ -312,7 +335,7 @@ void Transfer::access(const Fact &F, StreamState &S,
 
 void Transfer::bind(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
   const VarDecl *V = F.Var;
-  switch (classifyType(V->getType())) {
+  switch (classifyType(V->getType(), &Config)) {
   case ValueClass::Tensor: {
     std::optional<StorageId> New;
     if (F.Value)
@@ -346,9 +369,12 @@ void Transfer::bind(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
     return;
   }
   case ValueClass::Event:
-  case ValueClass::RawEvent:
-    S.Events[V] = EventState();
+  case ValueClass::RawEvent: {
+    EventState E;
+    E.Declared = F.Site;
+    S.Events[V] = E;
     return;
+  }
   default:
     return;
   }
@@ -373,8 +399,8 @@ void Transfer::release(StorageId Id, SiteId At, StreamState &S,
     const SourceManager &SM = Ctx.getSourceManager();
     for (const Access &A : T.Foreign) {
       const Access *&L = Last[A.Stream];
-      if (!L || SM.isBeforeInTranslationUnit(Sites[L->Site].Loc,
-                                             Sites[A.Site].Loc))
+      if (!L ||
+          SM.isBeforeInTranslationUnit(Sites[L->Site].Loc, Sites[A.Site].Loc))
         L = &A;
     }
     for (const auto &[Stream, Use] : Last) {
@@ -467,23 +493,34 @@ void Transfer::completeWhere(
     StreamState &S, llvm::function_ref<bool(StorageId, const Access &)> Done) {
   for (auto &[Id, T] : S.Tensors)
     for (AccessList *L : {&T.Writes, &T.Reads, &T.Foreign})
-      L->erase(std::remove_if(L->begin(), L->end(),
-                              [&, Id = Id](const Access &A) {
-                                return Done(Id, A);
-                              }),
-               L->end());
+      L->erase(
+          std::remove_if(L->begin(), L->end(),
+                         [&, Id = Id](const Access &A) { return Done(Id, A); }),
+          L->end());
 }
 
-void Transfer::waitEvent(const Fact &F, StreamState &S) {
+void Transfer::waitEvent(const Fact &F, StreamState &S,
+                         std::vector<Finding> *Out) {
   const VarDecl *V = eventVar(F.Event);
   StreamId X = factStream(F, S);
   auto It = V ? S.Events.find(V) : S.Events.end();
+  if (Out && It != S.Events.end() && !It->second.MustRecorded) {
+    // CUDA and PyTorch treat a wait on a never-recorded event as complete.
+    Finding Fi;
+    Fi.Kind = FindingKind::UnrecordedEventWait;
+    Fi.Tensor = V->getNameAsString();
+    Fi.Access.Site = F.Site;
+    Fi.Access.Stream = Streams.describe(X);
+    Fi.Related = It->second.Declared;
+    Fi.Maybe = It->second.MayRecorded;
+    Fi.Prior.Site = It->second.LastRecord;
+    Out->push_back(Fi);
+  }
   if (It != S.Events.end() && !It->second.MayRecorded)
     return; // never recorded: the wait is a no-op
   // An event we cannot follow, or a waiting stream we cannot name: assume
   // the wait orders everything rather than report what it may have fixed.
-  if (It == S.Events.end() || X == StreamTable::Unknown ||
-      It->second.CoversAll)
+  if (It == S.Events.end() || X == StreamTable::Unknown || It->second.CoversAll)
     return completeWhere(S, [](StorageId, const Access &) { return true; });
   const EventState &E = It->second;
   for (auto &[Id, T] : S.Tensors) {
@@ -497,9 +534,9 @@ void Transfer::waitEvent(const Fact &F, StreamState &S) {
     // A use on another stream that the allocation stream now waits for can
     // no longer outlive the block.
     if (X == T.AllocStream)
-      T.Foreign.erase(std::remove_if(T.Foreign.begin(), T.Foreign.end(),
-                                     Covered),
-                      T.Foreign.end());
+      T.Foreign.erase(
+          std::remove_if(T.Foreign.begin(), T.Foreign.end(), Covered),
+          T.Foreign.end());
     else
       for (Access &A : T.Foreign)
         if (Covered(A))
@@ -519,12 +556,16 @@ void Transfer::collectGarbage(StreamState &S) {
   }
 }
 
-void Transfer::apply(const Fact &F, StreamState &S,
-                     std::vector<Finding> *Out) {
+void Transfer::apply(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
   switch (F.Kind) {
   case FactKind::SetCurrent:
     S.Current = F.Stream ? streamOf(F.Stream, S) : StreamTable::Unknown;
     S.CurrentSetAt = F.Site;
+    // Setting the entry stream back restores; anything else is pending.
+    if (S.Current == StreamTable::EntryCurrent)
+      S.Unrestored.clear();
+    else if (!llvm::is_contained(S.Unrestored, F.Site))
+      S.Unrestored.push_back(F.Site), llvm::sort(S.Unrestored);
     return;
   case FactKind::GuardEnter: {
     if (F.Var && !S.Guards.count(F.Var))
@@ -540,6 +581,9 @@ void Transfer::apply(const Fact &F, StreamState &S,
     S.Current = It->second.Saved;
     S.CurrentSetAt = F.Site;
     S.Guards.erase(It);
+    // A guard restores its device's stream, undoing any set inside it.
+    if (S.Current == StreamTable::EntryCurrent)
+      S.Unrestored.clear();
     return;
   }
   case FactKind::Read:
@@ -571,7 +615,14 @@ void Transfer::apply(const Fact &F, StreamState &S,
   case FactKind::EventRecord:
     return recordEvent(F, S);
   case FactKind::EventWait:
-    return waitEvent(F, S);
+    return waitEvent(F, S, Out);
+  case FactKind::Spawn:
+    return spawn(F, S, Out);
+  case FactKind::CurrentQuery:
+    return threadCheck(F, S, /*Query=*/true, Out);
+  case FactKind::HostRead:
+  case FactKind::HostWrite:
+    return hostAccess(F, S, Out);
   case FactKind::EventSync: {
     const VarDecl *V = eventVar(F.Event);
     auto It = V ? S.Events.find(V) : S.Events.end();
@@ -583,6 +634,14 @@ void Transfer::apply(const Fact &F, StreamState &S,
     });
   }
   case FactKind::StreamSync: {
+    if (F.IfHostInvolved) {
+      auto IsHost = [&](const Expr *E) {
+        std::optional<StorageId> Id = storageOf(E, S);
+        return Id && S.Tensors.count(*Id) && S.Tensors[*Id].Host;
+      };
+      if (!IsHost(F.Tensor) && !IsHost(F.Value))
+        return;
+    }
     StreamId Y = factStream(F, S);
     // The host saw Y drain: everything Y was ordered after is complete.
     return completeWhere(S, [&](StorageId, const Access &A) {
@@ -599,8 +658,7 @@ void Transfer::apply(const Fact &F, StreamState &S,
     AccessList &L = S.Tensors[*Id].Foreign;
     L.erase(std::remove_if(L.begin(), L.end(),
                            [&](const Access &A) {
-                             return B == StreamTable::Unknown ||
-                                    A.visibleTo(B);
+                             return B == StreamTable::Unknown || A.visibleTo(B);
                            }),
             L.end());
     return;
@@ -608,25 +666,151 @@ void Transfer::apply(const Fact &F, StreamState &S,
   }
 }
 
+//===-- Threads ----------------------------------------------------------===//
+
+void Transfer::spawn(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
+  if (!RunBody || !F.Body)
+    return;
+  StreamState Entry = S;
+  Entry.Guards.clear();
+  Entry.Unrestored.clear();
+  Entry.CurrentSetAt = F.Site;
+  Entry.ThreadStart = F.Site;
+  Entry.SpawnerStream = S.Current;
+  Entry.SpawnerSetAt = S.CurrentSetAt;
+  Entry.Current = StreamTable::Default; // the current stream is thread-local
+  if (F.Executor) {
+    // The executor's worker thread runs on the stream it bound at start.
+    const Expr *E = stripValue(F.Executor);
+    const void *Key = nullptr;
+    const VarDecl *Named = nullptr;
+    if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(E))
+      Key = Named = dyn_cast<VarDecl>(DR->getDecl());
+    else if (const auto *ME = dyn_cast_or_null<MemberExpr>(E))
+      Key = ME->getMemberDecl();
+    Entry.Current =
+        Key ? Streams.get(StreamKind::Executor, Key) : StreamTable::Unknown;
+    if (Named)
+      Streams.nameBy(Entry.Current, Named);
+    Entry.SpawnerStream = StreamTable::Unknown;
+  }
+  StreamState Exit = RunBody(*F.Body, Entry, Out);
+  if (!Exit.Reachable)
+    return;
+  // Model the body as done by the next statement: its accesses and event
+  // records flow back; the spawner's stream and guards are its own.
+  S.Tensors = std::move(Exit.Tensors);
+  S.Events = std::move(Exit.Events);
+}
+
+void Transfer::threadCheck(const Fact &F, const StreamState &S, bool Query,
+                           std::vector<Finding> *Out) {
+  // Work (or a getCurrentCUDAStream() call) in a thread body that still
+  // runs on the default stream it started on, while its spawner had set a
+  // stream of its own: the code relies on a stream the thread never had.
+  if (!Out || S.ThreadStart == NoSite || S.CurrentSetAt != S.ThreadStart ||
+      S.Current != StreamTable::Default || S.SpawnerSetAt == NoSite)
+    return;
+  SiteKind How = Sites[S.SpawnerSetAt].Kind;
+  if (How != SiteKind::GuardEnter && How != SiteKind::SetCurrent)
+    return;
+  if (S.SpawnerStream == StreamTable::Default ||
+      S.SpawnerStream == StreamTable::EntryCurrent)
+    return;
+  Finding Fi;
+  Fi.Kind = FindingKind::ThreadCurrentStream;
+  Fi.Query = Query;
+  Fi.Access.Site = F.Site;
+  Fi.Access.Stream = Streams.describe(StreamTable::Default);
+  Fi.Prior.Stream = Streams.describe(S.SpawnerStream);
+  Fi.Prior.StreamSetAt = S.SpawnerSetAt;
+  Fi.Related = S.ThreadStart;
+  Out->push_back(Fi);
+}
+
+//===-- Host memory ------------------------------------------------------===//
+
+void Transfer::hostAccess(const Fact &F, StreamState &S,
+                          std::vector<Finding> *Out) {
+  std::optional<StorageId> Id = storageOf(F.Tensor, S);
+  if (!Id)
+    return;
+  auto It = S.Tensors.find(*Id);
+  if (It == S.Tensors.end() || !It->second.Host)
+    return;
+  const TensorState &T = It->second;
+  // The host reads what a copy may still be writing, or writes what a copy
+  // may still be reading.
+  const Access *Pending = T.Writes.empty() ? nullptr : &T.Writes.front();
+  if (!Pending && F.Kind == FactKind::HostWrite && !T.Reads.empty())
+    Pending = &T.Reads.front();
+  if (!Out || !Pending || Pending->Stream == StreamTable::Unknown)
+    return;
+  Finding Fi;
+  Fi.Kind = FindingKind::HostReadBeforeSync;
+  Fi.Tensor = tensorName(F.Tensor, Id);
+  Fi.Storage = Storages[*Id].Name.empty() ? Fi.Tensor : Storages[*Id].Name;
+  Fi.Access.Site = F.Site;
+  Fi.Access.Mode =
+      F.Kind == FactKind::HostRead ? AccessMode::Read : AccessMode::Write;
+  Fi.Prior = info(*Pending);
+  Out->push_back(Fi);
+}
+
+void Transfer::atExit(const StreamState &S, SiteId End,
+                      std::vector<Finding> &Out) {
+  for (SiteId U : S.Unrestored) {
+    Finding Fi;
+    Fi.Kind = FindingKind::UnrestoredCurrentStream;
+    Fi.Tensor = FD.getNameAsString();
+    Fi.Access.Site = U;
+    Fi.Related = End;
+    Out.push_back(Fi);
+  }
+}
+
 //===-- Debug dump -------------------------------------------------------===//
 
 static const char *kindName(FactKind K) {
   switch (K) {
-  case FactKind::SetCurrent: return "set-current";
-  case FactKind::GuardEnter: return "guard-enter";
-  case FactKind::GuardExit: return "guard-exit";
-  case FactKind::Read: return "read";
-  case FactKind::Write: return "write";
-  case FactKind::Allocate: return "allocate";
-  case FactKind::Bind: return "bind";
-  case FactKind::Unbind: return "unbind";
-  case FactKind::Escape: return "escape";
-  case FactKind::EventRecord: return "event-record";
-  case FactKind::EventWait: return "event-wait";
-  case FactKind::EventSync: return "event-sync";
-  case FactKind::StreamSync: return "stream-sync";
-  case FactKind::DeviceSync: return "device-sync";
-  case FactKind::RecordStream: return "record-stream";
+  case FactKind::SetCurrent:
+    return "set-current";
+  case FactKind::GuardEnter:
+    return "guard-enter";
+  case FactKind::GuardExit:
+    return "guard-exit";
+  case FactKind::Read:
+    return "read";
+  case FactKind::Write:
+    return "write";
+  case FactKind::Allocate:
+    return "allocate";
+  case FactKind::Bind:
+    return "bind";
+  case FactKind::Unbind:
+    return "unbind";
+  case FactKind::Escape:
+    return "escape";
+  case FactKind::EventRecord:
+    return "event-record";
+  case FactKind::EventWait:
+    return "event-wait";
+  case FactKind::EventSync:
+    return "event-sync";
+  case FactKind::StreamSync:
+    return "stream-sync";
+  case FactKind::DeviceSync:
+    return "device-sync";
+  case FactKind::RecordStream:
+    return "record-stream";
+  case FactKind::Spawn:
+    return "spawn";
+  case FactKind::CurrentQuery:
+    return "current-query";
+  case FactKind::HostRead:
+    return "host-read";
+  case FactKind::HostWrite:
+    return "host-write";
   }
   return "?";
 }
@@ -640,7 +824,8 @@ void Transfer::dump(const Fact &F, const StreamState &S,
     OS << " var=" << F.Var->getName();
   OS << "\n    current=" << Streams.describe(S.Current) << "\n";
   for (const auto &[Id, T] : S.Tensors) {
-    OS << "    tensor " << (Storages[Id].Name.empty() ? "<tmp>" : Storages[Id].Name)
+    OS << "    tensor "
+       << (Storages[Id].Name.empty() ? "<tmp>" : Storages[Id].Name)
        << " alloc=" << Streams.describe(T.AllocStream)
        << (T.Escaped ? " escaped" : "");
     auto List = [&](const char *Name, const AccessList &L) {
@@ -660,8 +845,9 @@ void Transfer::dump(const Fact &F, const StreamState &S,
   }
   for (const auto &[V, E] : S.Events)
     OS << "    event " << V->getName()
-       << (E.MustRecorded ? " recorded" : E.MayRecorded ? " maybe-recorded"
-                                                        : " unrecorded")
+       << (E.MustRecorded  ? " recorded"
+           : E.MayRecorded ? " maybe-recorded"
+                           : " unrecorded")
        << " covers=" << E.Covers.size() << (E.CoversAll ? "+all" : "") << "\n";
 }
 

@@ -1,4 +1,5 @@
-//===--- Transfer.h - What each fact does to the state -----------*- C++ -*-===//
+//===--- Transfer.h - What each fact does to the state -----------*- C++
+//-*-===//
 
 #ifndef STREAMSAFE_LIB_TRANSFER_H
 #define STREAMSAFE_LIB_TRANSFER_H
@@ -8,6 +9,7 @@
 #include "lib/StreamState.h"
 #include "lib/StreamTable.h"
 #include "llvm/ADT/DenseMap.h"
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,13 +21,28 @@ class ParentMap;
 class Stmt;
 } // namespace clang
 
+namespace clang {
+class LambdaExpr;
+}
+
 namespace streamsafe {
+
+struct ApiConfig;
 
 /// Per-function tables and the transfer function over facts.
 class Transfer {
 public:
+  /// Runs a callable's body (a thread or executor task) from \p Entry and
+  /// returns its exit state; set by the engine.
+  using BodyRunner = std::function<StreamState(
+      const clang::LambdaExpr &, const StreamState &, std::vector<Finding> *)>;
+
   Transfer(clang::ASTContext &Ctx, const clang::FunctionDecl &FD,
-           SiteTable &Sites, const clang::ParentMap &Parents);
+           SiteTable &Sites, const clang::ParentMap &Parents,
+           const ApiConfig &Config);
+  void setBodyRunner(BodyRunner R) { RunBody = std::move(R); }
+  /// Findings due at the function's exit (unrestored current streams).
+  void atExit(const StreamState &S, SiteId End, std::vector<Finding> &Out);
 
   /// The state at function entry: the caller's current stream, tensor
   /// parameters ready on it.
@@ -52,7 +69,11 @@ private:
   void release(StorageId Id, SiteId At, StreamState &S,
                std::vector<Finding> *Out);
   void recordEvent(const Fact &F, StreamState &S);
-  void waitEvent(const Fact &F, StreamState &S);
+  void waitEvent(const Fact &F, StreamState &S, std::vector<Finding> *Out);
+  void spawn(const Fact &F, StreamState &S, std::vector<Finding> *Out);
+  void hostAccess(const Fact &F, StreamState &S, std::vector<Finding> *Out);
+  void threadCheck(const Fact &F, const StreamState &S, bool Query,
+                   std::vector<Finding> *Out);
   void completeWhere(StreamState &S,
                      llvm::function_ref<bool(StorageId, const Access &)> Done);
   AccessInfo info(const Access &A) const;
@@ -63,6 +84,8 @@ private:
   const clang::FunctionDecl &FD;
   SiteTable &Sites;
   const clang::ParentMap &Parents;
+  const ApiConfig &Config;
+  BodyRunner RunBody;
   StreamTable Streams;
   struct StorageInfo {
     std::string Name;

@@ -12,7 +12,7 @@ float produceThenSumInThread(float V) {
   at::Tensor A = at::full({it::kN}, V, it::opts()); // produced on Pool
   float Total = 0;
   std::thread Worker([&] {
-    at::Tensor S = at::sum(A); // EXPECT-PENDING(thread model): streamsafe-unsynchronized-access
+    at::Tensor S = at::sum(A); // EXPECT: streamsafe-unsynchronized-access // EXPECT: streamsafe-thread-current-stream
     Total = S.item<float>();
   });
   Worker.join();

@@ -1,0 +1,27 @@
+//===--- HostReadBeforeSyncCheck.cpp - streamsafe-host-read-before-sync ---===//
+
+#include "checks/HostReadBeforeSyncCheck.h"
+
+using namespace ::streamsafe;
+
+namespace clang::tidy::streamsafe {
+
+void HostReadBeforeSyncCheck::report(const FunctionResult &R, const Finding &F,
+                                     ASTContext &) {
+  if (F.Kind != FindingKind::HostReadBeforeSync)
+    return;
+  bool Read = F.Access.Mode == AccessMode::Read;
+  diag(R.Sites[F.Access.Site].Loc,
+       Read ? "the host reads tensor '%0' while a non_blocking copy into it on "
+              "%1 may still be running; synchronize the stream or an event "
+              "first"
+            : "the host writes tensor '%0' while a non_blocking copy from it "
+              "on %1 may still be reading it; synchronize the stream or an "
+              "event first")
+      << F.Tensor << F.Prior.Stream;
+  diag(R.Sites[F.Prior.Site].Loc,
+       "the non_blocking copy is enqueued on %0 here", DiagnosticIDs::Note)
+      << F.Prior.Stream;
+}
+
+} // namespace clang::tidy::streamsafe

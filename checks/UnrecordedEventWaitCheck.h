@@ -1,0 +1,26 @@
+//===--- UnrecordedEventWaitCheck.h - streamsafe-unrecorded-event-wait ---*- C++
+//-*-===//
+
+#ifndef STREAMSAFE_CHECKS_UNRECORDEDEVENTWAITCHECK_H
+#define STREAMSAFE_CHECKS_UNRECORDEDEVENTWAITCHECK_H
+
+#include "checks/StreamAnalysisCheck.h"
+
+namespace clang::tidy::streamsafe {
+
+/// Finds waits on events that are not recorded on every path before them.
+///
+/// For the user-facing documentation see:
+/// docs/checks/unrecorded-event-wait.md
+class UnrecordedEventWaitCheck : public StreamAnalysisCheck {
+public:
+  using StreamAnalysisCheck::StreamAnalysisCheck;
+
+protected:
+  void report(const ::streamsafe::FunctionResult &R,
+              const ::streamsafe::Finding &F, ASTContext &Ctx) override;
+};
+
+} // namespace clang::tidy::streamsafe
+
+#endif // STREAMSAFE_CHECKS_UNRECORDEDEVENTWAITCHECK_H

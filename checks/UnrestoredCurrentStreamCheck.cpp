@@ -1,0 +1,24 @@
+//===--- UnrestoredCurrentStreamCheck.cpp - streamsafe-unrestored-current-stream
+//---===//
+
+#include "checks/UnrestoredCurrentStreamCheck.h"
+
+using namespace ::streamsafe;
+
+namespace clang::tidy::streamsafe {
+
+void UnrestoredCurrentStreamCheck::report(const FunctionResult &R,
+                                          const Finding &F, ASTContext &) {
+  if (F.Kind != FindingKind::UnrestoredCurrentStream)
+    return;
+  diag(R.Sites[F.Access.Site].Loc,
+       "the current stream set here is not restored on every path out of "
+       "'%0'; the caller's later work silently runs on it (use a "
+       "c10::cuda::CUDAStreamGuard to set the stream for a scope)")
+      << F.Tensor;
+  diag(R.Sites[F.Related].Loc, "'%0' can return here with the stream still set",
+       DiagnosticIDs::Note)
+      << F.Tensor;
+}
+
+} // namespace clang::tidy::streamsafe

@@ -1,0 +1,27 @@
+//===--- UnrestoredCurrentStreamCheck.h - streamsafe-unrestored-current-stream
+//---*- C++ -*-===//
+
+#ifndef STREAMSAFE_CHECKS_UNRESTOREDCURRENTSTREAMCHECK_H
+#define STREAMSAFE_CHECKS_UNRESTOREDCURRENTSTREAMCHECK_H
+
+#include "checks/StreamAnalysisCheck.h"
+
+namespace clang::tidy::streamsafe {
+
+/// Finds setCurrentCUDAStream calls that a path to the function's exit does
+/// not undo.
+///
+/// For the user-facing documentation see:
+/// docs/checks/unrestored-current-stream.md
+class UnrestoredCurrentStreamCheck : public StreamAnalysisCheck {
+public:
+  using StreamAnalysisCheck::StreamAnalysisCheck;
+
+protected:
+  void report(const ::streamsafe::FunctionResult &R,
+              const ::streamsafe::Finding &F, ASTContext &Ctx) override;
+};
+
+} // namespace clang::tidy::streamsafe
+
+#endif // STREAMSAFE_CHECKS_UNRESTOREDCURRENTSTREAMCHECK_H
