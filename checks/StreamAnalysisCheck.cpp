@@ -75,6 +75,13 @@ void StreamAnalysisCheck::noteStreamSetAt(const FunctionResult &R,
          DiagnosticIDs::Note)
         << Verb << A.Stream;
     return;
+  case SiteKind::ThreadStart:
+    diag(S.Loc,
+         "the current stream is thread-local: the thread started here runs "
+         "on %0",
+         DiagnosticIDs::Note)
+        << A.Stream;
+    return;
   default:
     return;
   }

@@ -159,7 +159,9 @@ public:
   /// replays each block once from its converged input to collect findings.
   /// Returns the state at the exit block, unreachable when over budget.
   StreamState solve(const LoweredCFG &L, const StreamState &Entry,
-                    std::vector<Finding> *Out, bool Dump) {
+                    std::vector<Finding> *Out, bool Dump,
+                    std::vector<std::pair<const CFGBlock *, StreamState>>
+                        *ExitPaths = nullptr) {
     unsigned N = L.G->getNumBlockIDs();
     std::vector<StreamState> In(N), OutState(N);
     std::vector<char> Visited(N, 0);
@@ -212,7 +214,12 @@ public:
             T.dump(F, S, llvm::errs());
         }
       }
-    return In[L.G->getExit().getBlockID()];
+    const CFGBlock &ExitBlock = L.G->getExit();
+    if (ExitPaths)
+      for (const CFGBlock *P : ExitBlock.preds())
+        if (P && Visited[P->getBlockID()])
+          ExitPaths->push_back({P, OutState[P->getBlockID()]});
+    return In[ExitBlock.getBlockID()];
   }
 
   /// Runs a callable's body from \p Entry (nested CFGs are lowered once).
@@ -273,7 +280,9 @@ std::unique_ptr<FunctionResult> analyzeFunction(const FunctionDecl &FD,
     llvm::errs() << "streamsafe: facts and states of " << Opts.DumpFunction
                  << "\n";
   std::vector<Finding> Findings;
-  StreamState Exit = Solve.solve(*L, T.entryState(), &Findings, Dump);
+  std::vector<std::pair<const CFGBlock *, StreamState>> ExitPaths;
+  StreamState Exit =
+      Solve.solve(*L, T.entryState(), &Findings, Dump, &ExitPaths);
   if (Result->State == FunctionResult::BudgetExceeded)
     return Result;
 
@@ -285,9 +294,25 @@ std::unique_ptr<FunctionResult> analyzeFunction(const FunctionDecl &FD,
       Opts.Config.StreamBindingInitializers.contains(canonicalName(&FD)) ||
       (MD && MD->getParent()->isLambda());
   if (!Exempt && Exit.Reachable) {
-    SiteId End = Result->Sites.add(SiteKind::Other, FD.getBody()->getEndLoc(),
-                                   FD.getBody());
-    T.atExit(Exit, End, Findings);
+    // Report each unrestored set once, at the first path out that keeps it:
+    // a return statement, or the end of the body.
+    std::set<SiteId> Done;
+    for (const auto &[Block, State] : ExitPaths) {
+      const Stmt *Ret = nullptr;
+      for (const CFGElement &E : *Block)
+        if (auto CS = E.getAs<CFGStmt>())
+          if (isa<ReturnStmt>(CS->getStmt()))
+            Ret = CS->getStmt();
+      SourceLocation Loc =
+          Ret ? Ret->getBeginLoc() : FD.getBody()->getEndLoc();
+      StreamState Left = State;
+      llvm::erase_if(Left.Unrestored,
+                     [&](SiteId U) { return !Done.insert(U).second; });
+      if (Left.Unrestored.empty())
+        continue;
+      SiteId End = Result->Sites.add(SiteKind::Other, Loc, Ret);
+      T.atExit(Left, End, Findings);
+    }
   }
 
   // Deterministic: sorted by location, one finding per (kind, site, cause).

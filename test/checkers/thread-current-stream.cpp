@@ -1,0 +1,81 @@
+// RUN: %check_streamsafe %s streamsafe-thread-current-stream %t
+
+// The current stream is thread-local (seed §1.3, §1.4): a new thread starts
+// on the default stream whatever guard its spawner had set.
+
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+#include <future>
+#include <thread>
+
+__attribute__((noinline)) void consume(float);
+
+void work_in_thread_under_spawner_guard(const at::Tensor &X) {
+  auto s = at::cuda::getStreamFromPool();
+  at::cuda::CUDAStreamGuard guard(s);
+  std::thread worker([&] {
+    at::Tensor Y = X.exp();
+    // CHECK-NOTES: :[[@LINE-1]]:20: warning: this work runs on the default stream, not on pool stream 's' that was current where the thread was spawned; the current stream is thread-local [streamsafe-thread-current-stream]
+    // CHECK-NOTES: :[[@LINE-3]]:15: note: the thread starts here on the default stream; pass the stream in and set a stream guard inside the thread
+    // CHECK-NOTES: :[[@LINE-5]]:29: note: the spawning thread's current stream is set to pool stream 's' here
+    consume(Y.sum().item<float>());
+  });
+  worker.join();
+}
+
+void current_stream_queried_in_thread() {
+  auto s = at::cuda::getStreamFromPool();
+  at::cuda::setCurrentCUDAStream(s);
+  auto task = std::async(std::launch::async, [] {
+    auto stream = at::cuda::getCurrentCUDAStream();
+    // CHECK-NOTES: :[[@LINE-1]]:19: warning: getCurrentCUDAStream() in this thread returns the default stream, not pool stream 's' that was current where the thread was spawned; the current stream is thread-local [streamsafe-thread-current-stream]
+    // CHECK-NOTES: :[[@LINE-3]]:15: note: the thread starts here on the default stream; pass the stream in and set a stream guard inside the thread
+    // CHECK-NOTES: :[[@LINE-5]]:3: note: the spawning thread's current stream is set to pool stream 's' here
+    return stream.id();
+  });
+  task.get();
+  at::cuda::setCurrentCUDAStream(at::cuda::getDefaultCUDAStream());
+}
+
+// Seed §1.3: t.to("cuda:1") in a second thread, t made on the first
+// thread's stream.
+void to_other_device_in_thread() {
+  auto s = at::cuda::getStreamFromPool();
+  at::cuda::CUDAStreamGuard guard(s);
+  at::Tensor t = at::randn({100}, at::kCUDA);
+  at::launch([t] { at::Tensor t2 = t.to(at::Device(at::kCUDA, 1)); });
+  // CHECK-NOTES: :[[@LINE-1]]:36: warning: this work runs on the default stream, not on pool stream 's' that was current where the thread was spawned; the current stream is thread-local [streamsafe-thread-current-stream]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: the thread starts here on the default stream; pass the stream in and set a stream guard inside the thread
+  // CHECK-NOTES: :[[@LINE-5]]:29: note: the spawning thread's current stream is set to pool stream 's' here
+}
+
+// The correct pattern: pass the stream in and guard inside the thread.
+void thread_sets_its_own_guard(const at::Tensor &X) {
+  auto s = at::cuda::getStreamFromPool();
+  at::cuda::CUDAStreamGuard guard(s);
+  std::thread worker([&X, s] {
+    at::cuda::CUDAStreamGuard inner(s);
+    at::Tensor Y = X.exp();
+  });
+  worker.join();
+}
+
+// No stream was set by the spawner: the thread's default stream is what the
+// code expects.
+void spawner_on_default_stream(const at::Tensor &X) {
+  std::thread worker([&X] { at::Tensor Y = X.exp(); });
+  worker.join();
+}
+
+// Work outside the guard's scope does not rely on it.
+void guard_closed_before_spawn(const at::Tensor &X) {
+  auto s = at::cuda::getStreamFromPool();
+  {
+    at::cuda::CUDAStreamGuard guard(s);
+    at::Tensor Y = X.exp();
+  }
+  std::thread worker([&X] { at::Tensor Z = X.sin(); });
+  worker.join();
+}
