@@ -144,7 +144,9 @@ static void deviceMentions(const Stmt *S, bool &Host, bool &Device) {
   } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
     if (const auto *MD = MC->getMethodDecl()) {
       Host |= MD->getName() == "pinned_memory" || MD->getName() == "pin_memory";
-      Device |= MD->getName() == "options" || MD->getName() == "device";
+      // x.options() and x.device() take another tensor's device.
+      Device |= (MD->getName() == "options" || MD->getName() == "device") &&
+                MC->getNumArgs() == 0;
     }
   }
   for (const Stmt *Child : S->children())
