@@ -123,60 +123,98 @@ bool isDeviceOnlyCode(const FunctionDecl &FD) {
   return false;
 }
 
-// Whether a local variable may change after its initialization. Every use
-// must be a plain read: an lvalue-to-rvalue conversion, a const view of the
-// object (const method calls, const references) or a copy. Anything else
-// (assignment, address taken, non-const reference, a use in a lambda that
-// might modify it) counts as a change. Cheaper than clang's
+// One pass over a function body. It collects the launches and runtime calls
+// of the body itself (nested lambdas and local classes are functions of their
+// own, analysed when the matcher reaches them) and the local variables, and
+// tells which local variables may change after their initialization: every
+// use must be a plain read (an lvalue-to-rvalue conversion, a const view of
+// the object such as a const method call or a const reference, a copy,
+// `(void)v`), also inside nested lambdas; anything else (assignment, address
+// taken, non-const reference) counts as a change. Much cheaper than clang's
 // ExprMutationAnalyzer, which costs seconds on a LibTorch translation unit.
-class ReadOnlyUses : public RecursiveASTVisitor<ReadOnlyUses> {
-public:
-  explicit ReadOnlyUses(const VarDecl &V) : V(V) {}
+class BodyScan : public RecursiveASTVisitor<BodyScan> {
+  using Base = RecursiveASTVisitor<BodyScan>;
 
+public:
+  std::vector<const CUDAKernelCallExpr *> Launches;
+  std::vector<const CallExpr *> Calls;
+  std::vector<const VarDecl *> Locals;
+
+  bool mayChange(const VarDecl &V) const { return Changed.count(&V); }
+
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    return nested([&] { return Base::TraverseLambdaExpr(L); });
+  }
+  bool TraverseCXXRecordDecl(CXXRecordDecl *D) {
+    return nested([&] { return Base::TraverseCXXRecordDecl(D); });
+  }
+  bool TraverseBlockExpr(BlockExpr *B) {
+    return nested([&] { return Base::TraverseBlockExpr(B); });
+  }
+
+  bool VisitCallExpr(CallExpr *C) {
+    if (Nested)
+      return true;
+    if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(C))
+      Launches.push_back(Launch);
+    else if (findRuntimeApi(C->getDirectCallee()))
+      Calls.push_back(C);
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *V) {
+    if (!Nested && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit())
+      Locals.push_back(V);
+    return true;
+  }
   bool VisitImplicitCastExpr(ImplicitCastExpr *C) {
-    bool Reads =
-        C->getCastKind() == CK_LValueToRValue ||
-        (C->getCastKind() == CK_NoOp && C->getType().isConstQualified());
-    if (Reads)
-      markRead(C->getSubExpr());
+    if (C->getCastKind() == CK_LValueToRValue ||
+        (C->getCastKind() == CK_NoOp && C->getType().isConstQualified()))
+      Reads.insert(C->getSubExpr()->IgnoreParens());
     return true;
   }
   bool VisitExplicitCastExpr(ExplicitCastExpr *C) {
-    if (C->getCastKind() == CK_ToVoid) // (void)stream;
-      markRead(C->getSubExpr());
+    if (C->getCastKind() == CK_ToVoid)
+      Reads.insert(C->getSubExpr()->IgnoreParens());
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *C) {
     if (C->getNumArgs() == 1 && C->getConstructor()->isCopyConstructor())
-      markRead(C->getArg(0));
+      Reads.insert(C->getArg(0)->IgnoreParens());
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *R) {
-    if (R->getDecl() == &V)
-      Uses.push_back(R);
+    if (const auto *V = dyn_cast<VarDecl>(R->getDecl()))
+      if (V->hasLocalStorage())
+        Refs.push_back(R);
     return true;
   }
-  bool allReads() const {
-    return llvm::all_of(Uses,
-                        [&](const DeclRefExpr *R) { return Reads.count(R); });
+
+  // Call after the traversal: a use that is not a read changes its variable.
+  void finish() {
+    for (const DeclRefExpr *R : Refs)
+      if (!Reads.count(R))
+        Changed.insert(R->getDecl());
   }
 
 private:
-  void markRead(const Expr *E) {
-    if (const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParens()))
-      if (R->getDecl() == &V)
-        Reads.insert(R);
+  template <typename F> bool nested(F Traverse) {
+    ++Nested;
+    bool Continue = Traverse();
+    --Nested;
+    return Continue;
   }
 
-  const VarDecl &V;
-  std::vector<const DeclRefExpr *> Uses;
-  llvm::SmallPtrSet<const DeclRefExpr *, 8> Reads;
+  unsigned Nested = 0;
+  std::vector<const DeclRefExpr *> Refs;
+  llvm::SmallPtrSet<const Expr *, 32> Reads;
+  llvm::SmallPtrSet<const ValueDecl *, 8> Changed;
 };
 
 // Classifies stream arguments within one function body.
 class StreamClassifier {
 public:
-  StreamClassifier(const Stmt &Body) : Body(Body) {}
+  explicit StreamClassifier(const BodyScan &Scan) : Scan(Scan) {}
+
   StreamSource classify(const Expr *E, unsigned Depth = 0) {
     if (!E || isa<CXXDefaultArgExpr>(E))
       return {StreamOrigin::Omitted, nullptr};
@@ -224,66 +262,32 @@ public:
   }
 
 private:
-  bool isMutated(const VarDecl &V) {
-    if (V.getType()->isReferenceType() &&
-        !V.getType().getNonReferenceType().isConstQualified())
-      return true;
-    auto [It, New] = Mutated.try_emplace(&V, false);
-    if (New) {
-      ReadOnlyUses Uses(V);
-      Uses.TraverseStmt(const_cast<Stmt *>(&Body));
-      It->second = !Uses.allReads();
-    }
-    return It->second;
+  bool isMutated(const VarDecl &V) const {
+    return (V.getType()->isReferenceType() &&
+            !V.getType().getNonReferenceType().isConstQualified()) ||
+           Scan.mayChange(V);
   }
 
-  const Stmt &Body;
-  llvm::DenseMap<const VarDecl *, bool> Mutated;
-};
-
-// Collects launches, runtime calls and current-stream variables of one body,
-// leaving nested lambdas and local classes to their own analysis.
-class WorkCollector : public RecursiveASTVisitor<WorkCollector> {
-public:
-  std::vector<const CUDAKernelCallExpr *> Launches;
-  std::vector<const CallExpr *> Calls;
-  std::vector<const VarDecl *> Locals;
-
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
-  bool TraverseFunctionDecl(FunctionDecl *) { return true; }
-  bool TraverseBlockExpr(BlockExpr *) { return true; }
-
-  bool VisitCallExpr(CallExpr *C) {
-    if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(C))
-      Launches.push_back(Launch);
-    else if (findRuntimeApi(C->getDirectCallee()))
-      Calls.push_back(C);
-    return true;
-  }
-  bool VisitVarDecl(VarDecl *V) {
-    if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit())
-      Locals.push_back(V);
-    return true;
-  }
+  const BodyScan &Scan;
 };
 
 class FunctionAnalysis {
 public:
   FunctionAnalysis(const Stmt &Body, ASTContext &Ctx)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Streams(Body) {}
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Streams(Scan) {
+    Scan.TraverseStmt(const_cast<Stmt *>(&Body));
+    Scan.finish();
+  }
 
-  std::vector<DefaultStreamWork> run(const Stmt &Body) {
-    WorkCollector C;
-    C.TraverseStmt(const_cast<Stmt *>(&Body));
-    for (const VarDecl *V : C.Locals)
+  std::vector<DefaultStreamWork> run() {
+    for (const VarDecl *V : Scan.Locals)
       if (Streams.classifyVariable(*V, 0).Origin == StreamOrigin::Current)
         CurrentStreamVars.push_back(V);
     std::vector<DefaultStreamWork> Found;
-    for (const CUDAKernelCallExpr *L : C.Launches)
+    for (const CUDAKernelCallExpr *L : Scan.Launches)
       if (auto W = analyzeLaunch(*L))
         Found.push_back(*W);
-    for (const CallExpr *Call : C.Calls)
+    for (const CallExpr *Call : Scan.Calls)
       if (auto W = analyzeCall(*Call))
         Found.push_back(*W);
     llvm::sort(Found, [&](const auto &A, const auto &B) {
@@ -388,6 +392,7 @@ private:
 
   ASTContext &Ctx;
   const SourceManager &SM;
+  BodyScan Scan;
   StreamClassifier Streams;
   std::vector<const VarDecl *> CurrentStreamVars;
 };
@@ -437,7 +442,7 @@ std::vector<DefaultStreamWork> findDefaultStreamWork(const FunctionDecl &FD,
   const Stmt *Body = FD.getBody();
   if (!Body || isDeviceOnlyCode(FD))
     return {};
-  return FunctionAnalysis(*Body, Ctx).run(*Body);
+  return FunctionAnalysis(*Body, Ctx).run();
 }
 
 } // namespace streamsafe
