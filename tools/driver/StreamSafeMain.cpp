@@ -79,8 +79,8 @@ int main(int argc, const char **argv) {
   if (!userChoseChecks(Args))
     Args.insert(Args.begin() + 1, "--checks=-*,streamsafe-*");
   if (!userSetResourceDir(Args))
-    Args.insert(Args.begin() + 1,
-                "--extra-arg-before=-resource-dir=" STREAMSAFE_CLANG_RESOURCE_DIR);
-  return clang::tidy::clangTidyMain(static_cast<int>(Args.size()),
-                                    Args.data());
+    Args.insert(
+        Args.begin() + 1,
+        "--extra-arg-before=-resource-dir=" STREAMSAFE_CLANG_RESOURCE_DIR);
+  return clang::tidy::clangTidyMain(static_cast<int>(Args.size()), Args.data());
 }
