@@ -234,8 +234,13 @@ public:
       if (!Slot)
         return StreamState();
     }
+    // A body has a budget of its own: its visits do not count against the
+    // function that spawns it.
     ++Depth;
+    unsigned Before = R.BlockVisits;
     StreamState Exit = solve(*Slot, Entry, Out, false);
+    R.NestedVisits += R.BlockVisits - Before;
+    R.BlockVisits = Before;
     --Depth;
     return Exit;
   }
@@ -292,7 +297,8 @@ std::unique_ptr<FunctionResult> analyzeFunction(const FunctionDecl &FD,
   const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
   bool Exempt =
       Opts.Config.StreamBindingInitializers.contains(canonicalName(&FD)) ||
-      (MD && MD->getParent()->isLambda());
+      (MD && MD->getParent()->isLambda()) ||
+      (MD && Opts.Config.isGuardClass(MD->getParent()));
   if (!Exempt && Exit.Reachable) {
     // Report each unrestored set once, at the first path out that keeps it:
     // a return statement, or the end of the body.
@@ -303,8 +309,7 @@ std::unique_ptr<FunctionResult> analyzeFunction(const FunctionDecl &FD,
         if (auto CS = E.getAs<CFGStmt>())
           if (isa<ReturnStmt>(CS->getStmt()))
             Ret = CS->getStmt();
-      SourceLocation Loc =
-          Ret ? Ret->getBeginLoc() : FD.getBody()->getEndLoc();
+      SourceLocation Loc = Ret ? Ret->getBeginLoc() : FD.getBody()->getEndLoc();
       StreamState Left = State;
       llvm::erase_if(Left.Unrestored,
                      [&](SiteId U) { return !Done.insert(U).second; });

@@ -272,8 +272,18 @@ void FactBuilder::lowerDecl(const VarDecl *V, const Stmt *DS, FactList &Out) {
   case ValueClass::MultiGuard: {
     const auto *CE =
         Init ? dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit()) : nullptr;
-    if (!CE || CE->getNumArgs() == 0)
-      return; // an empty optional guard sets nothing
+    if (!CE)
+      return;
+    if (CE->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(CE->getArg(0))) {
+      // An empty optional guard sets nothing yet, but a later reset_stream
+      // is undone at its scope end: remember the stream to restore now.
+      Fact F{FactKind::GuardEnter};
+      F.Site = Sites.add(SiteKind::GuardEnter, V->getLocation(), DS, V);
+      F.Var = V;
+      F.KeepCurrent = true;
+      Out.push_back(F);
+      return;
+    }
     Fact F{FactKind::GuardEnter};
     F.Site = Sites.add(SiteKind::GuardEnter, V->getLocation(), DS, V);
     F.Var = V;

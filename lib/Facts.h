@@ -66,6 +66,8 @@ struct Fact {
   /// The access is a copy (to(), copy_, cudaMemcpy*), not a computation:
   /// on host memory it is a DMA, not host code.
   bool Copy = false;
+  /// For GuardEnter: save the current stream to restore, change nothing.
+  bool KeepCurrent = false;
   /// For StreamSync: applies only when Tensor or Value lives on the host.
   bool IfHostInvolved = false;
   /// For Spawn: the callable's body, and the executor object (null for a

@@ -40,6 +40,7 @@ struct FunctionResult {
   SiteTable Sites;
   std::vector<Finding> Findings; ///< sorted by location, deduplicated
   unsigned BlockVisits = 0;
+  unsigned NestedVisits = 0; ///< visits spent in thread and task bodies
   unsigned Blocks = 0;
   /// Set by the first consumer that told the user about a BudgetExceeded.
   mutable bool SkipReported = false;

@@ -84,14 +84,16 @@ void StreamState::join(const StreamState &O) {
     const EventState &OE = F->second;
     E.MustRecorded &= OE.MustRecorded;
     E.MayRecorded |= OE.MayRecorded;
-    E.CoversAll &= OE.CoversAll;
-    // Only what every path's record covered is certainly covered.
+    // Only what every path's record covered is certainly covered; a record
+    // on an unknown stream (CoversAll) is the top.
     llvm::SmallVector<CoveredAccess, 4> Both;
-    for (const CoveredAccess &C : E.Covers)
-      if (OE.CoversAll || llvm::is_contained(OE.Covers, C))
-        Both.push_back(C);
-    if (E.CoversAll && !OE.CoversAll)
+    if (E.CoversAll)
       Both = OE.Covers;
+    else
+      for (const CoveredAccess &C : E.Covers)
+        if (OE.CoversAll || llvm::is_contained(OE.Covers, C))
+          Both.push_back(C);
+    E.CoversAll &= OE.CoversAll;
     E.Covers = Both;
     E.LastRecord = std::max(E.LastRecord, OE.LastRecord);
     ++It;

@@ -570,6 +570,8 @@ void Transfer::apply(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
   case FactKind::GuardEnter: {
     if (F.Var && !S.Guards.count(F.Var))
       S.Guards[F.Var] = {S.Current, S.CurrentSetAt};
+    if (F.KeepCurrent)
+      return;
     S.Current = F.Stream ? streamOf(F.Stream, S) : StreamTable::Unknown;
     S.CurrentSetAt = F.Site;
     return;
@@ -701,6 +703,13 @@ void Transfer::spawn(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
   // records flow back; the spawner's stream and guards are its own.
   S.Tensors = std::move(Exit.Tensors);
   S.Events = std::move(Exit.Events);
+  // Variables of the spawner that the body assigned (captured by reference).
+  for (auto &[V, Id] : S.TensorVars)
+    if (auto It = Exit.TensorVars.find(V); It != Exit.TensorVars.end())
+      Id = It->second;
+  for (auto &[V, Id] : S.StreamVars)
+    if (auto It = Exit.StreamVars.find(V); It != Exit.StreamVars.end())
+      Id = It->second;
 }
 
 void Transfer::threadCheck(const Fact &F, const StreamState &S, bool Query,

@@ -205,7 +205,7 @@ void dumped() {
   t.add_(1); // @dump-write
 }
 
-//===-- Known bugs (the DISABLED_ tests below) ----------------------------===//
+//===-- Regressions: bugs found by these tests, fixed in lib/ ------------===//
 
 c10::cuda::CUDAStream pick_stream();
 
@@ -570,7 +570,7 @@ TEST_F(Engine, EventRecordedOnOnePath) {
 TEST_F(Engine, EventRecordedOnKnownStreamOnOnePathUnknownOnTheOther) {
   // Recorded on s1 or on an unknown stream (assumed to cover everything):
   // the wait orders A's write on s1 before s2 on both paths. (The mirror
-  // image is DISABLED_EventRecordedOnUnknownStreamOnOnePath, a known bug.)
+  // image is EventRecordedOnUnknownStreamOnOnePath.)
   EXPECT_EQ(describeAll(*analyze("record_known_then_unknown")),
             std::vector<std::string>{});
 }
@@ -650,16 +650,15 @@ TEST_F(Engine, DumpsFactsAndStates) {
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
 }
 
-//===-- Known bugs --------------------------------------------------------===//
+//===-- Regressions -------------------------------------------------------===//
 //
-// Each test states what the engine should do; it is disabled until lib/ is
-// fixed (run them with --gtest_also_run_disabled_tests).
+// Each test states what the engine does since the bug it found was fixed.
 
 // StreamState::join clears CoversAll before testing it, so joining an event
 // recorded on an unknown stream (covers all) with one recorded on s1 covers
 // nothing: the wait orders nothing and the write on s1 is reported. Which
 // path comes first in the join decides it.
-TEST_F(Engine, DISABLED_EventRecordedOnUnknownStreamOnOnePath) {
+TEST_F(Engine, EventRecordedOnUnknownStreamOnOnePath) {
   EXPECT_EQ(describeAll(*analyze("record_unknown_then_known")),
             std::vector<std::string>{});
 }
@@ -668,7 +667,7 @@ TEST_F(Engine, DISABLED_EventRecordedOnUnknownStreamOnOnePath) {
 // stream: an optional guard reset on one path only is dropped, so its scope
 // end restores nothing, the current stream stays unknown (s on one path, the
 // caller's on the other) and the race of the clone is missed.
-TEST_F(Engine, DISABLED_OptionalGuardResetOnOnePathStillRestores) {
+TEST_F(Engine, OptionalGuardResetOnOnePathStillRestores) {
   auto R = analyze("optional_guard_on_one_path");
   ASSERT_EQ(R->Findings.size(), 1u);
   EXPECT_EQ(R->Findings[0].Kind, FindingKind::UnsynchronizedAccess);
@@ -678,7 +677,7 @@ TEST_F(Engine, DISABLED_OptionalGuardResetOnOnePathStillRestores) {
 
 // The visits of a thread body count against the spawner's budget, which is
 // sized by the spawner's own blocks: a loop-free function is skipped.
-TEST_F(Engine, DISABLED_ThreadBodyVisitsDoNotExhaustTheSpawnersBudget) {
+TEST_F(Engine, ThreadBodyVisitsDoNotExhaustTheSpawnersBudget) {
   auto R = analyze("big_thread_body");
   EXPECT_EQ(R->State, FunctionResult::Analysed)
       << R->BlockVisits << " visits, " << R->Blocks << " blocks";

@@ -267,9 +267,9 @@ TEST(StreamStateJoinEvents, CoversAllIsTheTopOfCovers) {
   EXPECT_TRUE(joined(All, All).Events.at(var(1)).CoversAll);
 }
 
-// Known bug: join clears CoversAll before testing it, so CoversAll ⊔ Some
-// covers nothing (and the join is not commutative).
-TEST(StreamStateJoinEvents, DISABLED_CoversAllJoinedIntoIsTheTopOfCovers) {
+// Regression: join used to clear CoversAll before testing it, so
+// CoversAll ⊔ Some covered nothing (and the join was not commutative).
+TEST(StreamStateJoinEvents, CoversAllJoinedIntoIsTheTopOfCovers) {
   StreamState Some = reachable(), All = reachable();
   Some.Events[var(1)] = event(true, {{0, 5}}, 9);
   All.Events[var(1)] = coversAll();
