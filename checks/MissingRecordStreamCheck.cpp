@@ -15,10 +15,22 @@ static SourceLocation insertionPoint(const Stmt *S, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   if (S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID())
     return {};
-  if (isa<DeclStmt>(S))
-    return Lexer::getLocForEndOfToken(S->getEndLoc(), 0, SM, Ctx.getLangOpts());
-  return Lexer::findLocationAfterToken(S->getEndLoc(), tok::semi, SM,
-                                       Ctx.getLangOpts(), false);
+  SourceLocation AfterSemi =
+      isa<DeclStmt>(S)
+          ? Lexer::getLocForEndOfToken(S->getEndLoc(), 0, SM, Ctx.getLangOpts())
+          : Lexer::findLocationAfterToken(S->getEndLoc(), tok::semi, SM,
+                                          Ctx.getLangOpts(), false);
+  if (AfterSemi.isInvalid())
+    return {};
+  // Insert at the end of the line, so a trailing comment stays with its
+  // statement; only when nothing but a comment follows the semicolon.
+  auto [File, Offset] = SM.getDecomposedLoc(AfterSemi);
+  StringRef Rest = SM.getBufferData(File).substr(Offset);
+  StringRef Line = Rest.take_until([](char C) { return C == '\n'; });
+  StringRef Tail = Line.ltrim();
+  if (!Tail.empty() && !Tail.starts_with("//"))
+    return {};
+  return AfterSemi.getLocWithOffset(Line.size());
 }
 
 void MissingRecordStreamCheck::report(const FunctionResult &R, const Finding &F,

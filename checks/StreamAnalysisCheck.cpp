@@ -16,16 +16,38 @@ StreamAnalysisCheck::StreamAnalysisCheck(StringRef Name,
   AnalysisOptions O;
   // Hidden debugging option: not stored, so --dump-config does not show it.
   O.DumpFunction = Options.getLocalOrGlobal("DebugDumpFunction", "").str();
-  // Framework APIs: shared by every check; set them without a check prefix
-  // (CheckOptions: {EventClasses: ...}) so that all checks see one model.
+  // Framework APIs are one model for all checks: a name listed globally
+  // (CheckOptions: {EventClasses: ...}) or under any check's prefix counts.
+  const ClangTidyOptions::OptionMap &All = Context->getOptions().CheckOptions;
   for (const ApiConfig::Entry &E : ApiConfig::entries()) {
-    std::string Value = Options.getLocalOrGlobal(E.Name, E.Default).str();
-    ApiConfig::parseList(Value, O.Config.*E.Field);
-    ApiOptions.push_back({E.Name, Value});
+    std::string Local = Options.get(E.Name, E.Default).str();
+    ApiConfig::parseList(Local, O.Config.*E.Field);
+    if (auto It = All.find(E.Name); It != All.end())
+      ApiConfig::parseList(It->getValue().Value, O.Config.*E.Field);
+    ApiOptions.push_back({E.Name, Local});
   }
   O.VisitsPerBlock = Options.getLocalOrGlobal("VisitsPerBlock", 64u);
   ApiOptions.push_back({"VisitsPerBlock", std::to_string(O.VisitsPerBlock)});
-  Session = &Shared->get(O);
+  Shared->addOptions(O);
+}
+
+void SharedSession::addOptions(const AnalysisOptions &O) {
+  if (First) {
+    Merged = O;
+    First = false;
+    return;
+  }
+  for (const ApiConfig::Entry &E : ApiConfig::entries())
+    for (const auto &Name : (O.Config.*E.Field).keys())
+      (Merged.Config.*E.Field).insert(Name);
+  if (Merged.DumpFunction.empty())
+    Merged.DumpFunction = O.DumpFunction;
+}
+
+AnalysisSession &SharedSession::get() {
+  if (!Session)
+    Session = std::make_unique<AnalysisSession>(Merged);
+  return *Session;
 }
 
 void StreamAnalysisCheck::onStartOfTranslationUnit() {}
@@ -44,7 +66,7 @@ void StreamAnalysisCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
   if (!FD || FD->isDependentContext() || !FD->hasBody())
     return;
-  const FunctionResult &R = Session->get(*FD, *Result.Context);
+  const FunctionResult &R = Shared->get().get(*FD, *Result.Context);
   if (R.State == FunctionResult::BudgetExceeded && !R.SkipReported) {
     // Never give up silently: say which function was not analysed.
     R.SkipReported = true;

@@ -16,17 +16,17 @@
 
 namespace clang::tidy::streamsafe {
 
-/// Creates the session lazily from the first check's options, so that all
-/// checks of a run share it.
+/// The analysis session shared by every engine check of a run. Each check
+/// adds the options it read; the session is created on first use, so the
+/// framework model is the union of what all checks were configured with.
 class SharedSession {
 public:
-  ::streamsafe::AnalysisSession &get(const ::streamsafe::AnalysisOptions &O) {
-    if (!Session)
-      Session = std::make_unique<::streamsafe::AnalysisSession>(O);
-    return *Session;
-  }
+  void addOptions(const ::streamsafe::AnalysisOptions &O);
+  ::streamsafe::AnalysisSession &get();
 
 private:
+  ::streamsafe::AnalysisOptions Merged;
+  bool First = true;
   std::unique_ptr<::streamsafe::AnalysisSession> Session;
 };
 
@@ -54,7 +54,6 @@ private:
   /// The option values as written, echoed by storeOptions.
   std::vector<std::pair<std::string, std::string>> ApiOptions;
   std::shared_ptr<SharedSession> Shared;
-  ::streamsafe::AnalysisSession *Session;
 };
 
 } // namespace clang::tidy::streamsafe

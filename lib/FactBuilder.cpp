@@ -89,6 +89,10 @@ void collectTensorOperands(const Expr *E,
   E = E->IgnoreParenImpCasts();
   if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
     return collectTensorOperands(M->getSubExpr(), Out);
+  if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+    return collectTensorOperands(B->getSubExpr(), Out);
+  if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
+    return collectTensorOperands(F->getSubExpr(), Out);
   if (const auto *IL = dyn_cast<CXXStdInitializerListExpr>(E))
     return collectTensorOperands(IL->getSubExpr(), Out);
   if (const auto *IL = dyn_cast<InitListExpr>(E)) {
@@ -173,6 +177,12 @@ bool nonBlocking(const CallExpr *CE) {
   return false;
 }
 
+// std::launch::deferred alone (not "async | deferred").
+static bool isDeferredPolicy(const Expr *E) {
+  const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return DR && DR->getDecl()->getName() == "deferred";
+}
+
 void FactBuilder::spawn(const Stmt *At, llvm::ArrayRef<const Expr *> Args,
                         const Expr *Executor, FactList &Out) {
   for (const Expr *A : Args)
@@ -250,8 +260,19 @@ void FactBuilder::lowerDecl(const VarDecl *V, const Stmt *DS, FactList &Out) {
   ValueClass C = classifyType(V->getType(), &Config);
   const Expr *Init = V->getInit();
   switch (C) {
-  case ValueClass::None:
+  case ValueClass::None: {
+    // std::vector<at::Tensor> v{a, b}; Pair p{a, b}: the object keeps them.
+    llvm::SmallVector<const Expr *, 2> Kept;
+    if (Init && !V->getType()->isReferenceType())
+      collectTensorOperands(Init, Kept);
+    for (const Expr *T : Kept) {
+      Fact F(FactKind::Escape);
+      F.Site = Sites.add(SiteKind::Other, V->getLocation(), DS, V);
+      F.Tensor = T;
+      Out.push_back(F);
+    }
     return;
+  }
   case ValueClass::Tensor:
   case ValueClass::Stream:
   case ValueClass::RawStream:
@@ -583,8 +604,7 @@ bool FactBuilder::lowerObjectMethod(const CXXMemberCallExpr *MC,
     return false;
   const Expr *Obj = MC->getImplicitObjectArgument();
   ApiEffect E = classifyCall(canonicalName(MD));
-  if (E == ApiEffect::None && Obj &&
-      Config.isEventClass(Obj->getType()->getAsCXXRecordDecl())) {
+  if (E == ApiEffect::None && Obj && Config.isEventClass(MD->getParent())) {
     // A configured event wrapper: Record(stream), StreamWaitEvent(stream).
     if (ApiConfig::hasMethod(Config.EventRecordMethods, MD))
       E = ApiEffect::EventRecordOn;
@@ -694,6 +714,8 @@ bool FactBuilder::lowerApiCall(const CallExpr *CE, FactList &Out) {
     }
     return true;
   case ApiEffect::SpawnThread:
+    if (N && isDeferredPolicy(CE->getArg(0)))
+      return true; // runs on the caller at get(): no new thread
     spawn(CE, llvm::ArrayRef(CE->getArgs(), N), nullptr, Out);
     return true;
   case ApiEffect::AllocatorRecordStream: {
@@ -771,6 +793,15 @@ void FactBuilder::lowerUnknownCall(const CallExpr *CE, bool MayKeep,
     collectTensorOperands(Arg, Tensors);
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
     collectTensorOperands(MC->getImplicitObjectArgument(), Tensors);
+  // An event handed to code we do not see may be recorded there.
+  for (const Expr *Arg : CE->arguments()) {
+    ValueClass C = classifyType(Arg->getType(), &Config);
+    if (C == ValueClass::Event || C == ValueClass::RawEvent) {
+      Fact F = make(FactKind::Escape, SiteKind::Other, CE);
+      F.Event = Arg;
+      Out.push_back(F);
+    }
+  }
   for (const Expr *T : Tensors) {
     if (!Library)
       access(FactKind::Read, T, nullptr, false, Out);

@@ -29,7 +29,7 @@ StreamId StreamTable::get(StreamKind Kind, const void *Key) {
   return Id;
 }
 
-void StreamTable::nameBy(StreamId Id, const clang::VarDecl *Var) {
+void StreamTable::nameBy(StreamId Id, const clang::NamedDecl *Var) {
   if (Id > EntryCurrent && !Syms[Id].Var)
     Syms[Id].Var = Var;
 }

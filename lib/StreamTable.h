@@ -16,7 +16,7 @@
 #include <vector>
 
 namespace clang {
-class VarDecl;
+class NamedDecl;
 }
 
 namespace streamsafe {
@@ -36,7 +36,7 @@ enum class StreamKind {
 struct StreamSymbol {
   StreamKind Kind = StreamKind::Unknown;
   const void *Key = nullptr;
-  const clang::VarDecl *Var = nullptr; ///< first variable that named it
+  const clang::NamedDecl *Var = nullptr; ///< first variable that named it
 };
 
 class StreamTable {
@@ -51,7 +51,7 @@ public:
   /// The symbol for \p Key, created on first use.
   StreamId get(StreamKind Kind, const void *Key);
   /// Remembers the first variable a stream was stored in (for messages).
-  void nameBy(StreamId Id, const clang::VarDecl *Var);
+  void nameBy(StreamId Id, const clang::NamedDecl *Var);
 
   /// True only when the two symbols certainly denote different streams.
   bool knownDistinct(StreamId A, StreamId B) const;

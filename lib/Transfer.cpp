@@ -304,6 +304,12 @@ void Transfer::access(const Fact &F, StreamState &S,
     Find(T.Writes);
     if (A.Mode != AccessMode::Read)
       Find(T.Reads);
+    // A parameter read in an executor's task: the framework hands inputs to
+    // its streams in ways we do not see (its own events, queue order).
+    if (Conflict && Conflict->Mode == AccessMode::EntryReady &&
+        S.ThreadStart != NoSite &&
+        Streams[S.Current].Kind == StreamKind::Executor)
+      Conflict = nullptr;
     if (Conflict) {
       Finding Fi;
       Fi.Kind = FindingKind::UnsynchronizedAccess;
@@ -370,6 +376,17 @@ void Transfer::bind(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
   }
   case ValueClass::Event:
   case ValueClass::RawEvent: {
+    // Only events born here are followed: one copied, moved or loaded from
+    // elsewhere may have been recorded there.
+    const auto *Init =
+        F.Value ? dyn_cast<CXXConstructExpr>(F.Value->IgnoreImplicit())
+                : nullptr;
+    bool Fresh = !F.Value ||
+                 (Init && !Init->getConstructor()->isCopyOrMoveConstructor());
+    if (!Fresh || F.Kind != FactKind::Bind) {
+      S.Events.erase(V);
+      return;
+    }
     EventState E;
     E.Declared = F.Site;
     S.Events[V] = E;
@@ -417,7 +434,7 @@ void Transfer::release(StorageId Id, SiteId At, StreamState &S,
       Fi.FreedAt = At;
       // Fix-it: "<t>.record_stream(<s>);" after the last use, when both
       // names are in scope there and no other stream is involved.
-      const VarDecl *StreamVar = Streams[Stream].Var;
+      const auto *StreamVar = dyn_cast_or_null<VarDecl>(Streams[Stream].Var);
       const VarDecl *TensorVar = Storages[Id].NameVar;
       const Stmt *Stmt = statementOf(Sites[Use->Site].S);
       if (Last.size() == 1 && StreamVar && TensorVar && Stmt &&
@@ -499,12 +516,45 @@ void Transfer::completeWhere(
           L->end());
 }
 
+// `for (...) { if (i > 0) ev.block(s); ...; ev.record(); }`: the wait sees
+// the previous iteration's record; its first-iteration path is guarded by a
+// condition the analysis does not follow. Not reported (precision first).
+bool Transfer::recordedLaterInLoop(const Fact &F, const VarDecl *Event) const {
+  const Stmt *Loop = nullptr;
+  for (const Stmt *P = Parents.getParent(Sites[F.Site].S); P && !Loop;
+       P = Parents.getParent(P))
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P))
+      Loop = P;
+  if (!Loop)
+    return false;
+  std::function<bool(const Stmt *)> Records = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
+      if (MC->getMethodDecl() &&
+          MC->getMethodDecl()->getName().contains_insensitive("record") &&
+          eventVar(MC->getImplicitObjectArgument()) == Event)
+        return true;
+    if (const auto *CE = dyn_cast<CallExpr>(S);
+        CE && CE->getNumArgs() && CE->getDirectCallee() &&
+        CE->getDirectCallee()->getName().starts_with("cudaEventRecord") &&
+        eventVar(CE->getArg(0)) == Event)
+      return true;
+    for (const Stmt *C : S->children())
+      if (Records(C))
+        return true;
+    return false;
+  };
+  return Records(Loop);
+}
+
 void Transfer::waitEvent(const Fact &F, StreamState &S,
                          std::vector<Finding> *Out) {
   const VarDecl *V = eventVar(F.Event);
   StreamId X = factStream(F, S);
   auto It = V ? S.Events.find(V) : S.Events.end();
-  if (Out && It != S.Events.end() && !It->second.MustRecorded) {
+  if (Out && It != S.Events.end() && !It->second.MustRecorded &&
+      !(It->second.MayRecorded && recordedLaterInLoop(F, V))) {
     // CUDA and PyTorch treat a wait on a never-recorded event as complete.
     Finding Fi;
     Fi.Kind = FindingKind::UnrecordedEventWait;
@@ -562,10 +612,12 @@ void Transfer::apply(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
     S.Current = F.Stream ? streamOf(F.Stream, S) : StreamTable::Unknown;
     S.CurrentSetAt = F.Site;
     // Setting the entry stream back restores; anything else is pending.
-    if (S.Current == StreamTable::EntryCurrent)
-      S.Unrestored.clear();
-    else if (!llvm::is_contained(S.Unrestored, F.Site))
-      S.Unrestored.push_back(F.Site), llvm::sort(S.Unrestored);
+    // Setting the default stream back is the common "reset" idiom; treat
+    // it as a restore rather than guess what the caller had.
+    S.Unrestored.clear();
+    if (S.Current != StreamTable::EntryCurrent &&
+        S.Current != StreamTable::Default)
+      S.Unrestored.push_back(F.Site);
     return;
   case FactKind::GuardEnter: {
     if (F.Var && !S.Guards.count(F.Var))
@@ -605,6 +657,11 @@ void Transfer::apply(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
     return release(Id, F.Site, S, Out);
   }
   case FactKind::Escape: {
+    if (F.Event) {
+      if (const VarDecl *V = eventVar(F.Event))
+        S.Events.erase(V);
+      return;
+    }
     std::optional<StorageId> Id;
     if (F.Tensor)
       Id = storageOf(F.Tensor, S);
@@ -686,14 +743,17 @@ void Transfer::spawn(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
     const Expr *E = stripValue(F.Executor);
     const void *Key = nullptr;
     const VarDecl *Named = nullptr;
+    const NamedDecl *NamedField = nullptr;
     if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(E))
       Key = Named = dyn_cast<VarDecl>(DR->getDecl());
     else if (const auto *ME = dyn_cast_or_null<MemberExpr>(E))
-      Key = ME->getMemberDecl();
+      Key = ME->getMemberDecl(), NamedField = ME->getMemberDecl();
     Entry.Current =
         Key ? Streams.get(StreamKind::Executor, Key) : StreamTable::Unknown;
     if (Named)
       Streams.nameBy(Entry.Current, Named);
+    else if (NamedField)
+      Streams.nameBy(Entry.Current, NamedField);
     Entry.SpawnerStream = StreamTable::Unknown;
   }
   StreamState Exit = RunBody(*F.Body, Entry, Out);
@@ -739,8 +799,35 @@ void Transfer::threadCheck(const Fact &F, const StreamState &S, bool Query,
 
 //===-- Host memory ------------------------------------------------------===//
 
+// `float *p = h.data_ptr<float>();` only takes an address; the read is the
+// later dereference, which the analysis does not follow (silent).
+bool Transfer::pointerStoredForLater(const Stmt *Call) const {
+  const Stmt *P = Parents.getParent(Call);
+  while (P &&
+         isa<ImplicitCastExpr, ParenExpr, CXXStaticCastExpr, CStyleCastExpr>(P))
+    P = Parents.getParent(P);
+  if (isa_and_nonnull<DeclStmt>(P))
+    return true;
+  const auto *BO = dyn_cast_or_null<BinaryOperator>(P);
+  return BO && BO->isAssignmentOp();
+}
+
 void Transfer::hostAccess(const Fact &F, StreamState &S,
                           std::vector<Finding> *Out) {
+  if (F.Kind == FactKind::HostRead && Sites[F.Site].S) {
+    const Stmt *Call = Parents.getParent(Sites[F.Site].S);
+    while (
+        Call &&
+        isa<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr, MemberExpr>(
+            Call))
+      Call = Parents.getParent(Call);
+    if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(Call);
+        MC &&
+        classifyTensorMethod(MC->getMethodDecl()->getName()) ==
+            TensorMethod::RawPointer &&
+        pointerStoredForLater(MC))
+      return;
+  }
   std::optional<StorageId> Id = storageOf(F.Tensor, S);
   if (!Id)
     return;

@@ -77,6 +77,8 @@ private:
   void completeWhere(StreamState &S,
                      llvm::function_ref<bool(StorageId, const Access &)> Done);
   AccessInfo info(const Access &A) const;
+  bool recordedLaterInLoop(const Fact &F, const clang::VarDecl *Event) const;
+  bool pointerStoredForLater(const clang::Stmt *Call) const;
   const clang::Stmt *statementOf(const clang::Stmt *S) const;
   bool inScopeAt(const clang::VarDecl *V, const clang::Stmt *At) const;
 

@@ -169,3 +169,9 @@ void guarded_side_work(const at::Tensor &X) {
   // CHECK-NOTES: :[[@LINE-8]]:9: note: 'Y' is written on pool stream 'S' here
   // CHECK-NOTES: :[[@LINE-10]]:38: note: the current stream was set to pool stream 'S' here
 }
+
+// Inputs the framework hands to its kernel streams (its own events, queue
+// order) are not reported.
+void task_on_parameter(dtorch::CudaKernelStream &Ks, at::Tensor &Out) {
+  Ks.LaunchKernel([&] { Out.add_(1); });
+}

@@ -82,3 +82,11 @@ void refill_after_sync(at::Tensor &D, const float *next) {
   at::cuda::getCurrentCUDAStream().synchronize();
   std::memcpy(staging.data_ptr<float>(), next, 16 * sizeof(float));
 }
+
+// Taking the address is not a read; the read after the sync is safe.
+float pointer_taken_then_synchronized(const at::Tensor &D) {
+  at::Tensor H = D.to(at::kCPU, /*non_blocking=*/true);
+  float *p = H.data_ptr<float>();
+  at::cuda::getCurrentCUDAStream().synchronize();
+  return p[0];
+}

@@ -222,6 +222,21 @@ void two_side_streams() {
   }
 }
 
+// A container built from a braced list keeps the tensor.
+std::vector<at::Tensor> kept_in_braced_vector() {
+  auto s = at::cuda::getStreamFromPool();
+  at::Tensor A = at::ones({64}, at::kCUDA);
+  at::cuda::CUDAEvent ready;
+  ready.record();
+  ready.block(s);
+  std::vector<at::Tensor> keep{A};
+  {
+    at::cuda::CUDAStreamGuard guard(s);
+    A.mul_(2);
+  }
+  return keep;
+}
+
 // The fix-its, in file order: record_stream right after the last use.
 // CHECK-FIXES: {{^}}    at::Tensor B = at::sum(A);{{$}}
 // CHECK-FIXES-NEXT: {{^}}    A.record_stream(s);{{$}}

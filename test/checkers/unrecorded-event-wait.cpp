@@ -77,3 +77,39 @@ void record_in_loop(int n) {
     ready.block(side);
   }
 }
+
+// Events that come from elsewhere may have been recorded there: not followed.
+void copied_raw_event(cudaStream_t producer, cudaStream_t consumer) {
+  cudaEvent_t recorded;
+  cudaEventCreate(&recorded);
+  cudaEventRecord(recorded, producer);
+  cudaEvent_t alias = recorded;
+  cudaStreamWaitEvent(consumer, alias, 0);
+}
+
+void moved_event() {
+  at::cuda::CUDAEvent first;
+  first.record();
+  at::cuda::CUDAEvent second = std::move(first);
+  second.block(at::cuda::getStreamFromPool());
+}
+
+void record_on(at::cuda::CUDAEvent &ev);
+
+void recorded_by_helper() {
+  at::cuda::CUDAEvent ready;
+  record_on(ready);
+  ready.block(at::cuda::getStreamFromPool());
+}
+
+// The loop-carried hand-off: every iteration but the first waits for the
+// previous iteration's record.
+void loop_carried_wait(int n) {
+  auto side = at::cuda::getStreamFromPool();
+  at::cuda::CUDAEvent ready;
+  for (int i = 0; i < n; ++i) {
+    if (i > 0)
+      ready.block(side);
+    ready.record();
+  }
+}

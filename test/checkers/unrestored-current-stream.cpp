@@ -46,3 +46,10 @@ void set_inside_guard(const at::Tensor &X) {
   at::cuda::setCurrentCUDAStream(at::cuda::getStreamFromPool());
   at::Tensor Y = X.exp();
 }
+
+// Setting the default stream back is taken as a restore.
+void reset_to_default(const at::Tensor &X) {
+  at::cuda::setCurrentCUDAStream(at::cuda::getStreamFromPool());
+  at::Tensor Y = X.exp();
+  at::cuda::setCurrentCUDAStream(at::cuda::getDefaultCUDAStream());
+}
