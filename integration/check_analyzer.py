@@ -4,6 +4,9 @@
   check_analyzer.py --driver build/bin/streamsafe --flags "..." \
       --cuda-flags "..." [--json analyzer.json] integration/cases
 
+--flags are the compiler flags of .cpp files, --cuda-flags the complete
+flags of .cu files.
+
 Each `<case>_bug` source marks the lines the analyzer must flag with a
 trailing `// EXPECT: streamsafe-<check>`; each `<case>_fixed` source must
 produce no warning at all. A bug file must produce exactly its expected
@@ -67,8 +70,7 @@ def main():
 
     files = sorted(f for f in os.listdir(a.cases) if f.endswith((".cpp", ".cu")))
     def flags_for(f):
-        extra = shlex.split(a.cuda_flags) if f.endswith(".cu") else []
-        return shlex.split(a.flags) + extra
+        return shlex.split(a.cuda_flags if f.endswith(".cu") else a.flags)
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         results = dict(zip(files, pool.map(
             lambda f: run(a.driver, os.path.join(a.cases, f), flags_for(f)), files)))
