@@ -390,6 +390,17 @@ void FactBuilder::lowerCall(const CallExpr *CE, FactList &Out) {
     if (lowerTensorMethod(MC, Out) || lowerObjectMethod(MC, Out))
       return;
   }
+  // [&] { ... }() or fn() of a local lambda: its body runs here, on this
+  // thread, with the current stream as it is.
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+      OC && OC->getOperator() == OO_Call && OC->getNumArgs() >= 1)
+    if (const LambdaExpr *L = lambdaOf(OC->getArg(0))) {
+      Fact F = make(FactKind::Spawn, SiteKind::Other, OC);
+      F.Body = L;
+      F.InPlace = true;
+      Out.push_back(F);
+      return;
+    }
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
       OC && OC->getNumArgs() >= 1 &&
       classifyType(OC->getArg(0)->getType()) == ValueClass::Tensor &&

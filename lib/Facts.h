@@ -74,6 +74,8 @@ struct Fact {
   /// new thread, which starts on the default stream).
   const clang::LambdaExpr *Body = nullptr;
   const clang::Expr *Executor = nullptr;
+  /// For Spawn: the callable is called right here, on this thread.
+  bool InPlace = false;
   /// The stream is the legacy default stream although no expression says so
   /// (kernel<<<g, b>>>, cudaEventRecord(e) with its default argument).
   bool LegacyStream = false;

@@ -730,6 +730,26 @@ void Transfer::apply(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
 void Transfer::spawn(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
   if (!RunBody || !F.Body)
     return;
+  if (F.InPlace) {
+    // Called here: same thread, same current stream; what it sets persists.
+    StreamState Exit = RunBody(*F.Body, S, Out);
+    if (!Exit.Reachable)
+      return;
+    auto Guards = std::move(S.Guards);
+    auto TensorVars = std::move(S.TensorVars);
+    auto StreamVars = std::move(S.StreamVars);
+    S = std::move(Exit);
+    S.Guards = std::move(Guards);
+    for (auto &[V, Id] : TensorVars)
+      if (auto It = S.TensorVars.find(V); It != S.TensorVars.end())
+        Id = It->second;
+    for (auto &[V, Id] : StreamVars)
+      if (auto It = S.StreamVars.find(V); It != S.StreamVars.end())
+        Id = It->second;
+    S.TensorVars = std::move(TensorVars);
+    S.StreamVars = std::move(StreamVars);
+    return;
+  }
   StreamState Entry = S;
   Entry.Guards.clear();
   Entry.Unrestored.clear();

@@ -160,8 +160,8 @@ void loop_carried(at::Tensor &acc, int n) {
   for (int i = 0; i < n; ++i) {
     at::Tensor t = acc * 2;
     // CHECK-NOTES: :[[@LINE-1]]:20: warning: tensor 'acc' is read on the caller's current stream while its write on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
-    // CHECK-NOTES: :[[@LINE--3]]:5: note: 'acc' is written on pool stream 's' here
-    // CHECK-NOTES: :[[@LINE--1]]:31: note: the current stream was set to pool stream 's' here
+    // CHECK-NOTES: :[[@LINE+3]]:5: note: 'acc' is written on pool stream 's' here
+    // CHECK-NOTES: :[[@LINE+1]]:31: note: the current stream was set to pool stream 's' here
     at::cuda::CUDAStreamGuard guard(s);
     acc.add_(1);
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'acc' is written on pool stream 's', but it is only known to be ready on the caller's current stream; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
@@ -281,4 +281,48 @@ void set_current_stream(const at::Tensor &X) {
   // CHECK-NOTES: :[[@LINE-3]]:3: note: the current stream is set to pool stream 's' here
   // CHECK-NOTES: :[[@LINE-5]]:18: note: 'Y' is written on the caller's current stream here
   at::cuda::setCurrentCUDAStream(original);
+}
+
+// A lambda called in place runs here, on the current stream as it is.
+void lambda_called_in_place(const at::Tensor &X) {
+  auto s = at::cuda::getStreamFromPool();
+  at::Tensor Y;
+  {
+    at::cuda::CUDAStreamGuard guard(s);
+    Y = X.exp();
+    // CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'X' is read on pool stream 's', but it is only known to be ready on the caller's current stream; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-3]]:31: note: the current stream is set to pool stream 's' here
+    // CHECK-NOTES: :[[@LINE-8]]:47: note: 'X' is assumed ready on the caller's current stream at function entry
+  }
+  auto consume = [&] { return Y.sum(); };
+  // CHECK-NOTES: :[[@LINE-1]]:31: warning: tensor 'Y' is read on the caller's current stream while its write on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-8]]:9: note: 'Y' is written on pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-10]]:31: note: the current stream was set to pool stream 's' here
+  at::Tensor Z = consume();
+}
+
+void lambda_called_in_place_on_producer_stream(const at::Tensor &X) {
+  auto s = at::cuda::getStreamFromPool();
+  at::cuda::CUDAEvent ready;
+  ready.record();
+  ready.block(s);
+  at::cuda::CUDAStreamGuard guard(s);
+  at::Tensor Y = X.exp();
+  at::Tensor Z = [&] { return Y.sum(); }();
+}
+
+// Containers are element-insensitive: a tensor read back from a vector is
+// not followed (silent).
+void through_a_container(const at::Tensor &X) {
+  auto s = at::cuda::getStreamFromPool();
+  std::vector<at::Tensor> parts;
+  {
+    at::cuda::CUDAStreamGuard guard(s);
+    parts.push_back(X.exp());
+    // CHECK-NOTES: :[[@LINE-1]]:21: warning: tensor 'X' is read on pool stream 's', but it is only known to be ready on the caller's current stream; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-3]]:31: note: the current stream is set to pool stream 's' here
+    // CHECK-NOTES: :[[@LINE-8]]:44: note: 'X' is assumed ready on the caller's current stream at function entry
+  }
+  at::Tensor Z = parts[0].clone();
 }
