@@ -158,6 +158,10 @@ public:
   /// Solves \p L from \p Entry to a fixpoint; then, when \p Out is set,
   /// replays each block once from its converged input to collect findings.
   /// Returns the state at the exit block, unreachable when over budget.
+  std::function<StorageId(const VarDecl *)> PhiFor = [this](const VarDecl *V) {
+    return T.phiFor(V);
+  };
+
   StreamState solve(const LoweredCFG &L, const StreamState &Entry,
                     std::vector<Finding> *Out, bool Dump,
                     std::vector<std::pair<const CFGBlock *, StreamState>>
@@ -172,7 +176,7 @@ public:
         S = Entry;
       for (const CFGBlock *P : B->preds())
         if (P)
-          S.join(OutState[P->getBlockID()]);
+          S.join(OutState[P->getBlockID()], PhiFor);
       return S;
     };
     std::set<unsigned> Work = {L.Rank[EntryId]};

@@ -41,7 +41,19 @@ template <typename Map> static void intersectEqual(Map &Into, const Map &From) {
   }
 }
 
-void StreamState::join(const StreamState &O) {
+static void joinTensor(TensorState &Mine, const TensorState &T) {
+  joinAccesses(Mine.Writes, T.Writes);
+  joinAccesses(Mine.Reads, T.Reads);
+  joinAccesses(Mine.Foreign, T.Foreign);
+  if (Mine.AllocStream != T.AllocStream)
+    Mine.AllocStream = StreamTable::Unknown;
+  Mine.Escaped |= T.Escaped;
+  Mine.Host |= T.Host;
+}
+
+void StreamState::join(
+    const StreamState &O,
+    const std::function<StorageId(const clang::VarDecl *)> &PhiFor) {
   if (!O.Reachable)
     return;
   if (!Reachable) {
@@ -59,21 +71,42 @@ void StreamState::join(const StreamState &O) {
       Unrestored.push_back(U);
   llvm::sort(Unrestored);
   intersectEqual(StreamVars, O.StreamVars);
+  // Variables that name different storages on the two paths (y = a on one,
+  // y = b on the other; a loop's prev = prev.exp()) name a phi storage.
+  std::vector<std::pair<const clang::VarDecl *, StorageId>> Phis;
+  if (PhiFor)
+    for (const auto &[V, Mine] : TensorVars) {
+      auto F = O.TensorVars.find(V);
+      if (F == O.TensorVars.end() || F->second == Mine)
+        continue;
+      StorageId Phi = PhiFor(V);
+      TensorState Merged;
+      bool Any = false;
+      using Side = std::pair<const StreamState *, StorageId>;
+      for (auto [From, Id] : {Side{this, Mine}, Side{&O, F->second}})
+        if (auto T = From->Tensors.find(Id); T != From->Tensors.end()) {
+          if (Any)
+            joinTensor(Merged, T->second);
+          else
+            Merged = T->second;
+          Any = true;
+        }
+      Phis.push_back({V, Phi});
+      Tensors[Phi] = Merged;
+    }
   intersectEqual(TensorVars, O.TensorVars);
   intersectEqual(Guards, O.Guards);
   for (const auto &[Id, T] : O.Tensors) {
     auto [It, Inserted] = Tensors.insert({Id, T});
     if (Inserted)
       continue;
-    TensorState &Mine = It->second;
-    joinAccesses(Mine.Writes, T.Writes);
-    joinAccesses(Mine.Reads, T.Reads);
-    joinAccesses(Mine.Foreign, T.Foreign);
-    if (Mine.AllocStream != T.AllocStream)
-      Mine.AllocStream = StreamTable::Unknown;
-    Mine.Escaped |= T.Escaped;
-    Mine.Host |= T.Host;
+    bool IsPhi = llvm::any_of(
+        Phis, [&, Id = Id](const auto &P) { return P.second == Id; });
+    if (!IsPhi)
+      joinTensor(It->second, T);
   }
+  for (const auto &[V, Phi] : Phis)
+    TensorVars[V] = Phi;
   for (auto It = Events.begin(); It != Events.end();) {
     auto F = O.Events.find(It->first);
     if (F == O.Events.end()) {

@@ -18,6 +18,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdint>
+#include <functional>
 #include <map>
 
 namespace clang {
@@ -106,8 +107,13 @@ struct StreamState {
 
   bool operator==(const StreamState &O) const;
   bool operator!=(const StreamState &O) const { return !(*this == O); }
-  /// Least upper bound: this := this ⊔ O.
-  void join(const StreamState &O);
+  /// Least upper bound: this := this ⊔ O. A tensor variable that names
+  /// different storages on the two paths names the storage \p PhiFor gives
+  /// for it afterwards, with both storages' states joined; without \p PhiFor
+  /// such a variable is dropped (no longer followed).
+  void join(
+      const StreamState &O,
+      const std::function<StorageId(const clang::VarDecl *)> &PhiFor = nullptr);
 };
 
 /// Merges two access lists: same site kept once, visible only to streams

@@ -40,6 +40,14 @@ StorageId Transfer::storageFor(const void *Key, StringRef Name, bool Decl) {
   return Id;
 }
 
+StorageId Transfer::phiFor(const VarDecl *V) {
+  // Keyed apart from V's own storage (an opaque value bound to V).
+  const void *Key = reinterpret_cast<const char *>(V) + 1;
+  StorageId Id = storageFor(Key, V->getName(), /*Decl=*/false);
+  Storages[Id].NameVar = V;
+  return Id;
+}
+
 StreamState Transfer::entryState() {
   StreamState S;
   S.Reachable = true;

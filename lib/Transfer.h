@@ -51,6 +51,9 @@ public:
   void apply(const Fact &F, StreamState &S, std::vector<Finding> *Out);
   /// Drops storages no variable refers to any more (temporaries).
   void collectGarbage(StreamState &S);
+  /// The storage a tensor variable names after paths that bound it to
+  /// different storages meet.
+  StorageId phiFor(const clang::VarDecl *V);
 
   const StreamTable &streams() const { return Streams; }
   void dump(const Fact &F, const StreamState &S, llvm::raw_ostream &OS) const;

@@ -326,3 +326,28 @@ void through_a_container(const at::Tensor &X) {
   }
   at::Tensor Z = parts[0].clone();
 }
+
+// A variable reassigned on one path names either value afterwards.
+void reassigned_on_one_path(const at::Tensor &X, bool c) {
+  auto s = at::cuda::getStreamFromPool();
+  at::Tensor Y = X * 2;
+  if (c)
+    Y = X * 3;
+  at::cuda::CUDAStreamGuard guard(s);
+  at::Tensor Z = Y.exp();
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'Y' is read on pool stream 's' while its write on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-5]]:9: note: 'Y' is written on the caller's current stream here
+}
+
+// ... and a loop-carried value (prev = prev.exp()).
+void loop_carried_value(at::Tensor prev, int n) {
+  auto s = at::cuda::getStreamFromPool();
+  for (int i = 0; i < n; ++i)
+    prev = prev.exp();
+  at::cuda::CUDAStreamGuard guard(s);
+  at::Tensor Z = prev.sum();
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'prev' is read on pool stream 's' while its write on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-5]]:12: note: 'prev' is written on the caller's current stream here
+}
