@@ -35,6 +35,7 @@ cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$torch_prefix" -DCMAKE_CUDA_ARCHITECTURES="${cc/./}" \
   >"$build/configure.log" 2>&1 || { tail -40 "$build/configure.log"; exit 1; }
 ninja -C "$build" -k 0 -j "$(nproc)" >"$build/build.log" 2>&1 || grep -B2 -A12 'error' "$build/build.log" | head -80
+echo "== built in ${SECONDS}s"
 
 # Writes results/<name>.{json,md} from the lines so far (and copies to $OUT).
 collect() {
@@ -96,7 +97,7 @@ sanitize() { # case variant
 }
 if [ "$sanitizer" = 1 ]; then
   echo "== compute-sanitizer"
-  alloc_cases="missing_record_stream fresh_alloc_side_write"
+  alloc_cases="missing_record_stream fresh_alloc_side_write fill_on_side_no_wait"
   for c in $alloc_cases; do sanitize "$c" bug; sanitize "$c" fixed; done
   for c in $cases; do
     case " $alloc_cases " in *" $c "*) continue ;; esac
@@ -105,3 +106,4 @@ if [ "$sanitizer" = 1 ]; then
 fi
 collect
 cat "$results/$name.md"
+echo "== done in ${SECONDS}s"
