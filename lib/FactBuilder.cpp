@@ -59,6 +59,15 @@ const Expr *tensorBehindPointer(const Expr *E) {
   E = stripValue(E);
   if (const auto *CS = dyn_cast_or_null<CStyleCastExpr>(E))
     E = stripValue(CS->getSubExpr());
+  // float *p = t.data_ptr<float>(); ... kernel<<<..>>>(p): a local pointer
+  // initialised from a tensor's data (the usual extension-code shape). A
+  // pointer assigned again later is not followed.
+  if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+        V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) &&
+        V->getType()->isPointerType() && V->getInit() &&
+        !isa<DeclRefExpr>(stripValue(V->getInit())))
+      return tensorBehindPointer(V->getInit());
   const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
   if (!MC || !MC->getMethodDecl())
     return nullptr;
@@ -210,8 +219,11 @@ Fact FactBuilder::make(FactKind K, SiteKind SK, const Stmt *At) {
 }
 
 void FactBuilder::access(FactKind K, const Expr *Tensor, const Expr *Stream,
-                         bool Legacy, FactList &Out, bool Async) {
-  Fact F = make(K, SiteKind::Access, Tensor);
+                         bool Legacy, FactList &Out, bool Async,
+                         const Stmt *At) {
+  // At: where the access is written when the tensor is reached through a
+  // pointer variable (the launch argument, not the pointer's initialiser).
+  Fact F = make(K, SiteKind::Access, At ? At : Tensor);
   F.Tensor = Tensor;
   F.Stream = Stream;
   F.LegacyStream = Legacy;
@@ -516,7 +528,7 @@ void FactBuilder::lowerKernelLaunch(const CUDAKernelCallExpr *KE,
   }
   for (const Expr *Arg : KE->arguments())
     if (const Expr *T = tensorBehindPointer(Arg))
-      access(FactKind::Read, T, Stream, Legacy, Out);
+      access(FactKind::Read, T, Stream, Legacy, Out, false, Arg);
 }
 
 bool FactBuilder::lowerTensorMethod(const CXXMemberCallExpr *MC,
@@ -746,15 +758,17 @@ bool FactBuilder::lowerApiCall(const CallExpr *CE, FactList &Out) {
     const Expr *Stream =
         E == ApiEffect::MemcpySync ? nullptr : argOrNull(CE, N - 1);
     bool Legacy = !Stream;
+    auto Copy = [&](FactKind K, const Expr *Arg) {
+      if (const Expr *T = tensorBehindPointer(Arg)) {
+        access(K, T, Stream, Legacy, Out, !Sync, Arg);
+        Out.back().Copy = true;
+      }
+    };
     if (E != ApiEffect::MemsetAsync && N > 1)
-      if (const Expr *Src = tensorBehindPointer(
-              CE->getArg(canonicalName(FD) == "cudaMemcpy2DAsync" ? 2 : 1)))
-        access(FactKind::Read, Src, Stream, Legacy, Out, !Sync),
-            Out.back().Copy = true;
+      Copy(FactKind::Read,
+           CE->getArg(canonicalName(FD) == "cudaMemcpy2DAsync" ? 2 : 1));
     if (N > 0)
-      if (const Expr *Dst = tensorBehindPointer(CE->getArg(0)))
-        access(FactKind::Write, Dst, Stream, Legacy, Out, !Sync),
-            Out.back().Copy = true;
+      Copy(FactKind::Write, CE->getArg(0));
     if (Sync) {
       Fact &F = Emit(FactKind::StreamSync, SiteKind::Other);
       F.Stream = Stream;

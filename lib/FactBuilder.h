@@ -56,7 +56,8 @@ private:
              const clang::Expr *Executor, FactList &Out);
   void host(FactKind K, const clang::Expr *Tensor, FactList &Out);
   void access(FactKind K, const clang::Expr *Tensor, const clang::Expr *Stream,
-              bool Legacy, FactList &Out, bool Async = false);
+              bool Legacy, FactList &Out, bool Async = false,
+              const clang::Stmt *At = nullptr);
   void allocate(const clang::CallExpr *CE, bool Foreign, FactList &Out,
                 bool Host = false, bool Async = false);
   Fact make(FactKind K, SiteKind SK, const clang::Stmt *At);
