@@ -28,6 +28,8 @@ StreamAnalysisCheck::StreamAnalysisCheck(StringRef Name,
   }
   O.VisitsPerBlock = Options.getLocalOrGlobal("VisitsPerBlock", 64u);
   ApiOptions.push_back({"VisitsPerBlock", std::to_string(O.VisitsPerBlock)});
+  O.MaxStateWork = Options.getLocalOrGlobal("MaxStateWork", O.MaxStateWork);
+  ApiOptions.push_back({"MaxStateWork", std::to_string(O.MaxStateWork)});
   Shared->addOptions(O);
 }
 
@@ -71,9 +73,9 @@ void StreamAnalysisCheck::check(const MatchFinder::MatchResult &Result) {
     // Never give up silently: say which function was not analysed.
     R.SkipReported = true;
     llvm::errs() << "streamsafe: skipped '" << FD->getQualifiedNameAsString()
-                 << "': the analysis budget (" << R.BlockVisits - 1
-                 << " block visits over " << R.Blocks
-                 << " blocks) was exceeded\n";
+                 << "': the analysis budget was exceeded (" << R.BlockVisits
+                 << " block visits over " << R.Blocks << " blocks, "
+                 << R.StateWork << " state entries carried)\n";
   }
   for (const Finding &F : R.Findings)
     report(R, F, *Result.Context);

@@ -190,11 +190,18 @@ public:
         return StreamState();
       }
       StreamState NewIn = InputOf(L.ById[Id]);
+      // Work, not only visits: a long flat function visits each block
+      // twice but carries every live tensor through every block.
+      R.StateWork += 1 + NewIn.Tensors.size() + NewIn.TensorVars.size();
+      if (R.StateWork > Opts.MaxStateWork) {
+        R.State = FunctionResult::BudgetExceeded;
+        return StreamState();
+      }
       if (Visited[Id] && NewIn == In[Id])
         continue;
       Visited[Id] = 1;
-      In[Id] = NewIn;
       StreamState S = NewIn;
+      In[Id] = std::move(NewIn);
       for (const Fact &F : L.Facts[Id])
         T.apply(F, S, nullptr);
       T.collectGarbage(S);

@@ -14,6 +14,7 @@
 #include "lib/Findings.h"
 #include "lib/Sites.h"
 #include "llvm/ADT/DenseMap.h"
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,6 +29,10 @@ namespace streamsafe {
 struct AnalysisOptions {
   /// Blocks visited per CFG block before the engine gives up on a function.
   unsigned VisitsPerBlock = 64;
+  /// Tracked entries (tensors and variables) summed over all block visits
+  /// before the engine gives up: bounds the cost of huge flat functions
+  /// whose states grow with their length.
+  uint64_t MaxStateWork = 10000000;
   /// Name of a function whose facts and states are dumped to stderr.
   std::string DumpFunction;
   /// Framework APIs configured by the user.
@@ -41,6 +46,7 @@ struct FunctionResult {
   std::vector<Finding> Findings; ///< sorted by location, deduplicated
   unsigned BlockVisits = 0;
   unsigned NestedVisits = 0; ///< visits spent in thread and task bodies
+  uint64_t StateWork = 0;    ///< see AnalysisOptions::MaxStateWork
   unsigned Blocks = 0;
   /// Set by the first consumer that told the user about a BudgetExceeded.
   mutable bool SkipReported = false;

@@ -17,6 +17,7 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
 #include <algorithm>
 
 using namespace clang;
@@ -603,11 +604,12 @@ void Transfer::waitEvent(const Fact &F, StreamState &S,
 }
 
 void Transfer::collectGarbage(StreamState &S) {
+  // One pass over the variables, one over the storages: O(V + T).
+  llvm::DenseSet<StorageId> Held;
+  for (const auto &[Var, Id] : S.TensorVars)
+    Held.insert(Id);
   for (auto It = S.Tensors.begin(); It != S.Tensors.end();) {
-    bool Held = Storages[It->first].IsDecl;
-    for (const auto &[Var, Id] : S.TensorVars)
-      Held |= Id == It->first;
-    if (Held)
+    if (Storages[It->first].IsDecl || Held.contains(It->first))
       ++It;
     else
       It = S.Tensors.erase(It);
