@@ -32,7 +32,7 @@ struct AnalysisOptions {
   /// Tracked entries (tensors and variables) summed over all block visits
   /// before the engine gives up: bounds the cost of huge flat functions
   /// whose states grow with their length.
-  uint64_t MaxStateWork = 10000000;
+  uint64_t MaxStateWork = 2000000;
   /// Name of a function whose facts and states are dumped to stderr.
   std::string DumpFunction;
   /// Framework APIs configured by the user.
