@@ -4,7 +4,7 @@
 #ifndef STREAMSAFE_CHECKS_HOSTREADBEFORESYNCCHECK_H
 #define STREAMSAFE_CHECKS_HOSTREADBEFORESYNCCHECK_H
 
-#include "checks/StreamAnalysisCheck.h"
+#include "checks/StreamAnalysisBase.h"
 
 namespace clang::tidy::streamsafe {
 
@@ -13,9 +13,9 @@ namespace clang::tidy::streamsafe {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/host-read-before-sync.md
-class HostReadBeforeSyncCheck : public StreamAnalysisCheck {
+class HostReadBeforeSyncCheck : public StreamAnalysisBase {
 public:
-  using StreamAnalysisCheck::StreamAnalysisCheck;
+  using StreamAnalysisBase::StreamAnalysisBase;
 
 protected:
   void report(const ::streamsafe::FunctionResult &R,

@@ -3,7 +3,7 @@
 #ifndef STREAMSAFE_CHECKS_MISSINGRECORDSTREAMCHECK_H
 #define STREAMSAFE_CHECKS_MISSINGRECORDSTREAMCHECK_H
 
-#include "checks/StreamAnalysisCheck.h"
+#include "checks/StreamAnalysisBase.h"
 
 namespace clang::tidy::streamsafe {
 
@@ -12,9 +12,9 @@ namespace clang::tidy::streamsafe {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/missing-record-stream.md
-class MissingRecordStreamCheck : public StreamAnalysisCheck {
+class MissingRecordStreamCheck : public StreamAnalysisBase {
 public:
-  using StreamAnalysisCheck::StreamAnalysisCheck;
+  using StreamAnalysisBase::StreamAnalysisBase;
 
 protected:
   void report(const ::streamsafe::FunctionResult &R,

@@ -4,7 +4,7 @@
 #ifndef STREAMSAFE_CHECKS_THREADCURRENTSTREAMCHECK_H
 #define STREAMSAFE_CHECKS_THREADCURRENTSTREAMCHECK_H
 
-#include "checks/StreamAnalysisCheck.h"
+#include "checks/StreamAnalysisBase.h"
 
 namespace clang::tidy::streamsafe {
 
@@ -13,9 +13,9 @@ namespace clang::tidy::streamsafe {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/thread-current-stream.md
-class ThreadCurrentStreamCheck : public StreamAnalysisCheck {
+class ThreadCurrentStreamCheck : public StreamAnalysisBase {
 public:
-  using StreamAnalysisCheck::StreamAnalysisCheck;
+  using StreamAnalysisBase::StreamAnalysisBase;
 
 protected:
   void report(const ::streamsafe::FunctionResult &R,

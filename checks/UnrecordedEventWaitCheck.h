@@ -4,7 +4,7 @@
 #ifndef STREAMSAFE_CHECKS_UNRECORDEDEVENTWAITCHECK_H
 #define STREAMSAFE_CHECKS_UNRECORDEDEVENTWAITCHECK_H
 
-#include "checks/StreamAnalysisCheck.h"
+#include "checks/StreamAnalysisBase.h"
 
 namespace clang::tidy::streamsafe {
 
@@ -12,9 +12,9 @@ namespace clang::tidy::streamsafe {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/unrecorded-event-wait.md
-class UnrecordedEventWaitCheck : public StreamAnalysisCheck {
+class UnrecordedEventWaitCheck : public StreamAnalysisBase {
 public:
-  using StreamAnalysisCheck::StreamAnalysisCheck;
+  using StreamAnalysisBase::StreamAnalysisBase;
 
 protected:
   void report(const ::streamsafe::FunctionResult &R,

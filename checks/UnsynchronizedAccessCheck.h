@@ -3,7 +3,7 @@
 #ifndef STREAMSAFE_CHECKS_UNSYNCHRONIZEDACCESSCHECK_H
 #define STREAMSAFE_CHECKS_UNSYNCHRONIZEDACCESSCHECK_H
 
-#include "checks/StreamAnalysisCheck.h"
+#include "checks/StreamAnalysisBase.h"
 
 namespace clang::tidy::streamsafe {
 
@@ -12,9 +12,9 @@ namespace clang::tidy::streamsafe {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/unsynchronized-access.md
-class UnsynchronizedAccessCheck : public StreamAnalysisCheck {
+class UnsynchronizedAccessCheck : public StreamAnalysisBase {
 public:
-  using StreamAnalysisCheck::StreamAnalysisCheck;
+  using StreamAnalysisBase::StreamAnalysisBase;
 
 protected:
   void report(const ::streamsafe::FunctionResult &R,

@@ -1,6 +1,6 @@
-//===--- StreamAnalysisCheck.cpp - Base of engine-based checks ------------===//
+//===--- StreamAnalysisBase.cpp - Base of engine-based checks ------------===//
 
-#include "checks/StreamAnalysisCheck.h"
+#include "checks/StreamAnalysisBase.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -9,9 +9,9 @@ using namespace ::streamsafe;
 
 namespace clang::tidy::streamsafe {
 
-StreamAnalysisCheck::StreamAnalysisCheck(StringRef Name,
-                                         ClangTidyContext *Context,
-                                         std::shared_ptr<SharedSession> S)
+StreamAnalysisBase::StreamAnalysisBase(StringRef Name,
+                                       ClangTidyContext *Context,
+                                       std::shared_ptr<SharedSession> S)
     : ClangTidyCheck(Name, Context), Shared(std::move(S)) {
   AnalysisOptions O;
   // Hidden debugging option: not stored, so --dump-config does not show it.
@@ -52,19 +52,19 @@ AnalysisSession &SharedSession::get() {
   return *Session;
 }
 
-void StreamAnalysisCheck::onStartOfTranslationUnit() {}
+void StreamAnalysisBase::onStartOfTranslationUnit() {}
 
-void StreamAnalysisCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+void StreamAnalysisBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   for (const auto &[Name, Value] : ApiOptions)
     Options.store(Opts, Name, Value);
 }
 
-void StreamAnalysisCheck::registerMatchers(MatchFinder *Finder) {
+void StreamAnalysisBase::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
       functionDecl(isDefinition(), unless(isImplicit())).bind("fn"), this);
 }
 
-void StreamAnalysisCheck::check(const MatchFinder::MatchResult &Result) {
+void StreamAnalysisBase::check(const MatchFinder::MatchResult &Result) {
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
   if (!FD || FD->isDependentContext() || !FD->hasBody())
     return;
@@ -81,8 +81,8 @@ void StreamAnalysisCheck::check(const MatchFinder::MatchResult &Result) {
     report(R, F, *Result.Context);
 }
 
-void StreamAnalysisCheck::noteStreamSetAt(const FunctionResult &R,
-                                          const AccessInfo &A, StringRef Verb) {
+void StreamAnalysisBase::noteStreamSetAt(const FunctionResult &R,
+                                         const AccessInfo &A, StringRef Verb) {
   if (!A.OnCurrentStream || A.StreamSetAt == NoSite)
     return;
   const Site &S = R.Sites[A.StreamSetAt];

@@ -1,4 +1,4 @@
-//===--- StreamAnalysisCheck.h - Base of engine-based checks ----*- C++ -*-===//
+//===--- StreamAnalysisBase.h - Base of engine-based checks -----*- C++ -*-===//
 //
 // The checks built on the stream dataflow engine are thin: they select
 // function definitions, ask the shared AnalysisSession for the function's
@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STREAMSAFE_CHECKS_STREAMANALYSISCHECK_H
-#define STREAMSAFE_CHECKS_STREAMANALYSISCHECK_H
+#ifndef STREAMSAFE_CHECKS_STREAMANALYSISBASE_H
+#define STREAMSAFE_CHECKS_STREAMANALYSISBASE_H
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "lib/FunctionAnalysis.h"
@@ -30,10 +30,10 @@ private:
   std::unique_ptr<::streamsafe::AnalysisSession> Session;
 };
 
-class StreamAnalysisCheck : public ClangTidyCheck {
+class StreamAnalysisBase : public ClangTidyCheck {
 public:
-  StreamAnalysisCheck(StringRef Name, ClangTidyContext *Context,
-                      std::shared_ptr<SharedSession> Shared);
+  StreamAnalysisBase(StringRef Name, ClangTidyContext *Context,
+                     std::shared_ptr<SharedSession> Shared);
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onStartOfTranslationUnit() override;
@@ -58,4 +58,4 @@ private:
 
 } // namespace clang::tidy::streamsafe
 
-#endif // STREAMSAFE_CHECKS_STREAMANALYSISCHECK_H
+#endif // STREAMSAFE_CHECKS_STREAMANALYSISBASE_H
