@@ -351,3 +351,17 @@ void loop_carried_value(at::Tensor prev, int n) {
   // CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is set to pool stream 's' here
   // CHECK-NOTES: :[[@LINE-5]]:12: note: 'prev' is written on the caller's current stream here
 }
+
+// Tensor lists: at::cat({a, b}) reads both.
+void tensor_list_read(const at::Tensor &X) {
+  auto s = at::cuda::getStreamFromPool();
+  at::Tensor A = X * 2, B = X * 3;
+  at::cuda::CUDAStreamGuard guard(s);
+  at::Tensor C = at::cat({A, B});
+  // CHECK-NOTES: :[[@LINE-1]]:27: warning: tensor 'A' is read on pool stream 's' while its write on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-5]]:18: note: 'A' is written on the caller's current stream here
+  // CHECK-NOTES: :[[@LINE-4]]:30: warning: tensor 'B' is read on pool stream 's' while its write on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-6]]:29: note: the current stream is set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-8]]:29: note: 'B' is written on the caller's current stream here
+}
