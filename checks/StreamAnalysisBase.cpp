@@ -52,8 +52,6 @@ AnalysisSession &SharedSession::get() {
   return *Session;
 }
 
-void StreamAnalysisBase::onStartOfTranslationUnit() {}
-
 void StreamAnalysisBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   for (const auto &[Name, Value] : ApiOptions)
     Options.store(Opts, Name, Value);

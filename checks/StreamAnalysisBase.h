@@ -36,7 +36,6 @@ public:
                      std::shared_ptr<SharedSession> Shared);
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   bool isLanguageVersionSupported(const LangOptions &LO) const override {
     return LO.CPlusPlus;

@@ -25,9 +25,8 @@ ApiEffect classifyEventsApi(llvm::StringRef Name) {
       {"cudaStreamWaitEvent", ApiEffect::RawStreamWaitEvent},
       {"cudaEventSynchronize", ApiEffect::RawEventSynchronize},
   };
-  auto It = Table.find(Name);
-  if (It != Table.end())
-    return It->second;
+  if (ApiEffect E = lookupEffect(Table, Name); E != ApiEffect::None)
+    return E;
   // record() records on the current stream; record(s) and recordOnce(s) on s.
   // The overload is told apart by the argument count at the call.
   if (Name == "at::cuda::CUDAEvent::record" ||

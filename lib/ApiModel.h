@@ -63,8 +63,7 @@ enum class ApiEffect {
   GuardResetStream, ///< optional/stream guard .reset_stream(s)
   GuardReset,       ///< optional guard .reset(): restores
   // Events (ApiEvents.cpp).
-  EventRecordCurrent,  ///< ev.record(): on the current stream
-  EventRecordOn,       ///< ev.record(s) / recordOnce(s)
+  EventRecordOn,       ///< ev.record(s), recordOnce(s); record() = current
   EventBlock,          ///< ev.block(s)
   StreamWaitEvent,     ///< s.wait(ev)
   EventSynchronize,    ///< ev.synchronize()
@@ -87,6 +86,12 @@ enum class ApiEffect {
   SpawnThread, ///< the callable argument runs on a new thread
 };
 ApiEffect classifyCall(llvm::StringRef CanonicalName);
+/// The effect \p Table gives \p Name, or None: the lookup every family does.
+template <typename Map>
+ApiEffect lookupEffect(const Map &Table, llvm::StringRef Name) {
+  auto It = Table.find(Name);
+  return It == Table.end() ? ApiEffect::None : It->second;
+}
 ApiEffect classifyStreamsApi(llvm::StringRef Name);
 ApiEffect classifyEventsApi(llvm::StringRef Name);
 ApiEffect classifySyncApi(llvm::StringRef Name);

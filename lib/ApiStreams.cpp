@@ -30,8 +30,7 @@ ApiEffect classifyStreamsApi(llvm::StringRef Name) {
       {"c10::OptionalStreamGuard::reset_stream", ApiEffect::GuardResetStream},
       {"c10::OptionalStreamGuard::reset", ApiEffect::GuardReset},
   };
-  auto It = Table.find(Name);
-  return It == Table.end() ? ApiEffect::None : It->second;
+  return lookupEffect(Table, Name);
 }
 
 } // namespace streamsafe

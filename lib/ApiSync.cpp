@@ -29,8 +29,7 @@ ApiEffect classifySyncApi(llvm::StringRef Name) {
       {"std::memcpy", ApiEffect::HostMemcpy},
       {"memcpy", ApiEffect::HostMemcpy},
   };
-  auto It = Table.find(Name);
-  return It == Table.end() ? ApiEffect::None : It->second;
+  return lookupEffect(Table, Name);
 }
 
 } // namespace streamsafe

@@ -74,7 +74,7 @@ TensorMethod classifyTensorMethod(llvm::StringRef Name) {
                           "is_inference",
                           "has_names",
                           "storage",
-                          "nbytes",
+
                           "is_conj",
                           "is_neg",
                           "type"})

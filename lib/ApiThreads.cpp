@@ -22,8 +22,7 @@ ApiEffect classifyThreadsApi(llvm::StringRef Name) {
       {"c10::TaskThreadPoolBase::run", ApiEffect::SpawnThread},
       {"c10::TaskThreadPool::run", ApiEffect::SpawnThread},
   };
-  auto It = Table.find(Name);
-  return It == Table.end() ? ApiEffect::None : It->second;
+  return lookupEffect(Table, Name);
 }
 
 bool isThreadClass(llvm::StringRef Name) {

@@ -418,10 +418,8 @@ void FactBuilder::lowerCall(const CallExpr *CE, FactList &Out) {
       classifyType(OC->getArg(0)->getType()) == ValueClass::Tensor &&
       isa_and_nonnull<CXXMethodDecl>(OC->getDirectCallee())) {
     // Member operators of Tensor: t = u, t += u, t[i].
-    const auto *MD = cast<CXXMethodDecl>(OC->getDirectCallee());
-    StringRef Name = MD->getNameAsString() == "operator[]" ? "operator[]" : "";
     const Expr *Self = OC->getArg(0);
-    if (!Name.empty())
+    if (OC->getOperator() == OO_Subscript)
       return; // a view
     if (OC->getOperator() == OO_Equal) {
       const Expr *RHS = OC->getArg(1);
@@ -455,14 +453,9 @@ void FactBuilder::lowerCall(const CallExpr *CE, FactList &Out) {
   const FunctionDecl *FD = CE->getDirectCallee();
   if (FD && (isInTopNamespace(FD, "at") || isInTopNamespace(FD, "torch")))
     return lowerAtenCall(CE, Out);
-  if (FD && (isInTopNamespace(FD, "c10") || isInTopNamespace(FD, "std"))) {
-    if (FD && isTransparentCast(canonicalName(FD)))
-      return;
-    // Library code that neither runs on a stream nor is ours: it may keep a
-    // tensor (a container insert) but enqueues nothing.
-    return lowerUnknownCall(CE, /*MayKeep=*/true, Out), void();
-  }
-  lowerUnknownCall(CE, /*MayKeep=*/true, Out);
+  if (FD && isTransparentCast(canonicalName(FD)))
+    return;
+  lowerUnknownCall(CE, Out);
 }
 
 bool FactBuilder::lowerConfiguredCall(const CallExpr *CE, FactList &Out) {
@@ -806,8 +799,7 @@ void FactBuilder::lowerAtenCall(const CallExpr *CE, FactList &Out) {
              Kind == AtenFunction::Factory && targetsHost(CE));
 }
 
-void FactBuilder::lowerUnknownCall(const CallExpr *CE, bool MayKeep,
-                                   FactList &Out) {
+void FactBuilder::lowerUnknownCall(const CallExpr *CE, FactList &Out) {
   // An unknown callee taking tensors is an op on the current stream, and it
   // may keep them. Library code (std::, c10::) only keeps them.
   const FunctionDecl *FD = CE->getDirectCallee();
@@ -830,11 +822,9 @@ void FactBuilder::lowerUnknownCall(const CallExpr *CE, bool MayKeep,
   for (const Expr *T : Tensors) {
     if (!Library)
       access(FactKind::Read, T, nullptr, false, Out);
-    if (MayKeep) {
-      Fact F = make(FactKind::Escape, SiteKind::Other, CE);
-      F.Tensor = T;
-      Out.push_back(F);
-    }
+    Fact F = make(FactKind::Escape, SiteKind::Other, CE);
+    F.Tensor = T;
+    Out.push_back(F);
   }
 }
 

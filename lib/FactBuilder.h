@@ -49,7 +49,7 @@ private:
   bool lowerObjectMethod(const clang::CXXMemberCallExpr *MC, FactList &Out);
   bool lowerApiCall(const clang::CallExpr *CE, FactList &Out);
   void lowerAtenCall(const clang::CallExpr *CE, FactList &Out);
-  void lowerUnknownCall(const clang::CallExpr *CE, bool MayKeep, FactList &Out);
+  void lowerUnknownCall(const clang::CallExpr *CE, FactList &Out);
 
   bool lowerConfiguredCall(const clang::CallExpr *CE, FactList &Out);
   void spawn(const clang::Stmt *At, llvm::ArrayRef<const clang::Expr *> Args,
