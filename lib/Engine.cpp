@@ -170,13 +170,14 @@ public:
     std::vector<StreamState> In(N), OutState(N);
     std::vector<char> Visited(N, 0);
     unsigned EntryId = L.G->getEntry().getBlockID();
+    unsigned JoinWork = 0;
     auto InputOf = [&](const CFGBlock *B) {
       StreamState S;
       if (B->getBlockID() == EntryId)
         S = Entry;
       for (const CFGBlock *P : B->preds())
         if (P)
-          S.join(OutState[P->getBlockID()], PhiFor);
+          JoinWork += S.join(OutState[P->getBlockID()], PhiFor);
       return S;
     };
     std::set<unsigned> Work = {L.Rank[EntryId]};
@@ -190,9 +191,10 @@ public:
         return StreamState();
       }
       StreamState NewIn = InputOf(L.ById[Id]);
-      // Work, not only visits: a long flat function visits each block
-      // twice but carries every live tensor through every block.
-      R.StateWork += 1 + NewIn.Tensors.size() + NewIn.TensorVars.size();
+      // Work, not only visits: the entries joins and sweeps touched (states
+      // share what did not change, so this is what a visit costs).
+      R.StateWork +=
+          1 + L.Facts[Id].size() + std::exchange(JoinWork, 0) + T.takeWork();
       if (R.StateWork > Opts.MaxStateWork) {
         R.State = FunctionResult::BudgetExceeded;
         return StreamState();

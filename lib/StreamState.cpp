@@ -51,15 +51,16 @@ static void joinTensor(TensorState &Mine, const TensorState &T) {
   Mine.Host |= T.Host;
 }
 
-void StreamState::join(
+unsigned StreamState::join(
     const StreamState &O,
     const std::function<StorageId(const clang::VarDecl *)> &PhiFor) {
   if (!O.Reachable)
-    return;
+    return 0;
   if (!Reachable) {
     *this = O;
-    return;
+    return 1;
   }
+  unsigned Work = 1;
   if (Current != O.Current) {
     Current = StreamTable::Unknown;
     CurrentSetAt = NoSite;
@@ -72,41 +73,68 @@ void StreamState::join(
   llvm::sort(Unrestored);
   intersectEqual(StreamVars, O.StreamVars);
   // Variables that name different storages on the two paths (y = a on one,
-  // y = b on the other; a loop's prev = prev.exp()) name a phi storage.
+  // y = b on the other; a loop's prev = prev.exp()) name a phi storage; the
+  // others that differ (bound on one path only) are dropped. Only entries
+  // that differ are visited: the two states share the rest.
   std::vector<std::pair<const clang::VarDecl *, StorageId>> Phis;
-  if (PhiFor)
-    for (const auto &[V, Mine] : TensorVars) {
-      auto F = O.TensorVars.find(V);
-      if (F == O.TensorVars.end() || F->second == Mine)
-        continue;
-      StorageId Phi = PhiFor(V);
-      TensorState Merged;
-      bool Any = false;
-      using Side = std::pair<const StreamState *, StorageId>;
-      for (auto [From, Id] : {Side{this, Mine}, Side{&O, F->second}})
-        if (auto T = From->Tensors.find(Id); T != From->Tensors.end()) {
-          if (Any)
-            joinTensor(Merged, T->second);
-          else
-            Merged = T->second;
-          Any = true;
-        }
-      Phis.push_back({V, Phi});
-      Tensors[Phi] = Merged;
-    }
-  intersectEqual(TensorVars, O.TensorVars);
-  intersectEqual(Guards, O.Guards);
-  for (const auto &[Id, T] : O.Tensors) {
-    auto [It, Inserted] = Tensors.insert({Id, T});
-    if (Inserted)
-      continue;
-    bool IsPhi = llvm::any_of(
-        Phis, [&, Id = Id](const auto &P) { return P.second == Id; });
-    if (!IsPhi)
-      joinTensor(It->second, T);
-  }
+  std::vector<const clang::VarDecl *> Dropped;
+  std::vector<std::pair<StorageId, TensorState>> PhiStates;
+  TensorVarMap::diff(TensorVars, O.TensorVars,
+                     [&](const clang::VarDecl *V, const StorageId *Mine,
+                         const StorageId *Theirs) {
+                       ++Work;
+                       if (Mine)
+                         Unheld.push_back(*Mine);
+                       if (Theirs)
+                         Unheld.push_back(*Theirs);
+                       if (!Mine)
+                         return;
+                       if (!Theirs || !PhiFor) {
+                         Dropped.push_back(V);
+                         return;
+                       }
+                       StorageId Phi = PhiFor(V);
+                       TensorState Merged;
+                       bool Any = false;
+                       for (const TensorState *T :
+                            {Tensors.lookup(*Mine), O.Tensors.lookup(*Theirs)})
+                         if (T) {
+                           if (Any)
+                             joinTensor(Merged, *T);
+                           else
+                             Merged = *T;
+                           Any = true;
+                         }
+                       Phis.push_back({V, Phi});
+                       PhiStates.push_back({Phi, std::move(Merged)});
+                     });
+  for (auto &[Phi, State] : PhiStates)
+    Tensors.set(Phi, std::move(State));
+  for (const clang::VarDecl *V : Dropped)
+    TensorVars.erase(V);
   for (const auto &[V, Phi] : Phis)
-    TensorVars[V] = Phi;
+    TensorVars.set(V, Phi);
+  intersectEqual(Guards, O.Guards);
+  // Storages: union, joining those both paths know (not the phis, which
+  // already hold both sides).
+  TensorMap Before = Tensors; // keeps the trie being diffed alive
+  TensorMap::diff(
+      Before, O.Tensors,
+      [&](StorageId Id, const TensorState *Mine, const TensorState *Theirs) {
+        ++Work;
+        if (!Theirs)
+          return;
+        if (!Mine) {
+          Tensors.set(Id, *Theirs);
+          return;
+        }
+        if (llvm::any_of(PhiStates,
+                         [&](const auto &P) { return P.first == Id; }))
+          return;
+        TensorState Joined = *Mine;
+        joinTensor(Joined, *Theirs);
+        Tensors.set(Id, std::move(Joined));
+      });
   for (auto It = Events.begin(); It != Events.end();) {
     auto F = O.Events.find(It->first);
     if (F == O.Events.end()) {
@@ -131,6 +159,7 @@ void StreamState::join(
     E.LastRecord = std::max(E.LastRecord, OE.LastRecord);
     ++It;
   }
+  return Work;
 }
 
 } // namespace streamsafe

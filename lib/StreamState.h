@@ -13,6 +13,7 @@
 #define STREAMSAFE_LIB_STREAMSTATE_H
 
 #include "lib/Findings.h"
+#include "lib/PersistentMap.h"
 #include "lib/Sites.h"
 #include "lib/StreamTable.h"
 #include "llvm/ADT/SmallVector.h"
@@ -64,6 +65,16 @@ struct TensorState {
   }
 };
 
+/// Tensors with accesses in flight: the only ones event records, waits and
+/// synchronisations change, so sweeps visit only these.
+struct HasPendingAccess {
+  static bool marked(const TensorState &T) {
+    return !T.Writes.empty() || !T.Reads.empty() || !T.Foreign.empty();
+  }
+};
+using TensorMap = PersistentMap<StorageId, TensorState, HasPendingAccess>;
+using TensorVarMap = PersistentMap<const clang::VarDecl *, StorageId>;
+
 /// An access an event record captured: (storage, site).
 using CoveredAccess = std::pair<StorageId, SiteId>;
 
@@ -94,8 +105,10 @@ struct StreamState {
   StreamId Current = StreamTable::Unknown;
   SiteId CurrentSetAt = NoSite;
   std::map<const clang::VarDecl *, StreamId> StreamVars;
-  std::map<const clang::VarDecl *, StorageId> TensorVars;
-  std::map<StorageId, TensorState> Tensors;
+  /// Grow with the function (every tensor variable in scope, every storage
+  /// alive): persistent, so states of neighbouring blocks share them.
+  TensorVarMap TensorVars;
+  TensorMap Tensors;
   std::map<const clang::VarDecl *, EventState> Events;
   std::map<const clang::VarDecl *, GuardState> Guards;
   /// setCurrentCUDAStream calls that may still be in effect (may: union).
@@ -104,14 +117,20 @@ struct StreamState {
   SiteId ThreadStart = NoSite;
   StreamId SpawnerStream = StreamTable::Unknown;
   SiteId SpawnerSetAt = NoSite;
+  /// Storages that may have lost their last variable since the last
+  /// garbage collection (or all of them, after a thread body returned).
+  /// Bookkeeping, not part of the lattice: ignored by == and join.
+  llvm::SmallVector<StorageId, 4> Unheld;
+  bool CollectAll = false;
 
   bool operator==(const StreamState &O) const;
   bool operator!=(const StreamState &O) const { return !(*this == O); }
   /// Least upper bound: this := this ⊔ O. A tensor variable that names
   /// different storages on the two paths names the storage \p PhiFor gives
   /// for it afterwards, with both storages' states joined; without \p PhiFor
-  /// such a variable is dropped (no longer followed).
-  void join(
+  /// such a variable is dropped (no longer followed). Returns the number of
+  /// entries that differed (the work done).
+  unsigned join(
       const StreamState &O,
       const std::function<StorageId(const clang::VarDecl *)> &PhiFor = nullptr);
 };

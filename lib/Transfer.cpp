@@ -17,7 +17,6 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
-#include "llvm/ADT/DenseSet.h"
 #include <algorithm>
 
 using namespace clang;
@@ -35,7 +34,7 @@ StorageId Transfer::storageFor(const void *Key, StringRef Name, bool Decl) {
   auto It = StorageByKey.find(Key);
   if (It != StorageByKey.end())
     return It->second;
-  Storages.push_back({Name.str(), Key, Decl, nullptr});
+  Storages.push_back({Name.str(), Key, Decl, nullptr, {}});
   StorageId Id = static_cast<StorageId>(Storages.size() - 1);
   StorageByKey[Key] = Id;
   return Id;
@@ -46,7 +45,24 @@ StorageId Transfer::phiFor(const VarDecl *V) {
   const void *Key = reinterpret_cast<const char *>(V) + 1;
   StorageId Id = storageFor(Key, V->getName(), /*Decl=*/false);
   Storages[Id].NameVar = V;
+  if (!llvm::is_contained(Storages[Id].Binders, V))
+    Storages[Id].Binders.push_back(V);
   return Id;
+}
+
+void Transfer::bindVar(StreamState &S, const VarDecl *V, StorageId Id) {
+  S.TensorVars.set(V, Id);
+  if (!llvm::is_contained(Storages[Id].Binders, V))
+    Storages[Id].Binders.push_back(V);
+}
+
+bool Transfer::held(const StreamState &S, StorageId Id, bool Owning) const {
+  for (const VarDecl *V : Storages[Id].Binders) {
+    const StorageId *Bound = S.TensorVars.lookup(V);
+    if (Bound && *Bound == Id && !(Owning && V->getType()->isReferenceType()))
+      return true;
+  }
+  return false;
 }
 
 StreamState Transfer::entryState() {
@@ -67,8 +83,8 @@ StreamState Transfer::entryState() {
       Ready.Mode = AccessMode::EntryReady;
       Ready.StreamSetAt = EntrySite;
       T.Writes.push_back(Ready);
-      S.Tensors[Id] = T;
-      S.TensorVars[P] = Id;
+      S.Tensors.set(Id, T);
+      bindVar(S, P, Id);
     } else if (C == ValueClass::Stream || C == ValueClass::RawStream) {
       StreamId Id = Streams.get(StreamKind::Parameter, P);
       Streams.nameBy(Id, P);
@@ -89,9 +105,8 @@ std::optional<StorageId> Transfer::storageOf(const Expr *E,
     const auto *V = dyn_cast<VarDecl>(DR->getDecl());
     if (!V)
       return std::nullopt;
-    auto It = S.TensorVars.find(V);
-    if (It != S.TensorVars.end())
-      return It->second;
+    if (const StorageId *Bound = S.TensorVars.lookup(V))
+      return *Bound;
     if (V->hasGlobalStorage())
       return storageFor(V, V->getName(), true);
     return std::nullopt;
@@ -127,7 +142,7 @@ std::optional<StorageId> Transfer::storageOf(const Expr *E,
         return storageOf(CE->getArg(CE->getNumArgs() - 1), S);
     }
     auto It = StorageByKey.find(CE);
-    if (It != StorageByKey.end() && S.Tensors.count(It->second))
+    if (It != StorageByKey.end() && S.Tensors.contains(It->second))
       return It->second;
   }
   return std::nullopt;
@@ -282,7 +297,8 @@ void Transfer::access(const Fact &F, StreamState &S,
     // the copy may still be running on X.
     if (!F.HostResult || F.Async)
       Fresh.Writes.push_back(A);
-    S.Tensors[*Id] = Fresh;
+    S.Tensors.set(*Id, Fresh);
+    S.Unheld.push_back(*Id); // a temporary until a variable takes it
     if (A.OnCurrent && !F.HostResult)
       threadCheck(F, S, /*Query=*/false, Out);
     return;
@@ -290,7 +306,7 @@ void Transfer::access(const Fact &F, StreamState &S,
   Id = storageOf(F.Tensor, S);
   if (!Id)
     return;
-  TensorState &T = S.Tensors[*Id];
+  TensorState T = S.Tensors.get(*Id);
   if (T.Host && !F.Copy) {
     // An op on a host tensor runs in host code, now.
     Fact H(F.Kind == FactKind::Read ? FactKind::HostRead : FactKind::HostWrite);
@@ -344,6 +360,7 @@ void Transfer::access(const Fact &F, StreamState &S,
   if (T.AllocStream != StreamTable::Unknown && K != StreamKind::EntryCurrent &&
       K != StreamKind::Default && Streams.knownDistinct(X, T.AllocStream))
     addOrReplace(T.Foreign, A);
+  S.Tensors.set(*Id, std::move(T));
 }
 
 //===-- Variables and lifetimes ------------------------------------------===//
@@ -361,19 +378,20 @@ void Transfer::bind(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
       New = storageFor(V, V->getName(), true);
       TensorState Opaque;
       Opaque.Escaped = true;
-      S.Tensors[*New] = Opaque;
+      S.Tensors.set(*New, Opaque);
     }
     if (Storages[*New].Name.empty()) {
       Storages[*New].Name = V->getNameAsString();
       Storages[*New].NameVar = V;
     }
-    auto It = S.TensorVars.find(V);
     std::optional<StorageId> Old;
-    if (It != S.TensorVars.end())
-      Old = It->second;
-    S.TensorVars[V] = *New;
-    if (Old && *Old != *New)
+    if (const StorageId *Bound = S.TensorVars.lookup(V))
+      Old = *Bound;
+    bindVar(S, V, *New);
+    if (Old && *Old != *New) {
+      S.Unheld.push_back(*Old);
       release(*Old, F.Site, S, Out);
+    }
     return;
   }
   case ValueClass::Stream:
@@ -411,13 +429,12 @@ void Transfer::bind(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
 // allocation on the allocation stream while that stream still runs.
 void Transfer::release(StorageId Id, SiteId At, StreamState &S,
                        std::vector<Finding> *Out) {
-  for (const auto &[Var, Other] : S.TensorVars)
-    if (Other == Id && !Var->getType()->isReferenceType())
-      return;
-  auto It = S.Tensors.find(Id);
-  if (It == S.Tensors.end())
+  if (held(S, Id, /*Owning=*/true))
     return;
-  TensorState &T = It->second;
+  const TensorState *Found = S.Tensors.lookup(Id);
+  if (!Found)
+    return;
+  const TensorState &T = *Found;
   if (Out && !T.Escaped && T.AllocStream != StreamTable::Unknown &&
       !T.Foreign.empty()) {
     // One finding per foreign stream, at its last use there.
@@ -454,7 +471,7 @@ void Transfer::release(StorageId Id, SiteId At, StreamState &S,
       Out->push_back(Fi);
     }
   }
-  S.Tensors.erase(It);
+  S.Tensors.erase(Id);
 }
 
 const Stmt *Transfer::statementOf(const Stmt *S) const {
@@ -508,21 +525,24 @@ void Transfer::recordEvent(const Fact &F, StreamState &S) {
   if (E.CoversAll)
     return;
   // The record captures every access that Y has been ordered after so far.
-  for (const auto &[Id, T] : S.Tensors)
+  S.Tensors.forEachMarked([&](StorageId Id, const TensorState &T) {
+    ++Work;
     for (const AccessList *L : {&T.Writes, &T.Reads, &T.Foreign})
       for (const Access &A : *L)
         if (A.visibleTo(Y))
           E.Covers.push_back({Id, A.Site});
+  });
 }
 
 void Transfer::completeWhere(
     StreamState &S, llvm::function_ref<bool(StorageId, const Access &)> Done) {
-  for (auto &[Id, T] : S.Tensors)
+  S.Tensors.updateMarked([&](StorageId Id, TensorState &T) {
+    ++Work;
     for (AccessList *L : {&T.Writes, &T.Reads, &T.Foreign})
-      L->erase(
-          std::remove_if(L->begin(), L->end(),
-                         [&, Id = Id](const Access &A) { return Done(Id, A); }),
-          L->end());
+      L->erase(std::remove_if(L->begin(), L->end(),
+                              [&](const Access &A) { return Done(Id, A); }),
+               L->end());
+  });
 }
 
 // `for (...) { if (i > 0) ev.block(s); ...; ev.record(); }`: the wait sees
@@ -582,8 +602,9 @@ void Transfer::waitEvent(const Fact &F, StreamState &S,
   if (It == S.Events.end() || X == StreamTable::Unknown || It->second.CoversAll)
     return completeWhere(S, [](StorageId, const Access &) { return true; });
   const EventState &E = It->second;
-  for (auto &[Id, T] : S.Tensors) {
-    auto Covered = [&, Id = Id](const Access &A) {
+  S.Tensors.updateMarked([&](StorageId Id, TensorState &T) {
+    ++Work;
+    auto Covered = [&](const Access &A) {
       return llvm::is_contained(E.Covers, CoveredAccess{Id, A.Site});
     };
     for (AccessList *L : {&T.Writes, &T.Reads})
@@ -600,20 +621,30 @@ void Transfer::waitEvent(const Fact &F, StreamState &S,
       for (Access &A : T.Foreign)
         if (Covered(A))
           A.VisibleTo |= StreamTable::bit(X);
-  }
+  });
 }
 
 void Transfer::collectGarbage(StreamState &S) {
-  // One pass over the variables, one over the storages: O(V + T).
-  llvm::DenseSet<StorageId> Held;
-  for (const auto &[Var, Id] : S.TensorVars)
-    Held.insert(Id);
-  for (auto It = S.Tensors.begin(); It != S.Tensors.end();) {
-    if (Storages[It->first].IsDecl || Held.contains(It->first))
-      ++It;
-    else
-      It = S.Tensors.erase(It);
+  // Only the storages that lost a variable or were created since the last
+  // collection can have become garbage; held() asks only their binders.
+  auto Collect = [&](StorageId Id) {
+    ++Work;
+    if (!Storages[Id].IsDecl && !held(S, Id, /*Owning=*/false))
+      S.Tensors.erase(Id);
+  };
+  if (S.CollectAll) {
+    std::vector<StorageId> All;
+    S.Tensors.forEach(
+        [&](StorageId Id, const TensorState &) { All.push_back(Id); });
+    llvm::for_each(All, Collect);
+  } else {
+    llvm::sort(S.Unheld);
+    S.Unheld.erase(std::unique(S.Unheld.begin(), S.Unheld.end()),
+                   S.Unheld.end());
+    llvm::for_each(S.Unheld, Collect);
   }
+  S.Unheld.clear();
+  S.CollectAll = false;
 }
 
 void Transfer::apply(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
@@ -659,11 +690,12 @@ void Transfer::apply(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
   case FactKind::Unbind: {
     S.StreamVars.erase(F.Var);
     S.Events.erase(F.Var);
-    auto It = S.TensorVars.find(F.Var);
-    if (It == S.TensorVars.end())
+    const StorageId *Bound = S.TensorVars.lookup(F.Var);
+    if (!Bound)
       return;
-    StorageId Id = It->second;
-    S.TensorVars.erase(It);
+    StorageId Id = *Bound;
+    S.TensorVars.erase(F.Var);
+    S.Unheld.push_back(Id);
     return release(Id, F.Site, S, Out);
   }
   case FactKind::Escape: {
@@ -675,10 +707,13 @@ void Transfer::apply(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
     std::optional<StorageId> Id;
     if (F.Tensor)
       Id = storageOf(F.Tensor, S);
-    else if (auto It = S.TensorVars.find(F.Var); It != S.TensorVars.end())
-      Id = It->second;
-    if (Id)
-      S.Tensors[*Id].Escaped = true;
+    else if (const StorageId *Bound = S.TensorVars.lookup(F.Var))
+      Id = *Bound;
+    if (Id) {
+      TensorState T = S.Tensors.get(*Id);
+      T.Escaped = true;
+      S.Tensors.set(*Id, std::move(T));
+    }
     return;
   }
   case FactKind::EventRecord:
@@ -706,7 +741,8 @@ void Transfer::apply(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
     if (F.IfHostInvolved) {
       auto IsHost = [&](const Expr *E) {
         std::optional<StorageId> Id = storageOf(E, S);
-        return Id && S.Tensors.count(*Id) && S.Tensors[*Id].Host;
+        const TensorState *T = Id ? S.Tensors.lookup(*Id) : nullptr;
+        return T && T->Host;
       };
       if (!IsHost(F.Tensor) && !IsHost(F.Value))
         return;
@@ -724,18 +760,32 @@ void Transfer::apply(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
     if (!Id)
       return;
     StreamId B = F.Stream ? streamOf(F.Stream, S) : StreamTable::Unknown;
-    AccessList &L = S.Tensors[*Id].Foreign;
-    L.erase(std::remove_if(L.begin(), L.end(),
-                           [&](const Access &A) {
-                             return B == StreamTable::Unknown || A.visibleTo(B);
-                           }),
-            L.end());
+    TensorState T = S.Tensors.get(*Id);
+    llvm::erase_if(T.Foreign, [&](const Access &A) {
+      return B == StreamTable::Unknown || A.visibleTo(B);
+    });
+    S.Tensors.set(*Id, std::move(T));
     return;
   }
   }
 }
 
 //===-- Threads ----------------------------------------------------------===//
+
+// The spawner's variables, each naming what the body left it naming (a
+// variable captured by reference and assigned there); the body's own
+// variables are not the spawner's.
+static TensorVarMap adoptBindings(const TensorVarMap &Spawner,
+                                  const TensorVarMap &Body) {
+  TensorVarMap Result = Spawner;
+  TensorVarMap::diff(
+      Spawner, Body,
+      [&](const VarDecl *V, const StorageId *Mine, const StorageId *Theirs) {
+        if (Mine && Theirs)
+          Result.set(V, *Theirs);
+      });
+  return Result;
+}
 
 void Transfer::spawn(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
   if (!RunBody || !F.Body)
@@ -746,18 +796,16 @@ void Transfer::spawn(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
     if (!Exit.Reachable)
       return;
     auto Guards = std::move(S.Guards);
-    auto TensorVars = std::move(S.TensorVars);
+    TensorVarMap TensorVars = adoptBindings(S.TensorVars, Exit.TensorVars);
     auto StreamVars = std::move(S.StreamVars);
     S = std::move(Exit);
     S.Guards = std::move(Guards);
-    for (auto &[V, Id] : TensorVars)
-      if (auto It = S.TensorVars.find(V); It != S.TensorVars.end())
-        Id = It->second;
     for (auto &[V, Id] : StreamVars)
       if (auto It = S.StreamVars.find(V); It != S.StreamVars.end())
         Id = It->second;
     S.TensorVars = std::move(TensorVars);
     S.StreamVars = std::move(StreamVars);
+    S.CollectAll = true; // the body's own variables are gone
     return;
   }
   StreamState Entry = S;
@@ -794,9 +842,8 @@ void Transfer::spawn(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
   S.Tensors = std::move(Exit.Tensors);
   S.Events = std::move(Exit.Events);
   // Variables of the spawner that the body assigned (captured by reference).
-  for (auto &[V, Id] : S.TensorVars)
-    if (auto It = Exit.TensorVars.find(V); It != Exit.TensorVars.end())
-      Id = It->second;
+  S.TensorVars = adoptBindings(S.TensorVars, Exit.TensorVars);
+  S.CollectAll = true;
   for (auto &[V, Id] : S.StreamVars)
     if (auto It = Exit.StreamVars.find(V); It != Exit.StreamVars.end())
       Id = It->second;
@@ -861,10 +908,10 @@ void Transfer::hostAccess(const Fact &F, StreamState &S,
   std::optional<StorageId> Id = storageOf(F.Tensor, S);
   if (!Id)
     return;
-  auto It = S.Tensors.find(*Id);
-  if (It == S.Tensors.end() || !It->second.Host)
+  const TensorState *Found = S.Tensors.lookup(*Id);
+  if (!Found || !Found->Host)
     return;
-  const TensorState &T = It->second;
+  const TensorState &T = *Found;
   // The host reads what a copy may still be writing, or writes what a copy
   // may still be reading.
   const Access *Pending = T.Writes.empty() ? nullptr : &T.Writes.front();
@@ -949,7 +996,7 @@ void Transfer::dump(const Fact &F, const StreamState &S,
   if (F.Var)
     OS << " var=" << F.Var->getName();
   OS << "\n    current=" << Streams.describe(S.Current) << "\n";
-  for (const auto &[Id, T] : S.Tensors) {
+  S.Tensors.forEach([&](StorageId Id, const TensorState &T) {
     OS << "    tensor "
        << (Storages[Id].Name.empty() ? "<tmp>" : Storages[Id].Name)
        << " alloc=" << Streams.describe(T.AllocStream)
@@ -968,7 +1015,7 @@ void Transfer::dump(const Fact &F, const StreamState &S,
     List("R", T.Reads);
     List("F", T.Foreign);
     OS << "\n";
-  }
+  });
   for (const auto &[V, E] : S.Events)
     OS << "    event " << V->getName()
        << (E.MustRecorded  ? " recorded"

@@ -11,6 +11,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace clang {
@@ -51,6 +52,9 @@ public:
   void apply(const Fact &F, StreamState &S, std::vector<Finding> *Out);
   /// Drops storages no variable refers to any more (temporaries).
   void collectGarbage(StreamState &S);
+  /// State entries visited by sweeps since the last call (the engine's
+  /// work budget counts them).
+  unsigned takeWork() { return std::exchange(Work, 0); }
   /// The storage a tensor variable names after paths that bound it to
   /// different storages meet.
   StorageId phiFor(const clang::VarDecl *V);
@@ -69,6 +73,10 @@ private:
 
   void access(const Fact &F, StreamState &S, std::vector<Finding> *Out);
   void bind(const Fact &F, StreamState &S, std::vector<Finding> *Out);
+  void bindVar(StreamState &S, const clang::VarDecl *V, StorageId Id);
+  /// Whether a variable (one that owns a reference, with \p Owning) names
+  /// storage \p Id in \p S.
+  bool held(const StreamState &S, StorageId Id, bool Owning) const;
   void release(StorageId Id, SiteId At, StreamState &S,
                std::vector<Finding> *Out);
   void recordEvent(const Fact &F, StreamState &S);
@@ -97,10 +105,13 @@ private:
     const void *Key;
     bool IsDecl;
     const clang::VarDecl *NameVar; ///< the variable the name comes from
+    /// Every variable ever bound to it: held() asks only these.
+    llvm::SmallVector<const clang::VarDecl *, 2> Binders;
   };
   std::vector<StorageInfo> Storages;
   llvm::DenseMap<const void *, StorageId> StorageByKey;
   SiteId EntrySite;
+  unsigned Work = 0;
 };
 
 } // namespace streamsafe

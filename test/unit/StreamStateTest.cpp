@@ -43,6 +43,13 @@ StreamState reachable(StreamId Current = StreamTable::EntryCurrent,
   return S;
 }
 
+// Changes the state of storage \p Id (created if absent) in place.
+template <typename F> void edit(TensorMap &M, StorageId Id, F Change) {
+  TensorState T = M.get(Id);
+  Change(T);
+  M.set(Id, std::move(T));
+}
+
 StreamState joined(StreamState A, const StreamState &B) {
   A.join(B);
   return A;
@@ -54,16 +61,17 @@ StreamState sample(bool Variant) {
       reachable(Variant ? S3 : StreamTable::EntryCurrent, Variant ? 7 : 1);
   S.StreamVars[var(1)] = S3;
   S.StreamVars[var(2)] = Variant ? S4 : S5;
-  S.TensorVars[var(10)] = 0;
-  S.TensorVars[var(11)] = Variant ? 1 : 2;
-  TensorState &T = S.Tensors[0];
+  S.TensorVars.set(var(10), 0);
+  S.TensorVars.set(var(11), Variant ? 1 : 2);
+  TensorState T;
   T.Writes = {access(20, S3, Variant ? StreamTable::bit(S4) : 0)};
   T.Reads = {access(21, S4, 0, AccessMode::Read)};
   if (Variant)
     T.Reads.push_back(access(25, S3, 0, AccessMode::Read));
   T.AllocStream = StreamTable::EntryCurrent;
   T.AllocSite = 19;
-  S.Tensors[Variant ? 1 : 2].Escaped = true;
+  S.Tensors.set(0, T);
+  edit(S.Tensors, Variant ? 1 : 2, [](TensorState &U) { U.Escaped = true; });
   EventState &E = S.Events[var(30)];
   E.MustRecorded = E.MayRecorded = Variant;
   E.Covers = {{0, 20}};
@@ -90,28 +98,36 @@ TEST(StreamStateJoin, UnreachableIsTheIdentity) {
 
 TEST(StreamStateJoin, IntersectsVisibleTo) {
   StreamState A = reachable(), B = reachable();
-  A.Tensors[0].Writes = {
-      access(5, S3, StreamTable::bit(S4) | StreamTable::bit(S5))};
-  B.Tensors[0].Writes = {access(5, S3, StreamTable::bit(S4))};
+  edit(A.Tensors, 0, [](TensorState &T) {
+    T.Writes = {access(5, S3, StreamTable::bit(S4) | StreamTable::bit(S5))};
+  });
+  edit(B.Tensors, 0, [](TensorState &T) {
+    T.Writes = {access(5, S3, StreamTable::bit(S4))};
+  });
   StreamState J = joined(A, B);
-  ASSERT_EQ(J.Tensors[0].Writes.size(), 1u);
+  ASSERT_EQ(J.Tensors.get(0).Writes.size(), 1u);
   // Made visible to S5 on one path only: a race on the other.
-  EXPECT_EQ(J.Tensors[0].Writes[0].VisibleTo, StreamTable::bit(S4));
-  EXPECT_TRUE(J.Tensors[0].Writes[0].visibleTo(S4));
-  EXPECT_FALSE(J.Tensors[0].Writes[0].visibleTo(S5));
-  EXPECT_TRUE(J.Tensors[0].Writes[0].visibleTo(S3)) << "its own stream";
+  EXPECT_EQ(J.Tensors.get(0).Writes[0].VisibleTo, StreamTable::bit(S4));
+  EXPECT_TRUE(J.Tensors.get(0).Writes[0].visibleTo(S4));
+  EXPECT_FALSE(J.Tensors.get(0).Writes[0].visibleTo(S5));
+  EXPECT_TRUE(J.Tensors.get(0).Writes[0].visibleTo(S3)) << "its own stream";
 }
 
 TEST(StreamStateJoin, UnionsPendingAccessesSortedBySite) {
   StreamState A = reachable(), B = reachable();
-  A.Tensors[0].Writes = {access(9, S3)};
-  A.Tensors[0].Reads = {access(4, S4, 0, AccessMode::Read)};
-  B.Tensors[0].Writes = {access(6, S5)};
-  B.Tensors[0].Reads = {access(12, S3, 0, AccessMode::Read),
-                        access(4, S4, 0, AccessMode::Read)};
-  B.Tensors[0].Foreign = {access(12, S3, 0, AccessMode::Read)};
+  edit(A.Tensors, 0, [](TensorState &T) { T.Writes = {access(9, S3)}; });
+  edit(A.Tensors, 0,
+       [](TensorState &T) { T.Reads = {access(4, S4, 0, AccessMode::Read)}; });
+  edit(B.Tensors, 0, [](TensorState &T) { T.Writes = {access(6, S5)}; });
+  edit(B.Tensors, 0, [](TensorState &T) {
+    T.Reads = {access(12, S3, 0, AccessMode::Read),
+               access(4, S4, 0, AccessMode::Read)};
+  });
+  edit(B.Tensors, 0, [](TensorState &T) {
+    T.Foreign = {access(12, S3, 0, AccessMode::Read)};
+  });
   StreamState J = joined(A, B);
-  const TensorState &T = J.Tensors[0];
+  const TensorState T = J.Tensors.get(0);
   ASSERT_EQ(T.Writes.size(), 2u);
   EXPECT_EQ(T.Writes[0].Site, 6u);
   EXPECT_EQ(T.Writes[1].Site, 9u);
@@ -124,37 +140,37 @@ TEST(StreamStateJoin, UnionsPendingAccessesSortedBySite) {
 
 TEST(StreamStateJoin, SameSiteOnDifferentStreamsBecomesUnknown) {
   StreamState A = reachable(), B = reachable();
-  A.Tensors[0].Writes = {access(5, S3)};
-  B.Tensors[0].Writes = {access(5, S4)};
+  edit(A.Tensors, 0, [](TensorState &T) { T.Writes = {access(5, S3)}; });
+  edit(B.Tensors, 0, [](TensorState &T) { T.Writes = {access(5, S4)}; });
   StreamState J = joined(A, B);
-  ASSERT_EQ(J.Tensors[0].Writes.size(), 1u);
-  EXPECT_EQ(J.Tensors[0].Writes[0].Stream, StreamTable::Unknown);
+  ASSERT_EQ(J.Tensors.get(0).Writes.size(), 1u);
+  EXPECT_EQ(J.Tensors.get(0).Writes[0].Stream, StreamTable::Unknown);
 }
 
 TEST(StreamStateJoin, TensorsOfOnePathAreKept) {
   StreamState A = reachable(), B = reachable();
-  A.Tensors[0].Writes = {access(5, S3)};
-  B.Tensors[1].Writes = {access(6, S4)};
+  edit(A.Tensors, 0, [](TensorState &T) { T.Writes = {access(5, S3)}; });
+  edit(B.Tensors, 1, [](TensorState &T) { T.Writes = {access(6, S4)}; });
   StreamState J = joined(A, B);
   EXPECT_EQ(J.Tensors.size(), 2u);
-  EXPECT_EQ(J.Tensors[0], A.Tensors[0]);
-  EXPECT_EQ(J.Tensors[1], B.Tensors[1]);
+  EXPECT_EQ(J.Tensors.get(0), A.Tensors.get(0));
+  EXPECT_EQ(J.Tensors.get(1), B.Tensors.get(1));
 }
 
 TEST(StreamStateJoin, AllocationStreamEscapeAndHost) {
   StreamState A = reachable(), B = reachable();
-  A.Tensors[0].AllocStream = S3;
-  B.Tensors[0].AllocStream = S4;
-  A.Tensors[1].AllocStream = S3;
-  B.Tensors[1].AllocStream = S3;
-  B.Tensors[1].Escaped = true;
-  A.Tensors[1].Host = true;
+  edit(A.Tensors, 0, [](TensorState &T) { T.AllocStream = S3; });
+  edit(B.Tensors, 0, [](TensorState &T) { T.AllocStream = S4; });
+  edit(A.Tensors, 1, [](TensorState &T) { T.AllocStream = S3; });
+  edit(B.Tensors, 1, [](TensorState &T) { T.AllocStream = S3; });
+  edit(B.Tensors, 1, [](TensorState &T) { T.Escaped = true; });
+  edit(A.Tensors, 1, [](TensorState &T) { T.Host = true; });
   StreamState J = joined(A, B);
-  EXPECT_EQ(J.Tensors[0].AllocStream, StreamTable::Unknown);
-  EXPECT_EQ(J.Tensors[1].AllocStream, S3);
-  EXPECT_TRUE(J.Tensors[1].Escaped) << "may escape";
-  EXPECT_TRUE(J.Tensors[1].Host);
-  EXPECT_FALSE(J.Tensors[0].Escaped);
+  EXPECT_EQ(J.Tensors.get(0).AllocStream, StreamTable::Unknown);
+  EXPECT_EQ(J.Tensors.get(1).AllocStream, S3);
+  EXPECT_TRUE(J.Tensors.get(1).Escaped) << "may escape";
+  EXPECT_TRUE(J.Tensors.get(1).Host);
+  EXPECT_FALSE(J.Tensors.get(0).Escaped);
 }
 
 TEST(StreamStateJoin, CurrentStream) {
@@ -174,8 +190,10 @@ TEST(StreamStateJoin, VariablesKeepOnlyAgreeingBindings) {
   StreamState A = reachable(), B = reachable();
   A.StreamVars = {{var(1), S3}, {var(2), S4}, {var(3), S5}};
   B.StreamVars = {{var(1), S3}, {var(2), S5}};
-  A.TensorVars = {{var(10), 0}, {var(11), 1}};
-  B.TensorVars = {{var(10), 0}, {var(11), 2}};
+  A.TensorVars.set(var(10), 0);
+  A.TensorVars.set(var(11), 1);
+  B.TensorVars.set(var(10), 0);
+  B.TensorVars.set(var(11), 2);
   A.Guards[var(20)] = {StreamTable::EntryCurrent, 1};
   B.Guards[var(20)] = {StreamTable::EntryCurrent, 1};
   A.Guards[var(21)] = {S3, 4};
@@ -183,8 +201,9 @@ TEST(StreamStateJoin, VariablesKeepOnlyAgreeingBindings) {
   StreamState J = joined(A, B);
   EXPECT_EQ(J.StreamVars,
             (std::map<const clang::VarDecl *, StreamId>{{var(1), S3}}));
-  EXPECT_EQ(J.TensorVars,
-            (std::map<const clang::VarDecl *, StorageId>{{var(10), 0}}));
+  EXPECT_EQ(J.TensorVars.size(), 1u);
+  ASSERT_TRUE(J.TensorVars.lookup(var(10)));
+  EXPECT_EQ(*J.TensorVars.lookup(var(10)), 0u);
   EXPECT_EQ(J.Guards.size(), 1u);
   EXPECT_TRUE(J.Guards.count(var(20)));
 }
@@ -315,8 +334,11 @@ TEST(StreamStateJoinAlgebra, AbsorbsWhatItJoined) {
 
 TEST(StreamStateJoinAlgebra, Associative) {
   StreamState A = sample(false), B = sample(true), C = reachable(S4, 3);
-  C.Tensors[0].Writes = {access(20, S3, StreamTable::bit(S5))};
-  C.Tensors[3].Reads = {access(30, S5, 0, AccessMode::Read)};
+  edit(C.Tensors, 0, [](TensorState &T) {
+    T.Writes = {access(20, S3, StreamTable::bit(S5))};
+  });
+  edit(C.Tensors, 3,
+       [](TensorState &T) { T.Reads = {access(30, S5, 0, AccessMode::Read)}; });
   C.Unrestored = {2};
   EXPECT_EQ(joined(joined(A, B), C), joined(A, joined(B, C)));
 }
@@ -348,15 +370,21 @@ TEST(StreamStateEquality, ComparesEveryComponent) {
   EXPECT_TRUE(Differs([](StreamState &S) { S.CurrentSetAt = 99; }));
   EXPECT_TRUE(Differs([](StreamState &S) { S.StreamVars.clear(); }));
   EXPECT_TRUE(Differs([](StreamState &S) { S.TensorVars.clear(); }));
-  EXPECT_TRUE(
-      Differs([](StreamState &S) { S.Tensors[0].Writes[0].VisibleTo = 1; }));
-  EXPECT_TRUE(
-      Differs([](StreamState &S) { S.Tensors[0].Writes[0].StreamSetAt = 3; }));
-  EXPECT_TRUE(
-      Differs([](StreamState &S) { S.Tensors[0].Writes[0].OnCurrent = true; }));
-  EXPECT_TRUE(
-      Differs([](StreamState &S) { S.Tensors[0].Foreign = {access(1, S3)}; }));
-  EXPECT_TRUE(Differs([](StreamState &S) { S.Tensors[0].AllocSite = 1; }));
+  EXPECT_TRUE(Differs([](StreamState &S) {
+    edit(S.Tensors, 0, [](TensorState &T) { T.Writes[0].VisibleTo = 1; });
+  }));
+  EXPECT_TRUE(Differs([](StreamState &S) {
+    edit(S.Tensors, 0, [](TensorState &T) { T.Writes[0].StreamSetAt = 3; });
+  }));
+  EXPECT_TRUE(Differs([](StreamState &S) {
+    edit(S.Tensors, 0, [](TensorState &T) { T.Writes[0].OnCurrent = true; });
+  }));
+  EXPECT_TRUE(Differs([](StreamState &S) {
+    edit(S.Tensors, 0, [](TensorState &T) { T.Foreign = {access(1, S3)}; });
+  }));
+  EXPECT_TRUE(Differs([](StreamState &S) {
+    edit(S.Tensors, 0, [](TensorState &T) { T.AllocSite = 1; });
+  }));
   EXPECT_TRUE(Differs([](StreamState &S) { S.Events[var(30)].Covers = {}; }));
   EXPECT_TRUE(Differs([](StreamState &S) { S.Guards.clear(); }));
   EXPECT_TRUE(Differs([](StreamState &S) { S.Unrestored = {4}; }));

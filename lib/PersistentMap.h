@@ -1,0 +1,351 @@
+//===--- PersistentMap.h - A map that shares structure between copies ---*-
+// C++ -*-===//
+//
+// The dataflow keeps one state per CFG block, and a long function has
+// thousands of blocks and thousands of live tensors. With ordinary maps every
+// copy, join and comparison costs the whole state, so analysis time and
+// memory grow with the square of the function's length. This map is a
+// persistent big-endian Patricia trie (Okasaki and Gill, "Fast Mergeable
+// Integer Maps", 1998): a copy is one pointer, an update copies one path
+// (at most 64 nodes), and the trie's shape depends only on its keys, so two
+// states that descend from one share whole subtrees and `diff` and `==` skip
+// them by pointer comparison. Each node also knows whether any value below
+// it is "marked" (Traits::marked), so sweeps over the few interesting values
+// (tensors with accesses in flight) skip the rest.
+//
+// Nodes are reference counted without atomics: one analysis runs on one
+// thread.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_PERSISTENTMAP_H
+#define STREAMSAFE_LIB_PERSISTENTMAP_H
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <cassert>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+namespace streamsafe {
+
+/// Keys are integers or pointers, compared as unsigned 64-bit numbers.
+template <typename K> struct PersistentKey {
+  static uint64_t encode(K Key) {
+    if constexpr (std::is_pointer_v<K>)
+      return reinterpret_cast<uintptr_t>(Key);
+    else
+      return static_cast<uint64_t>(Key);
+  }
+  static K decode(uint64_t Bits) {
+    if constexpr (std::is_pointer_v<K>)
+      return reinterpret_cast<K>(static_cast<uintptr_t>(Bits));
+    else
+      return static_cast<K>(Bits);
+  }
+};
+
+/// By default no value is marked.
+template <typename V> struct NoMark {
+  static bool marked(const V &) { return false; }
+};
+
+template <typename K, typename V, typename Traits = NoMark<V>>
+class PersistentMap {
+  struct Node {
+    unsigned Refs = 0;
+    unsigned Size = 1;
+    bool Marked = false;
+    uint64_t Key = 0; ///< a leaf's key, or a branch's common prefix
+    uint64_t Bit = 0; ///< 0 for a leaf; else the bit its children differ at
+  };
+  struct Leaf : Node {
+    V Value;
+  };
+  struct Branch;
+
+  /// An owning pointer to a shared node.
+  class Ref {
+  public:
+    Ref() = default;
+    explicit Ref(Node *N) : N(N) { retain(); }
+    Ref(const Ref &O) : N(O.N) { retain(); }
+    Ref(Ref &&O) noexcept : N(O.N) { O.N = nullptr; }
+    Ref &operator=(Ref O) noexcept {
+      std::swap(N, O.N);
+      return *this;
+    }
+    ~Ref() { release(); }
+    Node *get() const { return N; }
+    Node *operator->() const { return N; }
+    explicit operator bool() const { return N; }
+    bool operator==(const Ref &O) const { return N == O.N; }
+
+  private:
+    Node *N = nullptr;
+    void retain() {
+      if (N)
+        ++N->Refs;
+    }
+    void release();
+  };
+
+  struct Branch : Node {
+    Ref L, R; ///< keys with Bit clear, keys with Bit set
+  };
+
+  static const Leaf &leaf(const Ref &N) {
+    return *static_cast<Leaf *>(N.get());
+  }
+  static const Branch &branch(const Ref &N) {
+    return *static_cast<Branch *>(N.get());
+  }
+  static bool isLeaf(const Ref &N) { return N->Bit == 0; }
+
+  /// The bits above \p Bit.
+  static uint64_t high(uint64_t Key, uint64_t Bit) {
+    return Key & ~((Bit << 1) - 1);
+  }
+  static bool matches(uint64_t Key, const Ref &N) {
+    return high(Key, N->Bit) == N->Key;
+  }
+  static uint64_t highestBit(uint64_t X) {
+    return uint64_t(1) << (63 - __builtin_clzll(X));
+  }
+
+  static Ref makeLeaf(uint64_t Key, V Value) {
+    auto *N = new Leaf();
+    N->Key = Key;
+    N->Marked = Traits::marked(Value);
+    N->Value = std::move(Value);
+    return Ref(N);
+  }
+  static Ref makeBranch(uint64_t Prefix, uint64_t Bit, Ref L, Ref R) {
+    if (!L)
+      return R;
+    if (!R)
+      return L;
+    auto *N = new Branch();
+    N->Key = Prefix;
+    N->Bit = Bit;
+    N->Size = L->Size + R->Size;
+    N->Marked = L->Marked || R->Marked;
+    N->L = std::move(L);
+    N->R = std::move(R);
+    return Ref(N);
+  }
+  /// Joins two non-empty tries whose key ranges are disjoint.
+  static Ref link(uint64_t P1, Ref T1, uint64_t P2, Ref T2) {
+    uint64_t Bit = highestBit(P1 ^ P2);
+    uint64_t Prefix = high(P1, Bit);
+    if (P1 & Bit)
+      return makeBranch(Prefix, Bit, std::move(T2), std::move(T1));
+    return makeBranch(Prefix, Bit, std::move(T1), std::move(T2));
+  }
+
+  static Ref insert(const Ref &T, uint64_t Key, V &&Value) {
+    if (!T)
+      return makeLeaf(Key, std::move(Value));
+    if (isLeaf(T)) {
+      if (T->Key == Key)
+        return makeLeaf(Key, std::move(Value));
+      return link(Key, makeLeaf(Key, std::move(Value)), T->Key, T);
+    }
+    if (!matches(Key, T))
+      return link(Key, makeLeaf(Key, std::move(Value)), T->Key, T);
+    const Branch &B = branch(T);
+    if (Key & T->Bit)
+      return makeBranch(T->Key, T->Bit, B.L,
+                        insert(B.R, Key, std::move(Value)));
+    return makeBranch(T->Key, T->Bit, insert(B.L, Key, std::move(Value)), B.R);
+  }
+
+  static Ref erase(const Ref &T, uint64_t Key) {
+    if (!T)
+      return T;
+    if (isLeaf(T))
+      return T->Key == Key ? Ref() : T;
+    if (!matches(Key, T))
+      return T;
+    const Branch &B = branch(T);
+    if (Key & T->Bit) {
+      Ref R = erase(B.R, Key);
+      return R == B.R ? T : makeBranch(T->Key, T->Bit, B.L, std::move(R));
+    }
+    Ref L = erase(B.L, Key);
+    return L == B.L ? T : makeBranch(T->Key, T->Bit, std::move(L), B.R);
+  }
+
+  template <typename F> static void each(const Ref &T, bool OnlyMarked, F &Fn) {
+    if (!T || (OnlyMarked && !T->Marked))
+      return;
+    if (isLeaf(T)) {
+      Fn(PersistentKey<K>::decode(T->Key), leaf(T).Value);
+      return;
+    }
+    each(branch(T).L, OnlyMarked, Fn);
+    each(branch(T).R, OnlyMarked, Fn);
+  }
+
+  /// Rebuilds the marked leaves for which \p Fn changes a copy of the value.
+  template <typename F> static Ref update(const Ref &T, F &Fn) {
+    if (!T || !T->Marked)
+      return T;
+    if (isLeaf(T)) {
+      V Copy = leaf(T).Value;
+      Fn(PersistentKey<K>::decode(T->Key), Copy);
+      if (Copy == leaf(T).Value)
+        return T;
+      return makeLeaf(T->Key, std::move(Copy));
+    }
+    const Branch &B = branch(T);
+    Ref L = update(B.L, Fn), R = update(B.R, Fn);
+    if (L == B.L && R == B.R)
+      return T;
+    return makeBranch(T->Key, T->Bit, std::move(L), std::move(R));
+  }
+
+  using DiffFn = llvm::function_ref<void(K, const V *, const V *)>;
+  static void onlyLeft(const Ref &T, DiffFn Fn) {
+    auto Call = [&](K Key, const V &Val) { Fn(Key, &Val, nullptr); };
+    each(T, false, Call);
+  }
+  static void onlyRight(const Ref &T, DiffFn Fn) {
+    auto Call = [&](K Key, const V &Val) { Fn(Key, nullptr, &Val); };
+    each(T, false, Call);
+  }
+  static const V *find(const Ref &T, uint64_t Key) {
+    const Node *N = T.get();
+    while (N && N->Bit) {
+      if (high(Key, N->Bit) != N->Key)
+        return nullptr;
+      const Branch *B = static_cast<const Branch *>(N);
+      N = (Key & N->Bit) ? B->R.get() : B->L.get();
+    }
+    if (!N || N->Key != Key)
+      return nullptr;
+    return &static_cast<const Leaf *>(N)->Value;
+  }
+  /// A leaf against a trie: the trie's other keys are on one side only.
+  static void diffLeaf(const Ref &Lf, const Ref &T, bool LeafIsLeft,
+                       DiffFn Fn) {
+    const V &LV = leaf(Lf).Value;
+    K Key = PersistentKey<K>::decode(Lf->Key);
+    const V *Other = find(T, Lf->Key);
+    if (!Other || !(*Other == LV)) {
+      if (LeafIsLeft)
+        Fn(Key, &LV, Other);
+      else
+        Fn(Key, Other, &LV);
+    }
+    auto Rest = [&](K Each, const V &Val) {
+      if (PersistentKey<K>::encode(Each) == Lf->Key)
+        return;
+      if (LeafIsLeft)
+        Fn(Each, nullptr, &Val);
+      else
+        Fn(Each, &Val, nullptr);
+    };
+    each(T, false, Rest);
+  }
+  static void diff(const Ref &A, const Ref &B, DiffFn Fn) {
+    if (A == B)
+      return;
+    if (!A)
+      return onlyRight(B, Fn);
+    if (!B)
+      return onlyLeft(A, Fn);
+    if (isLeaf(A))
+      return diffLeaf(A, B, true, Fn);
+    if (isLeaf(B))
+      return diffLeaf(B, A, false, Fn);
+    const Branch &BA = branch(A), &BB = branch(B);
+    if (A->Bit == B->Bit && A->Key == B->Key) {
+      diff(BA.L, BB.L, Fn);
+      diff(BA.R, BB.R, Fn);
+    } else if (A->Bit > B->Bit && matches(B->Key, A)) {
+      if (B->Key & A->Bit) {
+        onlyLeft(BA.L, Fn);
+        diff(BA.R, B, Fn);
+      } else {
+        diff(BA.L, B, Fn);
+        onlyLeft(BA.R, Fn);
+      }
+    } else if (B->Bit > A->Bit && matches(A->Key, B)) {
+      if (A->Key & B->Bit) {
+        onlyRight(BB.L, Fn);
+        diff(A, BB.R, Fn);
+      } else {
+        diff(A, BB.L, Fn);
+        onlyRight(BB.R, Fn);
+      }
+    } else {
+      onlyLeft(A, Fn);
+      onlyRight(B, Fn);
+    }
+  }
+
+  static bool equal(const Ref &A, const Ref &B) {
+    if (A == B)
+      return true;
+    if (!A || !B || A->Key != B->Key || A->Bit != B->Bit ||
+        A->Size != B->Size || A->Marked != B->Marked)
+      return false;
+    if (isLeaf(A))
+      return leaf(A).Value == leaf(B).Value;
+    return equal(branch(A).L, branch(B).L) && equal(branch(A).R, branch(B).R);
+  }
+
+  Ref Root;
+
+public:
+  bool empty() const { return !Root; }
+  unsigned size() const { return Root ? Root->Size : 0; }
+  void clear() { Root = Ref(); }
+
+  /// The value at \p Key, or null.
+  const V *lookup(K Key) const {
+    return find(Root, PersistentKey<K>::encode(Key));
+  }
+  bool contains(K Key) const { return lookup(Key) != nullptr; }
+  /// A copy of the value at \p Key, or a default-constructed one.
+  V get(K Key) const {
+    const V *Found = lookup(Key);
+    return Found ? *Found : V();
+  }
+  void set(K Key, V Value) {
+    Root = insert(Root, PersistentKey<K>::encode(Key), std::move(Value));
+  }
+  void erase(K Key) { Root = erase(Root, PersistentKey<K>::encode(Key)); }
+
+  /// Calls \p Fn(key, value) in key order.
+  template <typename F> void forEach(F Fn) const { each(Root, false, Fn); }
+  /// Calls \p Fn(key, value) for the marked values only, in key order.
+  template <typename F> void forEachMarked(F Fn) const { each(Root, true, Fn); }
+  /// Lets \p Fn(key, value&) change each marked value; unchanged values keep
+  /// their nodes.
+  template <typename F> void updateMarked(F Fn) { Root = update(Root, Fn); }
+
+  /// Calls \p Fn(key, left value or null, right value or null) for every key
+  /// whose entry differs between \p A and \p B, skipping shared subtrees.
+  static void diff(const PersistentMap &A, const PersistentMap &B, DiffFn Fn) {
+    diff(A.Root, B.Root, Fn);
+  }
+  bool operator==(const PersistentMap &O) const { return equal(Root, O.Root); }
+  bool operator!=(const PersistentMap &O) const { return !(*this == O); }
+};
+
+template <typename K, typename V, typename Traits>
+void PersistentMap<K, V, Traits>::Ref::release() {
+  if (!N || --N->Refs)
+    return;
+  if (N->Bit == 0)
+    delete static_cast<Leaf *>(N);
+  else
+    delete static_cast<Branch *>(N);
+  N = nullptr;
+}
+
+} // namespace streamsafe
+
+#endif // STREAMSAFE_LIB_PERSISTENTMAP_H
