@@ -187,11 +187,15 @@ class PersistentMap {
     each(branch(T).R, OnlyMarked, Fn);
   }
 
-  /// Rebuilds the marked leaves for which \p Fn changes a copy of the value.
-  template <typename F> static Ref update(const Ref &T, F &Fn) {
+  /// Rebuilds the marked leaves for which \p Fn changes a copy of the value
+  /// (only those \p Needs picks are copied).
+  template <typename P, typename F>
+  static Ref update(const Ref &T, P &Needs, F &Fn) {
     if (!T || !T->Marked)
       return T;
     if (isLeaf(T)) {
+      if (!Needs(PersistentKey<K>::decode(T->Key), leaf(T).Value))
+        return T;
       V Copy = leaf(T).Value;
       Fn(PersistentKey<K>::decode(T->Key), Copy);
       if (Copy == leaf(T).Value)
@@ -199,7 +203,7 @@ class PersistentMap {
       return makeLeaf(T->Key, std::move(Copy));
     }
     const Branch &B = branch(T);
-    Ref L = update(B.L, Fn), R = update(B.R, Fn);
+    Ref L = update(B.L, Needs, Fn), R = update(B.R, Needs, Fn);
     if (L == B.L && R == B.R)
       return T;
     return makeBranch(T->Key, T->Bit, std::move(L), std::move(R));
@@ -322,9 +326,14 @@ public:
   template <typename F> void forEach(F Fn) const { each(Root, false, Fn); }
   /// Calls \p Fn(key, value) for the marked values only, in key order.
   template <typename F> void forEachMarked(F Fn) const { each(Root, true, Fn); }
-  /// Lets \p Fn(key, value&) change each marked value; unchanged values keep
-  /// their nodes.
-  template <typename F> void updateMarked(F Fn) { Root = update(Root, Fn); }
+  /// Lets \p Fn(key, value&) change each marked value for which
+  /// \p Needs(key, const value&) holds; unchanged values keep their nodes.
+  template <typename P, typename F> void updateMarked(P Needs, F Fn) {
+    Root = update(Root, Needs, Fn);
+  }
+  template <typename F> void updateMarked(F Fn) {
+    updateMarked([](K, const V &) { return true; }, std::move(Fn));
+  }
 
   /// Calls \p Fn(key, left value or null, right value or null) for every key
   /// whose entry differs between \p A and \p B, skipping shared subtrees.

@@ -152,7 +152,7 @@ unsigned StreamState::join(
       Both = OE.Covers;
     else
       for (const CoveredAccess &C : E.Covers)
-        if (OE.CoversAll || llvm::is_contained(OE.Covers, C))
+        if (OE.CoversAll || OE.covers(C))
           Both.push_back(C);
     E.CoversAll &= OE.CoversAll;
     E.Covers = Both;

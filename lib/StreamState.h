@@ -18,6 +18,7 @@
 #include "lib/StreamTable.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -82,9 +83,12 @@ struct EventState {
   bool MustRecorded = false;
   bool MayRecorded = false;
   bool CoversAll = false; ///< recorded on an unknown stream: assume it covers
-  llvm::SmallVector<CoveredAccess, 4> Covers;
+  llvm::SmallVector<CoveredAccess, 4> Covers; ///< sorted, unique
   SiteId LastRecord = NoSite;
   SiteId Declared = NoSite;
+  bool covers(CoveredAccess C) const {
+    return std::binary_search(Covers.begin(), Covers.end(), C);
+  }
   bool operator==(const EventState &O) const {
     return MustRecorded == O.MustRecorded && MayRecorded == O.MayRecorded &&
            CoversAll == O.CoversAll && Covers == O.Covers &&

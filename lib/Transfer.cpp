@@ -532,12 +532,21 @@ void Transfer::recordEvent(const Fact &F, StreamState &S) {
         if (A.visibleTo(Y))
           E.Covers.push_back({Id, A.Site});
   });
+  llvm::sort(E.Covers);
+  E.Covers.erase(std::unique(E.Covers.begin(), E.Covers.end()), E.Covers.end());
 }
 
 void Transfer::completeWhere(
     StreamState &S, llvm::function_ref<bool(StorageId, const Access &)> Done) {
-  S.Tensors.updateMarked([&](StorageId Id, TensorState &T) {
+  auto Needs = [&](StorageId Id, const TensorState &T) {
     ++Work;
+    for (const AccessList *L : {&T.Writes, &T.Reads, &T.Foreign})
+      for (const Access &A : *L)
+        if (Done(Id, A))
+          return true;
+    return false;
+  };
+  S.Tensors.updateMarked(Needs, [&](StorageId Id, TensorState &T) {
     for (AccessList *L : {&T.Writes, &T.Reads, &T.Foreign})
       L->erase(std::remove_if(L->begin(), L->end(),
                               [&](const Access &A) { return Done(Id, A); }),
@@ -602,11 +611,18 @@ void Transfer::waitEvent(const Fact &F, StreamState &S,
   if (It == S.Events.end() || X == StreamTable::Unknown || It->second.CoversAll)
     return completeWhere(S, [](StorageId, const Access &) { return true; });
   const EventState &E = It->second;
-  S.Tensors.updateMarked([&](StorageId Id, TensorState &T) {
+  // Only tensors with a covered access not yet visible to X change.
+  auto Needs = [&](StorageId Id, const TensorState &T) {
     ++Work;
-    auto Covered = [&](const Access &A) {
-      return llvm::is_contained(E.Covers, CoveredAccess{Id, A.Site});
-    };
+    for (const AccessList *L : {&T.Writes, &T.Reads, &T.Foreign})
+      for (const Access &A : *L)
+        if (E.covers({Id, A.Site}) && (!(A.VisibleTo & StreamTable::bit(X)) ||
+                                       (L == &T.Foreign && X == T.AllocStream)))
+          return true;
+    return false;
+  };
+  S.Tensors.updateMarked(Needs, [&](StorageId Id, TensorState &T) {
+    auto Covered = [&](const Access &A) { return E.covers({Id, A.Site}); };
     for (AccessList *L : {&T.Writes, &T.Reads})
       for (Access &A : *L)
         if (Covered(A))
@@ -734,7 +750,7 @@ void Transfer::apply(const Fact &F, StreamState &S, std::vector<Finding> *Out) {
       return completeWhere(S, [](StorageId, const Access &) { return true; });
     EventState E = It->second;
     return completeWhere(S, [&](StorageId Id, const Access &A) {
-      return llvm::is_contained(E.Covers, CoveredAccess{Id, A.Site});
+      return E.covers({Id, A.Site});
     });
   }
   case FactKind::StreamSync: {
