@@ -9,9 +9,10 @@
 // Integer Maps", 1998): a copy is one pointer, an update copies one path
 // (at most 64 nodes), and the trie's shape depends only on its keys, so two
 // states that descend from one share whole subtrees and `diff` and `==` skip
-// them by pointer comparison. Each node also knows whether any value below
-// it is "marked" (Traits::marked), so sweeps over the few interesting values
-// (tensors with accesses in flight) skip the rest.
+// them by pointer comparison. Each node also keeps a summary of the values
+// below it (Traits::summary, combined with |), so sweeps over the few
+// interesting values (tensors with accesses in flight, or not yet visible
+// to some stream) skip the subtrees that hold none.
 //
 // Nodes are reference counted without atomics: one analysis runs on one
 // thread.
@@ -45,17 +46,24 @@ template <typename K> struct PersistentKey {
   }
 };
 
-/// By default no value is marked.
-template <typename V> struct NoMark {
-  static bool marked(const V &) { return false; }
+/// By default values have no summary.
+template <typename V> struct NoSummary {
+  struct Summary {
+    Summary operator|(Summary) const { return {}; }
+  };
+  static Summary summary(const V &) { return {}; }
 };
 
-template <typename K, typename V, typename Traits = NoMark<V>>
+template <typename K, typename V, typename Traits = NoSummary<V>>
 class PersistentMap {
+public:
+  using Summary = typename Traits::Summary;
+
+private:
   struct Node {
     unsigned Refs = 0;
     unsigned Size = 1;
-    bool Marked = false;
+    Summary Sum{};
     uint64_t Key = 0; ///< a leaf's key, or a branch's common prefix
     uint64_t Bit = 0; ///< 0 for a leaf; else the bit its children differ at
   };
@@ -116,7 +124,7 @@ class PersistentMap {
   static Ref makeLeaf(uint64_t Key, V Value) {
     auto *N = new Leaf();
     N->Key = Key;
-    N->Marked = Traits::marked(Value);
+    N->Sum = Traits::summary(Value);
     N->Value = std::move(Value);
     return Ref(N);
   }
@@ -129,7 +137,7 @@ class PersistentMap {
     N->Key = Prefix;
     N->Bit = Bit;
     N->Size = L->Size + R->Size;
-    N->Marked = L->Marked || R->Marked;
+    N->Sum = L->Sum | R->Sum;
     N->L = std::move(L);
     N->R = std::move(R);
     return Ref(N);
@@ -176,22 +184,26 @@ class PersistentMap {
     return L == B.L ? T : makeBranch(T->Key, T->Bit, std::move(L), B.R);
   }
 
-  template <typename F> static void each(const Ref &T, bool OnlyMarked, F &Fn) {
-    if (!T || (OnlyMarked && !T->Marked))
+  struct All {
+    bool operator()(const Summary &) const { return true; }
+  };
+  template <typename P, typename F>
+  static void each(const Ref &T, const P &Wanted, F &Fn) {
+    if (!T || !Wanted(T->Sum))
       return;
     if (isLeaf(T)) {
       Fn(PersistentKey<K>::decode(T->Key), leaf(T).Value);
       return;
     }
-    each(branch(T).L, OnlyMarked, Fn);
-    each(branch(T).R, OnlyMarked, Fn);
+    each(branch(T).L, Wanted, Fn);
+    each(branch(T).R, Wanted, Fn);
   }
 
-  /// Rebuilds the marked leaves for which \p Fn changes a copy of the value
-  /// (only those \p Needs picks are copied).
-  template <typename P, typename F>
-  static Ref update(const Ref &T, P &Needs, F &Fn) {
-    if (!T || !T->Marked)
+  /// Rebuilds the leaves under summaries \p Wanted accepts for which \p Fn
+  /// changes a copy of the value (only those \p Needs picks are copied).
+  template <typename W, typename P, typename F>
+  static Ref update(const Ref &T, const W &Wanted, P &Needs, F &Fn) {
+    if (!T || !Wanted(T->Sum))
       return T;
     if (isLeaf(T)) {
       if (!Needs(PersistentKey<K>::decode(T->Key), leaf(T).Value))
@@ -203,7 +215,7 @@ class PersistentMap {
       return makeLeaf(T->Key, std::move(Copy));
     }
     const Branch &B = branch(T);
-    Ref L = update(B.L, Needs, Fn), R = update(B.R, Needs, Fn);
+    Ref L = update(B.L, Wanted, Needs, Fn), R = update(B.R, Wanted, Needs, Fn);
     if (L == B.L && R == B.R)
       return T;
     return makeBranch(T->Key, T->Bit, std::move(L), std::move(R));
@@ -212,11 +224,11 @@ class PersistentMap {
   using DiffFn = llvm::function_ref<void(K, const V *, const V *)>;
   static void onlyLeft(const Ref &T, DiffFn Fn) {
     auto Call = [&](K Key, const V &Val) { Fn(Key, &Val, nullptr); };
-    each(T, false, Call);
+    each(T, All(), Call);
   }
   static void onlyRight(const Ref &T, DiffFn Fn) {
     auto Call = [&](K Key, const V &Val) { Fn(Key, nullptr, &Val); };
-    each(T, false, Call);
+    each(T, All(), Call);
   }
   static const V *find(const Ref &T, uint64_t Key) {
     const Node *N = T.get();
@@ -250,7 +262,7 @@ class PersistentMap {
       else
         Fn(Each, &Val, nullptr);
     };
-    each(T, false, Rest);
+    each(T, All(), Rest);
   }
   static void diff(const Ref &A, const Ref &B, DiffFn Fn) {
     if (A == B)
@@ -292,8 +304,7 @@ class PersistentMap {
   static bool equal(const Ref &A, const Ref &B) {
     if (A == B)
       return true;
-    if (!A || !B || A->Key != B->Key || A->Bit != B->Bit ||
-        A->Size != B->Size || A->Marked != B->Marked)
+    if (!A || !B || A->Key != B->Key || A->Bit != B->Bit || A->Size != B->Size)
       return false;
     if (isLeaf(A))
       return leaf(A).Value == leaf(B).Value;
@@ -323,16 +334,18 @@ public:
   void erase(K Key) { Root = erase(Root, PersistentKey<K>::encode(Key)); }
 
   /// Calls \p Fn(key, value) in key order.
-  template <typename F> void forEach(F Fn) const { each(Root, false, Fn); }
-  /// Calls \p Fn(key, value) for the marked values only, in key order.
-  template <typename F> void forEachMarked(F Fn) const { each(Root, true, Fn); }
-  /// Lets \p Fn(key, value&) change each marked value for which
-  /// \p Needs(key, const value&) holds; unchanged values keep their nodes.
-  template <typename P, typename F> void updateMarked(P Needs, F Fn) {
-    Root = update(Root, Needs, Fn);
+  template <typename F> void forEach(F Fn) const { each(Root, All(), Fn); }
+  /// Calls \p Fn(key, value), in key order, for the values in subtrees whose
+  /// summary \p Wanted(summary) accepts (and maybe for others: a leaf's
+  /// summary is its own, so a test on it is exact).
+  template <typename W, typename F> void forEachWhere(W Wanted, F Fn) const {
+    each(Root, Wanted, Fn);
   }
-  template <typename F> void updateMarked(F Fn) {
-    updateMarked([](K, const V &) { return true; }, std::move(Fn));
+  /// Lets \p Fn(key, value&) change the values that \p Wanted(summary) and
+  /// \p Needs(key, const value&) accept; unchanged values keep their nodes.
+  template <typename W, typename P, typename F>
+  void updateWhere(W Wanted, P Needs, F Fn) {
+    Root = update(Root, Wanted, Needs, Fn);
   }
 
   /// Calls \p Fn(key, left value or null, right value or null) for every key

@@ -14,6 +14,66 @@ bool StreamState::operator==(const StreamState &O) const {
          SpawnerStream == O.SpawnerStream && SpawnerSetAt == O.SpawnerSetAt;
 }
 
+bool EventState::covers(CoveredAccess C) const {
+  if (!Snapshot)
+    return std::binary_search(Covers.begin(), Covers.end(), C);
+  const TensorState *T = Snapshot->lookup(C.first);
+  if (!T)
+    return false;
+  for (const AccessList *L : {&T->Writes, &T->Reads, &T->Foreign})
+    for (const Access &A : *L)
+      if (A.Site == C.second && A.visibleTo(RecordedOn))
+        return true;
+  return false;
+}
+
+void EventState::materialize() {
+  if (!Snapshot)
+    return;
+  Covers.clear();
+  Snapshot->forEachWhere([](const PendingSummary &S) { return S.Pending; },
+                         [&](StorageId Id, const TensorState &T) {
+                           for (const AccessList *L :
+                                {&T.Writes, &T.Reads, &T.Foreign})
+                             for (const Access &A : *L)
+                               if (A.visibleTo(RecordedOn))
+                                 Covers.push_back({Id, A.Site});
+                         });
+  llvm::sort(Covers);
+  Covers.erase(std::unique(Covers.begin(), Covers.end()), Covers.end());
+  Snapshot.reset();
+  RecordedOn = StreamTable::Unknown;
+}
+
+void EventState::intersectCovers(const EventState &O) {
+  // Only what every path's record covered is certainly covered; a record
+  // on an unknown stream (CoversAll) is the top.
+  if (O.CoversAll)
+    return;
+  if (CoversAll) {
+    Snapshot = O.Snapshot;
+    RecordedOn = O.RecordedOn;
+    Covers = O.Covers;
+    CoversAll = false;
+    return;
+  }
+  if (Snapshot && O.Snapshot && RecordedOn == O.RecordedOn &&
+      *Snapshot == *O.Snapshot)
+    return;
+  materialize();
+  llvm::erase_if(Covers, [&](const CoveredAccess &C) { return !O.covers(C); });
+}
+
+bool EventState::operator==(const EventState &O) const {
+  return MustRecorded == O.MustRecorded && MayRecorded == O.MayRecorded &&
+         CoversAll == O.CoversAll &&
+         Snapshot.has_value() == O.Snapshot.has_value() &&
+         (!Snapshot ||
+          (RecordedOn == O.RecordedOn && *Snapshot == *O.Snapshot)) &&
+         Covers == O.Covers && LastRecord == O.LastRecord &&
+         Declared == O.Declared;
+}
+
 void joinAccesses(AccessList &Into, const AccessList &From) {
   for (const Access &A : From) {
     auto It = std::find_if(Into.begin(), Into.end(),
@@ -145,17 +205,7 @@ unsigned StreamState::join(
     const EventState &OE = F->second;
     E.MustRecorded &= OE.MustRecorded;
     E.MayRecorded |= OE.MayRecorded;
-    // Only what every path's record covered is certainly covered; a record
-    // on an unknown stream (CoversAll) is the top.
-    llvm::SmallVector<CoveredAccess, 4> Both;
-    if (E.CoversAll)
-      Both = OE.Covers;
-    else
-      for (const CoveredAccess &C : E.Covers)
-        if (OE.CoversAll || OE.covers(C))
-          Both.push_back(C);
-    E.CoversAll &= OE.CoversAll;
-    E.Covers = Both;
+    E.intersectCovers(OE);
     E.LastRecord = std::max(E.LastRecord, OE.LastRecord);
     ++It;
   }

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 
 namespace clang {
 class VarDecl;
@@ -66,14 +67,32 @@ struct TensorState {
   }
 };
 
-/// Tensors with accesses in flight: the only ones event records, waits and
-/// synchronisations change, so sweeps visit only these.
-struct HasPendingAccess {
-  static bool marked(const TensorState &T) {
-    return !T.Writes.empty() || !T.Reads.empty() || !T.Foreign.empty();
+/// What sweeps over the tensors look for: accesses in flight (the only
+/// thing synchronisation changes) and streams some access is not yet
+/// visible to (the only thing an event wait changes).
+struct PendingSummary {
+  bool Pending = false;
+  bool HasForeign = false;
+  uint64_t NotVisibleTo = 0; ///< bit per stream
+  PendingSummary operator|(const PendingSummary &O) const {
+    return {Pending || O.Pending, HasForeign || O.HasForeign,
+            NotVisibleTo | O.NotVisibleTo};
   }
 };
-using TensorMap = PersistentMap<StorageId, TensorState, HasPendingAccess>;
+struct TensorSummary {
+  using Summary = PendingSummary;
+  static PendingSummary summary(const TensorState &T) {
+    PendingSummary S;
+    S.HasForeign = !T.Foreign.empty();
+    for (const AccessList *L : {&T.Writes, &T.Reads, &T.Foreign})
+      for (const Access &A : *L) {
+        S.Pending = true;
+        S.NotVisibleTo |= ~A.VisibleTo;
+      }
+    return S;
+  }
+};
+using TensorMap = PersistentMap<StorageId, TensorState, TensorSummary>;
 using TensorVarMap = PersistentMap<const clang::VarDecl *, StorageId>;
 
 /// An access an event record captured: (storage, site).
@@ -83,17 +102,23 @@ struct EventState {
   bool MustRecorded = false;
   bool MayRecorded = false;
   bool CoversAll = false; ///< recorded on an unknown stream: assume it covers
+  /// What the last record captured: every access visible to RecordedOn in
+  /// the tensors as they were then. A snapshot is one pointer (the map
+  /// shares structure), so a record costs nothing however many accesses are
+  /// in flight; where paths with different records meet, the accesses all
+  /// of them captured are listed instead (Covers).
+  std::optional<TensorMap> Snapshot;
+  StreamId RecordedOn = StreamTable::Unknown;
   llvm::SmallVector<CoveredAccess, 4> Covers; ///< sorted, unique
   SiteId LastRecord = NoSite;
   SiteId Declared = NoSite;
-  bool covers(CoveredAccess C) const {
-    return std::binary_search(Covers.begin(), Covers.end(), C);
-  }
-  bool operator==(const EventState &O) const {
-    return MustRecorded == O.MustRecorded && MayRecorded == O.MayRecorded &&
-           CoversAll == O.CoversAll && Covers == O.Covers &&
-           LastRecord == O.LastRecord && Declared == O.Declared;
-  }
+
+  bool covers(CoveredAccess C) const;
+  /// Turns a snapshot into the list of what it covers.
+  void materialize();
+  /// Keeps only what both records certainly covered.
+  void intersectCovers(const EventState &O);
+  bool operator==(const EventState &O) const;
 };
 
 struct GuardState {

@@ -264,6 +264,29 @@ AccessInfo Transfer::info(const Access &A) const {
 
 //===-- Accesses ---------------------------------------------------------===//
 
+// Two pending accesses on one stream, visible to the same streams, stay
+// alike: whatever later orders or completes one does the same to the other
+// (a record on their stream captures both, or, if made between them, only
+// the older, which the newer then stands for). So the newer may stand for
+// both. Lists are folded so only when they grow long (a tensor read in
+// every statement of a long function with no synchronisation), which keeps
+// the blamed site of ordinary code as it was.
+static void compact(AccessList &L) {
+  constexpr unsigned KeepUpTo = 8;
+  if (L.size() <= KeepUpTo)
+    return;
+  auto Alike = [](const Access &A, const Access &B) {
+    return A.Stream == B.Stream && A.VisibleTo == B.VisibleTo &&
+           A.Mode == B.Mode && A.OnCurrent == B.OnCurrent &&
+           A.StreamSetAt == B.StreamSetAt;
+  };
+  AccessList Kept;
+  for (auto It = L.rbegin(); It != L.rend(); ++It)
+    if (llvm::none_of(Kept, [&](const Access &K) { return Alike(*It, K); }))
+      Kept.push_back(*It);
+  L.assign(Kept.rbegin(), Kept.rend());
+}
+
 static void addOrReplace(AccessList &L, const Access &A) {
   for (Access &B : L)
     if (B.Site == A.Site) {
@@ -271,6 +294,7 @@ static void addOrReplace(AccessList &L, const Access &A) {
       return;
     }
   L.push_back(A);
+  compact(L);
 }
 
 void Transfer::access(const Fact &F, StreamState &S,
@@ -521,19 +545,13 @@ void Transfer::recordEvent(const Fact &F, StreamState &S) {
   E.MustRecorded = E.MayRecorded = true;
   E.LastRecord = F.Site;
   E.Covers.clear();
+  E.Snapshot.reset();
   E.CoversAll = Y == StreamTable::Unknown;
   if (E.CoversAll)
     return;
   // The record captures every access that Y has been ordered after so far.
-  S.Tensors.forEachMarked([&](StorageId Id, const TensorState &T) {
-    ++Work;
-    for (const AccessList *L : {&T.Writes, &T.Reads, &T.Foreign})
-      for (const Access &A : *L)
-        if (A.visibleTo(Y))
-          E.Covers.push_back({Id, A.Site});
-  });
-  llvm::sort(E.Covers);
-  E.Covers.erase(std::unique(E.Covers.begin(), E.Covers.end()), E.Covers.end());
+  E.Snapshot = S.Tensors;
+  E.RecordedOn = Y;
 }
 
 void Transfer::completeWhere(
@@ -546,7 +564,8 @@ void Transfer::completeWhere(
           return true;
     return false;
   };
-  S.Tensors.updateMarked(Needs, [&](StorageId Id, TensorState &T) {
+  auto Pending = [](const PendingSummary &Sum) { return Sum.Pending; };
+  S.Tensors.updateWhere(Pending, Needs, [&](StorageId Id, TensorState &T) {
     for (AccessList *L : {&T.Writes, &T.Reads, &T.Foreign})
       L->erase(std::remove_if(L->begin(), L->end(),
                               [&](const Access &A) { return Done(Id, A); }),
@@ -621,7 +640,12 @@ void Transfer::waitEvent(const Fact &F, StreamState &S,
           return true;
     return false;
   };
-  S.Tensors.updateMarked(Needs, [&](StorageId Id, TensorState &T) {
+  // Only subtrees with an access not yet visible to X (or a use the
+  // allocation stream may now be waiting for) can change.
+  auto Unseen = [&](const PendingSummary &Sum) {
+    return (Sum.NotVisibleTo & StreamTable::bit(X)) || Sum.HasForeign;
+  };
+  S.Tensors.updateWhere(Unseen, Needs, [&](StorageId Id, TensorState &T) {
     auto Covered = [&](const Access &A) { return E.covers({Id, A.Site}); };
     for (AccessList *L : {&T.Writes, &T.Reads})
       for (Access &A : *L)
@@ -637,6 +661,8 @@ void Transfer::waitEvent(const Fact &F, StreamState &S,
       for (Access &A : T.Foreign)
         if (Covered(A))
           A.VisibleTo |= StreamTable::bit(X);
+    for (AccessList *L : {&T.Writes, &T.Reads, &T.Foreign})
+      compact(*L);
   });
 }
 
@@ -1037,7 +1063,10 @@ void Transfer::dump(const Fact &F, const StreamState &S,
        << (E.MustRecorded  ? " recorded"
            : E.MayRecorded ? " maybe-recorded"
                            : " unrecorded")
-       << " covers=" << E.Covers.size() << (E.CoversAll ? "+all" : "") << "\n";
+       << " covers="
+       << (E.Snapshot ? "snapshot on " + Streams.describe(E.RecordedOn)
+                      : std::to_string(E.Covers.size()))
+       << (E.CoversAll ? "+all" : "") << "\n";
 }
 
 } // namespace streamsafe

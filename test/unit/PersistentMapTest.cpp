@@ -19,10 +19,13 @@ using namespace streamsafe;
 
 namespace {
 
-struct Odd {
-  static bool marked(int V) { return V % 2 != 0; }
+// Summary bits: 1 = odd, 2 = a multiple of 3.
+struct OddOrThrees {
+  using Summary = unsigned;
+  static unsigned summary(int V) { return (V % 2 ? 1 : 0) | (V % 3 ? 0 : 2); }
 };
-using Map = PersistentMap<uint64_t, int, Odd>;
+using Map = PersistentMap<uint64_t, int, OddOrThrees>;
+bool odd(unsigned S) { return S & 1; }
 using Ref = std::map<uint64_t, int>;
 
 Ref contents(const Map &M) {
@@ -137,30 +140,41 @@ TEST(PersistentMap, DiffSkipsWhatVersionsShare) {
   EXPECT_EQ(*A.lookup(70), 2);
 }
 
-TEST(PersistentMap, SweepsSeeOnlyMarkedValues) {
+TEST(PersistentMap, SweepsSeeOnlyValuesTheSummarySelects) {
   Map M;
   for (uint64_t K = 0; K < 100; ++K)
-    M.set(K, K == 10 || K == 77 ? 1 : 2);
+    M.set(K, K == 10 || K == 77 ? 1 : K == 50 ? 3 : 4);
   std::vector<uint64_t> Seen;
-  M.forEachMarked([&](uint64_t K, int) { Seen.push_back(K); });
-  EXPECT_EQ(Seen, (std::vector<uint64_t>{10, 77}));
+  M.forEachWhere(odd, [&](uint64_t K, int) { Seen.push_back(K); });
+  EXPECT_EQ(Seen, (std::vector<uint64_t>{10, 50, 77}));
+  Seen.clear();
+  M.forEachWhere([](unsigned S) { return S & 2; },
+                 [&](uint64_t K, int) { Seen.push_back(K); });
+  EXPECT_EQ(Seen, (std::vector<uint64_t>{50}));
 
   Map Before = M;
   Seen.clear();
-  M.updateMarked([&](uint64_t K, int &V) {
+  std::vector<uint64_t> Copied;
+  auto Needs = [&](uint64_t K, int) {
     Seen.push_back(K);
+    return K != 50;
+  };
+  M.updateWhere(odd, Needs, [&](uint64_t K, int &V) {
+    Copied.push_back(K);
     if (K == 10)
-      V = 4; // no longer marked
+      V = 4; // no longer odd
   });
-  EXPECT_EQ(Seen, (std::vector<uint64_t>{10, 77}));
+  EXPECT_EQ(Copied, (std::vector<uint64_t>{10, 77}));
+  EXPECT_EQ(Seen, (std::vector<uint64_t>{10, 50, 77}));
   EXPECT_EQ(*M.lookup(10), 4);
   EXPECT_EQ(*Before.lookup(10), 1) << "the old version keeps its value";
   Seen.clear();
-  M.forEachMarked([&](uint64_t K, int) { Seen.push_back(K); });
-  EXPECT_EQ(Seen, (std::vector<uint64_t>{77}));
+  M.forEachWhere(odd, [&](uint64_t K, int) { Seen.push_back(K); });
+  EXPECT_EQ(Seen, (std::vector<uint64_t>{50, 77}));
 
   Map Same = M;
-  Same.updateMarked([](uint64_t, int &) {});
+  Same.updateWhere(
+      odd, [](uint64_t, int) { return true; }, [](uint64_t, int &) {});
   unsigned Calls = 0;
   Map::diff(M, Same, [&](uint64_t, const int *, const int *) { ++Calls; });
   EXPECT_EQ(Calls, 0u) << "an update that changes nothing shares everything";
