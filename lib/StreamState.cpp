@@ -45,9 +45,23 @@ void EventState::materialize() {
   RecordedOn = StreamTable::Unknown;
 }
 
-void EventState::intersectCovers(const EventState &O) {
-  // Only what every path's record covered is certainly covered; a record
-  // on an unknown stream (CoversAll) is the top.
+// Whether access \p C is still in flight in \p Tensors.
+static bool pendingIn(const TensorMap &Tensors, CoveredAccess C) {
+  const TensorState *T = Tensors.lookup(C.first);
+  if (!T)
+    return false;
+  for (const AccessList *L : {&T->Writes, &T->Reads, &T->Foreign})
+    for (const Access &A : *L)
+      if (A.Site == C.second)
+        return true;
+  return false;
+}
+
+void EventState::intersectCovers(const EventState &O, const TensorMap &Mine,
+                                 const TensorMap &Theirs) {
+  // An access is covered after the paths meet when every path on which it
+  // is in flight recorded after it; a record on an unknown stream
+  // (CoversAll) is the top.
   if (O.CoversAll)
     return;
   if (CoversAll) {
@@ -60,8 +74,18 @@ void EventState::intersectCovers(const EventState &O) {
   if (Snapshot && O.Snapshot && RecordedOn == O.RecordedOn &&
       *Snapshot == *O.Snapshot)
     return;
+  EventState Other = O;
   materialize();
-  llvm::erase_if(Covers, [&](const CoveredAccess &C) { return !O.covers(C); });
+  Other.materialize();
+  llvm::SmallVector<CoveredAccess, 4> Both;
+  for (const CoveredAccess &C : Covers)
+    if (Other.covers(C) || !pendingIn(Theirs, C))
+      Both.push_back(C);
+  for (const CoveredAccess &C : Other.Covers)
+    if (!covers(C) && !pendingIn(Mine, C))
+      Both.push_back(C);
+  llvm::sort(Both);
+  Covers = std::move(Both);
 }
 
 bool EventState::operator==(const EventState &O) const {
@@ -121,6 +145,7 @@ unsigned StreamState::join(
     return 1;
   }
   unsigned Work = 1;
+  const TensorMap MineTensors = Tensors; // as this path left them
   if (Current != O.Current) {
     Current = StreamTable::Unknown;
     CurrentSetAt = NoSite;
@@ -205,7 +230,7 @@ unsigned StreamState::join(
     const EventState &OE = F->second;
     E.MustRecorded &= OE.MustRecorded;
     E.MayRecorded |= OE.MayRecorded;
-    E.intersectCovers(OE);
+    E.intersectCovers(OE, MineTensors, O.Tensors);
     E.LastRecord = std::max(E.LastRecord, OE.LastRecord);
     ++It;
   }

@@ -116,8 +116,10 @@ struct EventState {
   bool covers(CoveredAccess C) const;
   /// Turns a snapshot into the list of what it covers.
   void materialize();
-  /// Keeps only what both records certainly covered.
-  void intersectCovers(const EventState &O);
+  /// Keeps only what every path on which an access is in flight recorded
+  /// after it (\p Mine and \p Theirs: the tensors as the two paths left them).
+  void intersectCovers(const EventState &O, const TensorMap &Mine,
+                       const TensorMap &Theirs);
   bool operator==(const EventState &O) const;
 };
 

@@ -233,8 +233,19 @@ EventState event(bool Recorded, llvm::ArrayRef<CoveredAccess> Covers = {},
   return E;
 }
 
+// Puts a read at each of \p Sites in flight on storage \p Id.
+void inFlight(StreamState &S, StorageId Id,
+              std::initializer_list<SiteId> Sites) {
+  edit(S.Tensors, Id, [&](TensorState &T) {
+    for (SiteId Site : Sites)
+      T.Reads.push_back(access(Site, S3, 0, AccessMode::Read));
+  });
+}
+
 TEST(StreamStateJoinEvents, MustRecordedIsAndMayRecordedIsOr) {
   StreamState A = reachable(), B = reachable();
+  inFlight(A, 0, {5});
+  inFlight(B, 0, {5});
   A.Events[var(1)] = event(true, {{0, 5}}, 6);
   B.Events[var(1)] = event(false);
   A.Events[var(2)] = event(true, {}, 7);
@@ -259,12 +270,34 @@ TEST(StreamStateJoinEvents, MustRecordedIsAndMayRecordedIsOr) {
 
 TEST(StreamStateJoinEvents, CoversOnlyWhatEveryPathCovers) {
   StreamState A = reachable(), B = reachable();
+  for (StreamState *S : {&A, &B}) {
+    inFlight(*S, 0, {5, 6});
+    inFlight(*S, 1, {7});
+    inFlight(*S, 2, {8});
+  }
   A.Events[var(1)] = event(true, {{0, 5}, {0, 6}, {1, 7}}, 9);
   B.Events[var(1)] = event(true, {{0, 6}, {1, 7}, {2, 8}}, 9);
   StreamState J = joined(A, B);
   EXPECT_EQ(J.Events.at(var(1)).Covers,
             (llvm::SmallVector<CoveredAccess, 4>{{0, 6}, {1, 7}}));
   EXPECT_FALSE(J.Events.at(var(1)).CoversAll);
+}
+
+// `if (c) { ev.record(); } else { A.add_(1); ev.record(); }`: each path's
+// record covers A's last write on that path; an access in flight on one
+// path only needs only that path's record.
+TEST(StreamStateJoinEvents, AccessesInFlightOnOnePathNeedOnlyItsRecord) {
+  StreamState A = reachable(), B = reachable();
+  inFlight(A, 0, {5});
+  inFlight(B, 0, {6});
+  inFlight(A, 1, {7}); // recorded before it on A: not covered
+  A.Events[var(1)] = event(true, {{0, 5}}, 9);
+  B.Events[var(1)] = event(true, {{0, 6}}, 10);
+  for (const StreamState &J : {joined(A, B), joined(B, A)}) {
+    const EventState &E = J.Events.at(var(1));
+    EXPECT_EQ(E.Covers, (llvm::SmallVector<CoveredAccess, 4>{{0, 5}, {0, 6}}));
+    EXPECT_FALSE(E.covers({1, 7}));
+  }
 }
 
 // Recorded on an unknown stream (covers all) on one path, on a known one on
