@@ -646,7 +646,8 @@ def run(a, sections, driver, work):
         "peers": not quick and set(PEERS) <= peers_known and 4 in sections,
         "scaling": ([("scoped", [100, 1000])] if quick else
                     [("scoped", [100, 1000, 10000, 50000]),
-                     ("flat", [1000, 3000, 10000])]),
+                     ("flat", [1000, 3000, 10000, 50000]),
+                     ("unsynced", [1000, 10000, 50000])]),
         "scaling_baseline": not quick,
         "scaling_repeats": 1 if quick else 3,
         "scaling_repeat_below_s": 10.0,

@@ -20,7 +20,10 @@ benchmark measures the analysis, not diagnostic printing.
 
 --shape=flat drops the scope around each chunk, like a long straight-line
 forward() whose intermediates all live until the function returns: a harder
-case for the engine, whose state then holds every tensor seen so far.  --loop-depth=D nests D for-loops around one chunk
+case for the engine, whose state then holds every tensor seen so far.
+--shape=unsynced is flat with no host synchronisation at all (the branch
+tests a host flag instead of `.item()`): nothing ever completes, so every
+access stays in flight and every event record and wait faces all of them.  --loop-depth=D nests D for-loops around one chunk
 (--nest-only: the function is only that nest), to show where the engine's
 per-function budget stops the analysis.
 """
@@ -67,7 +70,7 @@ class Gen:
         ev = f"ev{k % 2}"
         acc = f"acc{k % 3}"
         t, u, v = f"t{k}", f"u{k}", f"v{k}"
-        scoped = self.shape != "flat"
+        scoped = self.shape == "scoped"
         if scoped:
             self.open("")  # a scope per chunk: temporaries die at its end
         self.emit(f"{self.decl(t)} at::empty({{64, 64}}, input.options());")
@@ -84,7 +87,10 @@ class Gen:
         self.emit(f"{ev}.record({s});")
         self.close()
         self.emit(f"{ev}.block(at::cuda::getCurrentCUDAStream());")
-        self.open(f"if ({u}.sum().item<double>() > {k % 7}.0)")
+        if self.shape == "unsynced":
+            self.open(f"if (n > {k % 7})")
+        else:
+            self.open(f"if ({u}.sum().item<double>() > {k % 7}.0)")
         self.emit(f"{acc}.add_({u});")
         self.close("} else {")
         self.indent += 1
@@ -137,7 +143,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("n", type=int, help="target number of statements")
     p.add_argument("-o", "--output", default="-")
-    p.add_argument("--shape", choices=["scoped", "flat"], default="scoped")
+    p.add_argument("--shape", choices=["scoped", "flat", "unsynced"], default="scoped")
     p.add_argument("--loop-depth", type=int, default=0)
     p.add_argument("--nest-only", action="store_true")
     a = p.parse_args()

@@ -90,7 +90,12 @@ std::vector<unsigned> reversePostOrder(const CFG &G) {
   while (!Stack.empty()) {
     auto &[B, I] = Stack.back();
     if (I < B->succ_size()) {
-      const CFGBlock *Succ = *(B->succ_begin() + I++);
+      // Successors last to first: a loop's exit is finished before its
+      // body, so the body comes first in reverse post-order and a loop
+      // converges before the code after it is visited (first to last put
+      // every loop body after the rest of the function: each iteration
+      // re-ran everything downstream, O(N) visits per block).
+      const CFGBlock *Succ = *(B->succ_end() - 1 - I++);
       if (Succ && !Seen[Succ->getBlockID()]) {
         Seen[Succ->getBlockID()] = 1;
         Stack.push_back({Succ, 0});
