@@ -275,10 +275,11 @@ static void compact(AccessList &L) {
   constexpr unsigned KeepUpTo = 8;
   if (L.size() <= KeepUpTo)
     return;
+  // Where the stream was set (OnCurrent, StreamSetAt) only tells the
+  // story; the newer access's story is the one kept.
   auto Alike = [](const Access &A, const Access &B) {
     return A.Stream == B.Stream && A.VisibleTo == B.VisibleTo &&
-           A.Mode == B.Mode && A.OnCurrent == B.OnCurrent &&
-           A.StreamSetAt == B.StreamSetAt;
+           A.Mode == B.Mode;
   };
   AccessList Kept;
   for (auto It = L.rbegin(); It != L.rend(); ++It)
