@@ -73,7 +73,7 @@ void StreamAnalysisBase::check(const MatchFinder::MatchResult &Result) {
     llvm::errs() << "streamsafe: skipped '" << FD->getQualifiedNameAsString()
                  << "': the analysis budget was exceeded (" << R.BlockVisits
                  << " block visits over " << R.Blocks << " blocks, "
-                 << R.StateWork << " state entries carried)\n";
+                 << R.StateWork << " state entries touched)\n";
   }
   for (const Finding &F : R.Findings)
     report(R, F, *Result.Context);

@@ -29,9 +29,9 @@ namespace streamsafe {
 struct AnalysisOptions {
   /// Blocks visited per CFG block before the engine gives up on a function.
   unsigned VisitsPerBlock = 64;
-  /// Tracked entries (tensors and variables) summed over all block visits
-  /// before the engine gives up: bounds the cost of huge flat functions
-  /// whose states grow with their length.
+  /// State entries (tensors, variables, facts) the engine may touch in all
+  /// (joins and sweeps touch only what changed): bounds a function's cost,
+  /// about 6 per statement in long functions.
   uint64_t MaxStateWork = 2000000;
   /// Name of a function whose facts and states are dumped to stderr.
   std::string DumpFunction;

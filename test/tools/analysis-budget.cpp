@@ -22,7 +22,7 @@ void loops(const at::Tensor &X, int n) {
   at::Tensor Z = Y.exp();
 }
 
-// WORK: streamsafe: skipped 'loops': the analysis budget was exceeded ({{.*}} state entries carried)
+// WORK: streamsafe: skipped 'loops': the analysis budget was exceeded ({{.*}} state entries touched)
 // WORK-NOT: warning:
 // DEFAULT-NOT: skipped
 // DEFAULT: warning: tensor 'Y' is read on pool stream 's'
