@@ -644,7 +644,8 @@ def run(a, sections, driver, work):
         "baseline": baseline,
         "rounds": a.rounds or (1 if quick else 3),
         "peers": not quick and set(PEERS) <= peers_known and 4 in sections,
-        "scaling": ([("scoped", [100, 1000])] if quick else
+        "scaling": ([("scoped", [100, 1000]), ("flat", [1000]),
+                     ("unsynced", [1000])] if quick else
                     [("scoped", [100, 1000, 10000, 50000]),
                      ("flat", [1000, 3000, 10000, 50000]),
                      ("unsynced", [1000, 10000, 50000])]),
@@ -866,14 +867,17 @@ def report(results, cfg, log):
             log(f"  budget, {p['file']}: message printed at VisitsPerBlock "
                 f"{seen or 'none'}, not at {fine}; e.g. {msg}")
         by = {(r["shape"], r["n_target"]): r for r in sc["rows"]}
-        for n, key in ((10000, "fn10k_s"), (50000, "fn50k_s")):
-            r = by.get(("scoped", n))
-            if not r:
-                continue
-            total = r["streamsafe_cpu"]
-            v[key] = verdict(total is not None and total < TARGETS[key])
-            v[key + "_dataflow_only"] = verdict(
-                r["engine_cpu"] is not None and r["engine_cpu"] < TARGETS[key])
+        for shape in sorted({s for s, _ in by}):
+            for n, key in ((10000, "fn10k_s"), (50000, "fn50k_s")):
+                r = by.get((shape, n))
+                if not r:
+                    continue
+                name = key if shape == "scoped" else f"{key}_{shape}"
+                total = r["streamsafe_cpu"]
+                v[name] = verdict(total is not None and total < TARGETS[key])
+                v[name + "_dataflow_only"] = verdict(
+                    r["engine_cpu"] is not None
+                    and r["engine_cpu"] < TARGETS[key])
         for shape, fit in sc["fits"].items():
             for k, name in (("engine_cpu", "dataflow"), ("streamsafe_cpu", "total")):
                 if fit.get(k) is not None:
