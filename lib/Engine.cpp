@@ -174,15 +174,31 @@ public:
     unsigned N = L.G->getNumBlockIDs();
     std::vector<StreamState> In(N), OutState(N);
     std::vector<char> Visited(N, 0);
+    std::vector<unsigned> Visits(N, 0);
     unsigned EntryId = L.G->getEntry().getBlockID();
     unsigned JoinWork = 0;
+    // A loop head (a predecessor comes later in the order), or a block
+    // visited a few times already, joins coarsely: an event's covers are
+    // what every path's record listed. The finer join is not monotone (what
+    // a record covers depends on what is in flight, which the covers
+    // complete), and a loop must converge.
+    auto Coarse = [&](const CFGBlock *B) {
+      if (Visits[B->getBlockID()] >= 3)
+        return true;
+      for (const CFGBlock *P : B->preds())
+        if (P && L.Rank[P->getBlockID()] != ~0u &&
+            L.Rank[P->getBlockID()] >= L.Rank[B->getBlockID()])
+          return true;
+      return false;
+    };
     auto InputOf = [&](const CFGBlock *B) {
       StreamState S;
       if (B->getBlockID() == EntryId)
         S = Entry;
+      bool Widen = Coarse(B);
       for (const CFGBlock *P : B->preds())
         if (P)
-          JoinWork += S.join(OutState[P->getBlockID()], PhiFor);
+          JoinWork += S.join(OutState[P->getBlockID()], PhiFor, Widen);
       return S;
     };
     std::set<unsigned> Work = {L.Rank[EntryId]};
@@ -196,6 +212,15 @@ public:
         return StreamState();
       }
       StreamState NewIn = InputOf(L.ById[Id]);
+      // After a few visits a block's input only grows (joined with the
+      // last one): a record covers what is in flight and a sync completes
+      // what was covered, so a loop can otherwise swing between two states
+      // for ever. The states form a finite lattice: this terminates.
+      if (Visited[Id] && ++Visits[Id] > 3) {
+        StreamState Grown = In[Id];
+        JoinWork += Grown.join(NewIn, PhiFor, /*Coarse=*/true);
+        NewIn = std::move(Grown);
+      }
       // Work, not only visits: the entries joins and sweeps touched (states
       // share what did not change, so this is what a visit costs).
       R.StateWork +=

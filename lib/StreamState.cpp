@@ -58,7 +58,7 @@ static bool pendingIn(const TensorMap &Tensors, CoveredAccess C) {
 }
 
 void EventState::intersectCovers(const EventState &O, const TensorMap &Mine,
-                                 const TensorMap &Theirs) {
+                                 const TensorMap &Theirs, bool Coarse) {
   // An access is covered after the paths meet when every path on which it
   // is in flight recorded after it; a record on an unknown stream
   // (CoversAll) is the top.
@@ -79,11 +79,12 @@ void EventState::intersectCovers(const EventState &O, const TensorMap &Mine,
   Other.materialize();
   llvm::SmallVector<CoveredAccess, 4> Both;
   for (const CoveredAccess &C : Covers)
-    if (Other.covers(C) || !pendingIn(Theirs, C))
+    if (Other.covers(C) || (!Coarse && !pendingIn(Theirs, C)))
       Both.push_back(C);
-  for (const CoveredAccess &C : Other.Covers)
-    if (!covers(C) && !pendingIn(Mine, C))
-      Both.push_back(C);
+  if (!Coarse)
+    for (const CoveredAccess &C : Other.Covers)
+      if (!covers(C) && !pendingIn(Mine, C))
+        Both.push_back(C);
   llvm::sort(Both);
   Covers = std::move(Both);
 }
@@ -137,7 +138,8 @@ static void joinTensor(TensorState &Mine, const TensorState &T) {
 
 unsigned StreamState::join(
     const StreamState &O,
-    const std::function<StorageId(const clang::VarDecl *)> &PhiFor) {
+    const std::function<StorageId(const clang::VarDecl *)> &PhiFor,
+    bool Coarse) {
   if (!O.Reachable)
     return 0;
   if (!Reachable) {
@@ -230,7 +232,7 @@ unsigned StreamState::join(
     const EventState &OE = F->second;
     E.MustRecorded &= OE.MustRecorded;
     E.MayRecorded |= OE.MayRecorded;
-    E.intersectCovers(OE, MineTensors, O.Tensors);
+    E.intersectCovers(OE, MineTensors, O.Tensors, Coarse);
     E.LastRecord = std::max(E.LastRecord, OE.LastRecord);
     ++It;
   }

@@ -117,9 +117,11 @@ struct EventState {
   /// Turns a snapshot into the list of what it covers.
   void materialize();
   /// Keeps only what every path on which an access is in flight recorded
-  /// after it (\p Mine and \p Theirs: the tensors as the two paths left them).
+  /// after it (\p Mine and \p Theirs: the tensors as the two paths left
+  /// them); with \p Coarse, only what both records listed (monotone: for
+  /// loop heads).
   void intersectCovers(const EventState &O, const TensorMap &Mine,
-                       const TensorMap &Theirs);
+                       const TensorMap &Theirs, bool Coarse);
   bool operator==(const EventState &O) const;
 };
 
@@ -160,10 +162,11 @@ struct StreamState {
   /// different storages on the two paths names the storage \p PhiFor gives
   /// for it afterwards, with both storages' states joined; without \p PhiFor
   /// such a variable is dropped (no longer followed). Returns the number of
-  /// entries that differed (the work done).
-  unsigned join(
-      const StreamState &O,
-      const std::function<StorageId(const clang::VarDecl *)> &PhiFor = nullptr);
+  /// entries that differed (the work done). \p Coarse: see intersectCovers.
+  unsigned
+  join(const StreamState &O,
+       const std::function<StorageId(const clang::VarDecl *)> &PhiFor = nullptr,
+       bool Coarse = false);
 };
 
 /// Merges two access lists: same site kept once, visible only to streams
