@@ -134,6 +134,67 @@ void loop_carried(int n) {
 }
 
 // Nested loops, branches, guards and events: converges, within budget.
+// Found by random testing: records cover what is in flight and syncs
+// complete what was covered, so these loops swung between two states until
+// the budget ran out (the first in both the old and the new engine).
+void record_sync_loop(at::Tensor x, at::Tensor y, bool c, int n) {
+  auto s0 = at::cuda::getStreamFromPool();
+  auto s1 = at::cuda::getStreamFromPool();
+  auto s2 = at::cuda::getCurrentCUDAStream();
+  at::cuda::CUDAEvent e0, e1;
+  s2.synchronize();
+  x.copy_(y);
+  e1.record(s1);
+  e0.record(s2);
+  for (int i0 = 0; i0 < n; ++i0) {
+    at::Tensor t1 = x.mul(y);
+    e0.record(s2);
+    at::Tensor t2 = x.to(at::kCPU, true);
+    {
+      c10::cuda::CUDAStreamGuard g1_2(s0);
+      t2 = t2.relu(); // @rsl-host-read
+      e1.record(at::cuda::getCurrentCUDAStream());
+      at::Tensor t3 = at::empty_like(t2);
+    }
+    e0.block(s2);
+    {
+      c10::cuda::CUDAStreamGuard g1_3(s2);
+      y.mul_(t1);
+      if (c)
+        at::cuda::setCurrentCUDAStream(s2);
+      at::Tensor t4 = y.to(at::kCPU, true);
+      e0.synchronize();
+      e1.block(at::cuda::getCurrentCUDAStream());
+      e1.synchronize();
+    }
+  }
+}
+
+void record_sync_branches(at::Tensor x, bool c, int n) {
+  auto s0 = at::cuda::getStreamFromPool();
+  auto s1 = at::cuda::getStreamFromPool();
+  auto s2 = at::cuda::getCurrentCUDAStream();
+  at::cuda::CUDAEvent e0, e1;
+  for (int i0 = 0; i0 < n; ++i0) {
+    at::Tensor t1 = x.exp();
+    if (c) {
+      {
+        c10::cuda::CUDAStreamGuard g2_1(s0);
+        e0.synchronize();
+        at::Tensor t2 = x.exp();
+        x.record_stream(s2);
+      }
+      e0.synchronize();
+    } else {
+      at::Tensor t3 = x.to(at::kCPU, true);
+      t1.copy_(t3);
+    }
+    x.record_stream(s0);
+    e0.record(s2);
+    e1.block(s1);
+  }
+}
+
 // Loops one after another, each changing what the next one sees.
 void sequential_loops(at::Tensor x, at::Tensor y, int n) {
   auto s1 = at::cuda::getStreamFromPool();
@@ -439,6 +500,20 @@ TEST_F(Engine, LoopsConvergeBeforeTheCodeAfterThem) {
   EXPECT_EQ(R->State, FunctionResult::Analysed);
   EXPECT_LE(R->BlockVisits, 2 * R->Blocks)
       << R->BlockVisits << " visits of " << R->Blocks << " blocks";
+}
+
+TEST_F(Engine, LoopsWhereSyncsCompleteWhatRecordsCoverConverge) {
+  for (const char *Name : {"record_sync_loop", "record_sync_branches"}) {
+    auto R = analyze(Name);
+    ASSERT_TRUE(R);
+    EXPECT_EQ(R->State, FunctionResult::Analysed) << Name;
+    EXPECT_LE(R->BlockVisits, 8 * R->Blocks) << Name;
+  }
+  auto R = analyze("record_sync_loop");
+  ASSERT_EQ(R->Findings.size(), 1u)
+      << ::testing::PrintToString(describeAll(*R));
+  EXPECT_EQ(R->Findings[0].Kind, FindingKind::HostReadBeforeSync);
+  EXPECT_EQ(line(*R, R->Findings[0].Access.Site), lineOf("rsl-host-read"));
 }
 
 TEST_F(Engine, BudgetExceededOnLoopsWithOneVisitPerBlock) {
