@@ -212,11 +212,12 @@ public:
         return StreamState();
       }
       StreamState NewIn = InputOf(L.ById[Id]);
-      // After a few visits a block's input only grows (joined with the
-      // last one): a record covers what is in flight and a sync completes
-      // what was covered, so a loop can otherwise swing between two states
-      // for ever. The states form a finite lattice: this terminates.
-      if (Visited[Id] && ++Visits[Id] > 3) {
+      // After a dozen visits (nested loops need a few per level) a block's
+      // input only grows (joined with the last one): a record covers what
+      // is in flight and a sync completes what was covered, so a loop can
+      // otherwise swing between two states for ever. The states form a
+      // finite lattice: this terminates.
+      if (Visited[Id] && ++Visits[Id] > 12) {
         StreamState Grown = In[Id];
         JoinWork += Grown.join(NewIn, PhiFor, /*Coarse=*/true);
         NewIn = std::move(Grown);

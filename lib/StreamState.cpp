@@ -201,7 +201,24 @@ unsigned StreamState::join(
     TensorVars.erase(V);
   for (const auto &[V, Phi] : Phis)
     TensorVars.set(V, Phi);
-  intersectEqual(Guards, O.Guards);
+  // A guard alive on both paths restores what it saved on either: the
+  // stream both saved, or an unknown one (dropping it would leave the
+  // guard's own stream current after its scope).
+  for (auto It = Guards.begin(); It != Guards.end();) {
+    auto F = O.Guards.find(It->first);
+    if (F == O.Guards.end()) {
+      It = Guards.erase(It);
+      continue;
+    }
+    GuardState &G = It->second;
+    if (G.Saved != F->second.Saved) {
+      G.Saved = StreamTable::Unknown;
+      G.SavedSetAt = NoSite;
+    } else {
+      G.SavedSetAt = std::min(G.SavedSetAt, F->second.SavedSetAt);
+    }
+    ++It;
+  }
   // Storages: union, joining those both paths know (not the phis, which
   // already hold both sides).
   TensorMap Before = Tensors; // keeps the trie being diffed alive

@@ -1068,6 +1068,9 @@ void Transfer::dump(const Fact &F, const StreamState &S,
        << (E.Snapshot ? "snapshot on " + Streams.describe(E.RecordedOn)
                       : std::to_string(E.Covers.size()))
        << (E.CoversAll ? "+all" : "") << "\n";
+  for (const auto &[V, G] : S.Guards)
+    OS << "    guard " << V->getName() << " saved=" << Streams.describe(G.Saved)
+       << "\n";
 }
 
 } // namespace streamsafe

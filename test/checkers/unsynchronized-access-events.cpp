@@ -365,3 +365,22 @@ void tensor_list_read(const at::Tensor &X) {
   // CHECK-NOTES: :[[@LINE-6]]:29: note: the current stream is set to pool stream 's' here
   // CHECK-NOTES: :[[@LINE-8]]:29: note: 'B' is written on the caller's current stream here
 }
+
+// A guard entered where the current stream is not known (set in a loop that
+// may not run) restores an unknown stream: what follows is not reported.
+// (The engine used to drop such a guard where loop paths met, and then took
+// the guard's own stream to be current after its scope.)
+void guard_after_loop_that_sets_the_stream(at::Tensor x, int n) {
+  auto s1 = at::cuda::getStreamFromPool();
+  for (int i = 0; i < n; ++i)
+    at::cuda::setCurrentCUDAStream(s1);
+  {
+    c10::cuda::CUDAStreamGuard g(s1);
+    for (int j = 0; j < n; ++j)
+      x.add_(1);
+    // CHECK-NOTES: :[[@LINE-1]]:7: warning: tensor 'x' is written on pool stream 's1', but it is only known to be ready on the caller's current stream; nothing makes pool stream 's1' wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-4]]:32: note: the current stream is set to pool stream 's1' here
+    // CHECK-NOTES: :[[@LINE-9]]:55: note: 'x' is assumed ready on the caller's current stream at function entry
+  }
+  x.mul_(2);
+}
