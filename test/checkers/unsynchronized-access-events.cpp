@@ -380,7 +380,7 @@ void guard_after_loop_that_sets_the_stream(at::Tensor x, int n) {
       x.add_(1);
     // CHECK-NOTES: :[[@LINE-1]]:7: warning: tensor 'x' is written on pool stream 's1', but it is only known to be ready on the caller's current stream; nothing makes pool stream 's1' wait for it [streamsafe-unsynchronized-access]
     // CHECK-NOTES: :[[@LINE-4]]:32: note: the current stream is set to pool stream 's1' here
-    // CHECK-NOTES: :[[@LINE-9]]:55: note: 'x' is assumed ready on the caller's current stream at function entry
+    // CHECK-NOTES: :[[@LINE-10]]:55: note: 'x' is assumed ready on the caller's current stream at function entry
   }
   x.mul_(2);
 }
