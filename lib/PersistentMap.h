@@ -1,5 +1,4 @@
-//===--- PersistentMap.h - A map that shares structure between copies ---*-
-// C++ -*-===//
+//===--- PersistentMap.h - A map whose copies share structure ---*- C++ -*-===//
 //
 // The dataflow keeps one state per CFG block, and a long function has
 // thousands of blocks and thousands of live tensors. With ordinary maps every
@@ -23,7 +22,7 @@
 #define STREAMSAFE_LIB_PERSISTENTMAP_H
 
 #include "llvm/ADT/STLFunctionalExtras.h"
-#include <cassert>
+#include "llvm/ADT/bit.h"
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -117,9 +116,6 @@ private:
   static bool matches(uint64_t Key, const Ref &N) {
     return high(Key, N->Bit) == N->Key;
   }
-  static uint64_t highestBit(uint64_t X) {
-    return uint64_t(1) << (63 - __builtin_clzll(X));
-  }
 
   static Ref makeLeaf(uint64_t Key, V Value) {
     auto *N = new Leaf();
@@ -144,7 +140,7 @@ private:
   }
   /// Joins two non-empty tries whose key ranges are disjoint.
   static Ref link(uint64_t P1, Ref T1, uint64_t P2, Ref T2) {
-    uint64_t Bit = highestBit(P1 ^ P2);
+    uint64_t Bit = llvm::bit_floor(P1 ^ P2);
     uint64_t Prefix = high(P1, Bit);
     if (P1 & Bit)
       return makeBranch(Prefix, Bit, std::move(T2), std::move(T1));
