@@ -69,7 +69,8 @@ def fn(rng, idx):
                     lines.append(f"{ind}{a} = {b}.relu();")
             elif k < 0.93 and depth < 3:
                 a = rng.choice(vis)
-                lines.append(f"{ind}std::thread th{cnt[0]}([&] {{ {a}.add_(1); }});"); lines.append(f"{ind}th{cnt[0]}.join();")
+                th = "th" + new()[1:]  # a fresh name: threads may share a scope
+                lines.append(f"{ind}std::thread {th}([&] {{ {a}.add_(1); }});"); lines.append(f"{ind}{th}.join();")
             elif k < 0.96:
                 lines.append(f"{ind}at::cuda::setCurrentCUDAStream({rng.choice(S)});")
             else:
