@@ -3,7 +3,7 @@
 # function size, no-stream code, peer checks, whole-project throughput.
 # Method and results: docs/performance.md.
 #
-#   bench/run.sh            full run (about 6 minutes on 2 shared cores), writes
+#   bench/run.sh            full run (about 9 minutes on 2 shared cores), writes
 #                           bench/results/<date>.json
 #   bench/run.sh --quick    smoke test (well under a minute), writes
 #                           bench/results/<date>-quick.json; its exit status

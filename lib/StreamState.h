@@ -158,11 +158,12 @@ struct StreamState {
 
   bool operator==(const StreamState &O) const;
   bool operator!=(const StreamState &O) const { return !(*this == O); }
-  /// Least upper bound: this := this ⊔ O. A tensor variable that names
-  /// different storages on the two paths names the storage \p PhiFor gives
-  /// for it afterwards, with both storages' states joined; without \p PhiFor
-  /// such a variable is dropped (no longer followed). Returns the number of
-  /// entries that differed (the work done). \p Coarse: see intersectCovers.
+  /// Join: this := this ⊔ O, true of both paths (the finer join of event covers
+  /// is used away from loop heads, see intersectCovers). A tensor variable that
+  /// names different storages on the two paths names the storage \p PhiFor
+  /// gives for it afterwards, with both storages' states joined; without \p
+  /// PhiFor such a variable is dropped (no longer followed). Returns the number
+  /// of entries that differed (the work done). \p Coarse: see intersectCovers.
   unsigned
   join(const StreamState &O,
        const std::function<StorageId(const clang::VarDecl *)> &PhiFor = nullptr,
