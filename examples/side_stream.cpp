@@ -1,4 +1,4 @@
-// Side-stream work in the style of the seed (§1.2, §1.3): a tensor made on
+// Side-stream mistakes (see docs/api-model.md, section 5): a tensor made on
 // the current stream is read on a pool stream without a wait, and dies
 // without record_stream; the result is cloned back on the current stream
 // while the side stream may still be computing it.

@@ -1,4 +1,4 @@
-// Seed §1.3: B is computed on a side stream, then cloned back on the current
+// B is computed on a side stream, then cloned back on the current
 // stream. clone() runs on the current stream and does not wait for the side
 // stream, so it copies B before B is written.
 #include "../harness.h"

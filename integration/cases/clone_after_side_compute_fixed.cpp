@@ -1,4 +1,4 @@
-// Seed §1.3: B is computed on a side stream, then cloned back on the current
+// B is computed on a side stream, then cloned back on the current
 // stream. Fixed: the current stream waits on an event recorded on the side
 // stream after B's producer.
 #include "../harness.h"

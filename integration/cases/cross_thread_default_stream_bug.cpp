@@ -1,4 +1,4 @@
-// Seed §1.3/§1.4: the current stream is thread-local. A is produced on a pool
+// The current stream is thread-local. A is produced on a pool
 // stream set by a guard in this thread; the worker thread starts on the
 // default stream, whatever guard is active here, and reads A too early.
 #include "../harness.h"

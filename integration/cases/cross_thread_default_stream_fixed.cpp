@@ -1,4 +1,4 @@
-// Seed §1.3/§1.4: the current stream is thread-local. A is produced on a pool
+// The current stream is thread-local. A is produced on a pool
 // stream set by a guard in this thread. Fixed: the worker thread sets its own
 // guard to the producer's stream before using A.
 #include "../harness.h"

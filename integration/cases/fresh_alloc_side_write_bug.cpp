@@ -1,4 +1,4 @@
-// Seed §1.2, "even without a read dependency": a fresh at::empty on the
+// Even without a read dependency, a fresh at::empty on the
 // current stream may reuse a block whose previous owner still has work queued
 // on that stream. Writing it on a side stream without waiting lets that late
 // work overwrite the new contents.

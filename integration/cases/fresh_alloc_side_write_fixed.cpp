@@ -1,4 +1,4 @@
-// Seed §1.2, "even without a read dependency": a fresh at::empty on the
+// Even without a read dependency, a fresh at::empty on the
 // current stream may reuse a block whose previous owner still has work queued
 // on that stream. Fixed: the side stream waits for the current stream before
 // writing the new tensor.

@@ -1,4 +1,4 @@
-// Seed §1.3: to(kCPU, non_blocking=true) returns pinned host memory and
+// to(kCPU, non_blocking=true) returns pinned host memory and
 // returns at once; the copy runs later on the current stream. Fixed: the host
 // synchronizes with the stream before reading.
 #include "../harness.h"

@@ -1,4 +1,4 @@
-// Seed §1.2: X is allocated on the current stream and read on a busy side
+// X is allocated on the current stream and read on a busy side
 // stream, then dies without record_stream. Its block goes back to the current
 // stream's pool at once; the next allocation there reuses and overwrites it
 // before the side stream has read it.

@@ -1,4 +1,4 @@
-// Seed §1.2: X is allocated on the current stream and read on a busy side
+// X is allocated on the current stream and read on a busy side
 // stream. Fixed: record_stream keeps its block from being reused until the
 // side stream is done with it.
 #include "../harness.h"

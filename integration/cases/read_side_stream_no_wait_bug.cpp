@@ -1,4 +1,4 @@
-// Seed §1.2: A is produced on the current stream and read on a side stream
+// A is produced on the current stream and read on a side stream
 // that does not wait for it. The side stream sums A before it is written.
 #include "../harness.h"
 

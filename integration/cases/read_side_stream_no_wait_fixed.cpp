@@ -1,4 +1,4 @@
-// Seed §1.2: A is produced on the current stream and read on a side stream.
+// A is produced on the current stream and read on a side stream.
 // Fixed: the side stream waits on an event recorded after A's producer.
 #include "../harness.h"
 

@@ -1,4 +1,4 @@
-// Seed §1.1: the side stream blocks on the event before it is recorded. A
+// The side stream blocks on the event before it is recorded. A
 // wait on a never-recorded event is a silent no-op, so the side stream reads A
 // before its producer on the current stream has run.
 #include "../harness.h"

@@ -1,4 +1,4 @@
-// Seed §1.1: the side stream waits for A's producer through an event. Fixed:
+// The side stream waits for A's producer through an event. Fixed:
 // the event is recorded before the side stream blocks on it.
 #include "../harness.h"
 

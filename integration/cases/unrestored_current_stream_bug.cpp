@@ -1,4 +1,4 @@
-// Seed §1.4: a helper switches the current stream with setCurrentCUDAStream
+// A helper switches the current stream with setCurrentCUDAStream
 // and never switches back. The caller's next op then runs on the pool stream,
 // unordered with the caller's earlier work on its own stream.
 #include "../harness.h"

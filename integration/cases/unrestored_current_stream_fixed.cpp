@@ -1,4 +1,4 @@
-// Seed §1.4: a helper works on a side stream. Fixed: a CUDAStreamGuard
+// A helper works on a side stream. Fixed: a CUDAStreamGuard
 // restores the caller's current stream when the helper returns.
 #include "../harness.h"
 

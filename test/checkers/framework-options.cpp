@@ -6,7 +6,7 @@
 // RUN:   ExecutorLaunchFunctions: 'dtorch::CudaKernelStream::LaunchKernel', \
 // RUN:   StreamBindingInitializers: 'dtorch::CudaKernelStream::InitInAsyncThread'}}"
 
-// A small framework in the spirit of the seed's DTorch, written from
+// A small framework like the one in docs/configuration.md, written from
 // scratch: a kernel stream owns a worker thread that binds a pool stream
 // once (InitInAsyncThread) and runs queued kernels under a guard that keeps
 // the stream; an event wrapper records and waits with the CUDA runtime.

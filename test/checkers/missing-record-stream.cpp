@@ -6,7 +6,7 @@
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 
-// §1.2: A is allocated on the current stream, read on s, then dies.
+// A is allocated on the current stream, read on s, then dies.
 void read_on_side_stream_then_free() {
   auto s = at::cuda::getStreamFromPool();
   at::Tensor A = at::empty({100, 100}, at::kCUDA).normal_(0.0, 1.0);

@@ -1,7 +1,7 @@
 // RUN: %check_streamsafe %s streamsafe-thread-current-stream %t
 
-// The current stream is thread-local (seed §1.3, §1.4): a new thread starts
-// on the default stream whatever guard its spawner had set.
+// The current stream is thread-local (docs/api-model.md, section 7): a new
+// thread starts on the default stream whatever guard its spawner had set.
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -39,7 +39,7 @@ void current_stream_queried_in_thread() {
   at::cuda::setCurrentCUDAStream(at::cuda::getDefaultCUDAStream());
 }
 
-// Seed §1.3: t.to("cuda:1") in a second thread, t made on the first
+// t.to("cuda:1") in a second thread (at::launch), t made on the first
 // thread's stream.
 void to_other_device_in_thread() {
   auto s = at::cuda::getStreamFromPool();

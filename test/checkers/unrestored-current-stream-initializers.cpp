@@ -1,9 +1,9 @@
 // RUN: %check_streamsafe %s streamsafe-unrestored-current-stream %t \
 // RUN:   -- -config="{CheckOptions: {StreamBindingInitializers: 'dtorch::Worker::InitInAsyncThread'}}"
 
-// A worker thread's initialiser binds a stream for the thread's life (the
-// seed's DTorch): legal when listed in StreamBindingInitializers. Other
-// functions are still checked.
+// A worker thread's initialiser binds a stream for the thread's life (a
+// framework that runs each worker on its own stream): legal when listed in
+// StreamBindingInitializers. Other functions are still checked.
 
 #include <c10/cuda/CUDAStream.h>
 

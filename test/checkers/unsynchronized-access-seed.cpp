@@ -1,13 +1,13 @@
 // RUN: %check_streamsafe %s streamsafe-unsynchronized-access %t
 
-// Every example of the seed document (§1.1-§1.3), rendered in C++.
+// The basic two-stream patterns, wrong and fixed: events, side streams, clone.
 
 #include <ATen/ATen.h>
 #include <ATen/cuda/CUDAEvent.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 
-// §1.1: record on A, wait on B, then use on B.
+// B is made on s1; an event recorded on s1, waited on by s2, orders its use.
 void event_record_and_wait() {
   auto s1 = at::cuda::getStreamFromPool();
   auto s2 = at::cuda::getStreamFromPool();
@@ -24,7 +24,7 @@ void event_record_and_wait() {
   at::Tensor C = B.mm(B);
 }
 
-// §1.1 without the wait.
+// The same without the event: B is used on s2 while s1 may still write it.
 void event_missing_wait() {
   auto s1 = at::cuda::getStreamFromPool();
   auto s2 = at::cuda::getStreamFromPool();
@@ -42,7 +42,7 @@ void event_missing_wait() {
   // CHECK-NOTES: :[[@LINE-9]]:31: note: the current stream was set to pool stream 's1' here
 }
 
-// §1.2 wrong paradigm: A made on the current stream, read on a side stream.
+// Wrong: A made on the current stream, read on a side stream with no wait.
 void side_stream_read_without_wait() {
   auto s = at::cuda::getStreamFromPool();
   at::Tensor A = at::empty({100, 100}, at::kCUDA).normal_(0.0, 1.0);
@@ -56,7 +56,7 @@ void side_stream_read_without_wait() {
   A.record_stream(s);
 }
 
-// §1.2 right paradigm: s waits for the current stream, A is recorded on s.
+// Right: s waits for the current stream, A is recorded on s.
 void side_stream_read_with_wait() {
   auto s = at::cuda::getStreamFromPool();
   at::Tensor A = at::empty({100, 100}, at::kCUDA).normal_(0.0, 1.0);
@@ -70,7 +70,7 @@ void side_stream_read_with_wait() {
   A.record_stream(s);
 }
 
-// §1.2, the subtle case: a fresh allocation written on a side stream.
+// Subtle: a fresh allocation written on a side stream (no read dependency).
 void fresh_allocation_written_on_side_stream() {
   auto s = at::cuda::getStreamFromPool();
   at::Tensor A = at::empty({100, 100}, at::kCUDA);
@@ -109,7 +109,7 @@ void fresh_allocation_waited() {
   A.record_stream(s);
 }
 
-// §1.3: clone() runs on the current stream, which does not wait for s.
+// clone() runs on the current stream, which does not wait for s.
 at::Tensor clone_after_side_stream_compute(const at::Tensor &A) {
   auto s = at::cuda::getStreamFromPool();
   at::cuda::CUDAEvent inputs_ready;
@@ -128,7 +128,7 @@ at::Tensor clone_after_side_stream_compute(const at::Tensor &A) {
   return C;
 }
 
-// §1.3 fix 1: the current stream waits for s.
+// Fix 1: the current stream waits for s.
 at::Tensor clone_fix_wait(const at::Tensor &A) {
   auto s = at::cuda::getStreamFromPool();
   at::cuda::CUDAEvent inputs_ready;
@@ -145,7 +145,7 @@ at::Tensor clone_fix_wait(const at::Tensor &A) {
   return B.clone();
 }
 
-// §1.3 fix 2: synchronize the device.
+// Fix 2: synchronize the device.
 at::Tensor clone_fix_synchronize(const at::Tensor &A) {
   auto s = at::cuda::getStreamFromPool();
   at::cuda::CUDAEvent inputs_ready;
@@ -160,7 +160,7 @@ at::Tensor clone_fix_synchronize(const at::Tensor &A) {
   return B.clone();
 }
 
-// §1.3 fix 3: clone on the stream that produced B.
+// Fix 3: clone on the stream that produced B.
 at::Tensor clone_fix_same_stream(const at::Tensor &A) {
   auto s = at::cuda::getStreamFromPool();
   at::cuda::CUDAEvent inputs_ready;
@@ -178,7 +178,7 @@ at::Tensor clone_fix_same_stream(const at::Tensor &A) {
   return C;
 }
 
-// §1.3: to() within one thread needs no extra synchronisation.
+// to() another device within one thread needs no extra synchronisation.
 at::Tensor to_other_device_same_thread() {
   at::Tensor t = at::randn({100}, at::kCUDA);
   return t.to(at::Device(at::kCUDA, 1));

@@ -10,7 +10,7 @@
 #include <c10/cuda/CUDAStream.h>
 #include <thread>
 
-// Seed §1.3: made on the first thread's stream, copied in a second thread.
+// t made on the first thread's stream, copied to another device in a thread.
 void to_other_device_in_thread() {
   auto s = at::cuda::getStreamFromPool();
   at::cuda::CUDAStreamGuard guard(s);

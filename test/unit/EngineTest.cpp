@@ -35,7 +35,7 @@ at::Tensor no_streams(const at::Tensor &x) {
   return y.relu_();
 }
 
-// Seed §1.1 without the wait: written on s1, read on s2.
+// No event between them: written on s1, read on s2.
 void missing_wait() {
   auto s1 = at::cuda::getStreamFromPool();
   auto s2 = at::cuda::getStreamFromPool();
@@ -49,7 +49,7 @@ void missing_wait() {
   at::Tensor C = B.mm(B); // @mw-read
 } // @mw-end
 
-// Seed §1.1: record on s1, wait on s2.
+// An event recorded on s1 and waited on by s2 orders the read.
 void with_wait() {
   auto s1 = at::cuda::getStreamFromPool();
   auto s2 = at::cuda::getStreamFromPool();
@@ -105,7 +105,7 @@ void both_paths_wait(bool c) {
   A.record_stream(s);
 }
 
-// §1.2: read on s, then A dies with no record_stream.
+// Read on s, then A dies with no record_stream.
 void free_without_record_stream() {
   auto s = at::cuda::getStreamFromPool();
   at::Tensor A = at::empty({100, 100}, at::kCUDA).normal_(0.0, 1.0); // @frs-alloc

@@ -6,7 +6,7 @@ the first paragraph is the full description, its first sentence the short
 one, and the page up to its second-level headings is the help text. Pages are
 looked up next to the tool (source tree, or share/streamsafe after install).
 Checks without a page yet fall back to the one-line summary below (from
-DESIGN.md's check table); stock clang-tidy checks link to LLVM's docs.
+the check table of README.md); stock clang-tidy checks link to LLVM's docs.
 """
 
 import os
