@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/DefaultStreamLaunchCheck.h"
-#include "lib/DefaultStreamLaunch.h"
+#include "lib/frontend/DefaultStreamLaunch.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
 using namespace clang::ast_matchers;
@@ -97,6 +97,7 @@ void DefaultStreamLaunchCheck::registerMatchers(MatchFinder *Finder) {
 void DefaultStreamLaunchCheck::onStartOfTranslationUnit() {
   IsLibTorchTU.reset();
   Reported.clear();
+  Table = std::make_unique<::streamsafe::ApiTable>(NoConfig);
 }
 
 void DefaultStreamLaunchCheck::check(const MatchFinder::MatchResult &Result) {
@@ -105,8 +106,10 @@ void DefaultStreamLaunchCheck::check(const MatchFinder::MatchResult &Result) {
   if (!*IsLibTorchTU)
     return;
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
+  if (!Table)
+    Table = std::make_unique<::streamsafe::ApiTable>(NoConfig);
   for (const DefaultStreamWork &W :
-       ::streamsafe::findDefaultStreamWork(*FD, *Result.Context))
+       ::streamsafe::findDefaultStreamWork(*FD, *Result.Context, *Table))
     if (Reported.insert(W.Loc).second)
       report(W);
 }

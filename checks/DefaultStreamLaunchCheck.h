@@ -4,7 +4,9 @@
 #define STREAMSAFE_CHECKS_DEFAULTSTREAMLAUNCHCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "lib/frontend/ApiTable.h"
 #include "llvm/ADT/DenseSet.h"
+#include <memory>
 #include <optional>
 
 namespace streamsafe {
@@ -35,6 +37,9 @@ private:
   void report(const ::streamsafe::DefaultStreamWork &W);
 
   std::optional<bool> IsLibTorchTU;
+  /// The runtime APIs (built-in rows only), per translation unit.
+  ::streamsafe::ApiConfig NoConfig;
+  std::unique_ptr<::streamsafe::ApiTable> Table;
   // A template's instantiations repeat the work of its pattern: report each
   // spelled location once.
   llvm::DenseSet<SourceLocation> Reported;

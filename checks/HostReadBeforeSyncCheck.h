@@ -19,7 +19,8 @@ public:
 
 protected:
   void report(const ::streamsafe::FunctionResult &R,
-              const ::streamsafe::Finding &F, ASTContext &Ctx) override;
+              const ::streamsafe::Finding &F, const FunctionDecl &FD,
+              ASTContext &Ctx) override;
 };
 
 } // namespace clang::tidy::streamsafe

@@ -2,6 +2,7 @@
 
 #include "checks/MissingRecordStreamCheck.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Lex/Lexer.h"
 
@@ -33,38 +34,87 @@ static SourceLocation insertionPoint(const Stmt *S, const ASTContext &Ctx) {
   return AfterSemi.getLocWithOffset(Line.size());
 }
 
+// The statement directly inside a compound statement that holds \p S,
+// where a new statement can be inserted after it.
+static const Stmt *statementOf(const Stmt *S, const ParentMap &Parents) {
+  for (const Stmt *Cur = S; Cur;) {
+    const Stmt *P = Parents.getParent(Cur);
+    if (!P)
+      return nullptr;
+    if (isa<CompoundStmt>(P))
+      return Cur;
+    Cur = P;
+  }
+  return nullptr;
+}
+
+// Whether \p D can be named at \p At: a parameter of the function, or a
+// variable declared before \p At in a compound statement around it.
+static bool inScopeAt(const NamedDecl *D, const Stmt *At,
+                      const FunctionDecl &FD, const ParentMap &Parents) {
+  if (isa<ParmVarDecl>(D))
+    return D->getDeclContext() == &FD;
+  if (!isa<VarDecl>(D))
+    return false;
+  for (const Stmt *P = Parents.getParent(At); P; P = Parents.getParent(P)) {
+    const auto *CS = dyn_cast<CompoundStmt>(P);
+    if (!CS)
+      continue;
+    for (const Stmt *Child : CS->body()) {
+      if (const auto *DS = dyn_cast<DeclStmt>(Child))
+        for (const Decl *Declared : DS->decls())
+          if (Declared == D)
+            return true;
+      if (Child == At)
+        break;
+    }
+  }
+  return false;
+}
+
 void MissingRecordStreamCheck::report(const FunctionResult &R, const Finding &F,
-                                      ASTContext &Ctx) {
+                                      const FunctionDecl &FD, ASTContext &Ctx) {
   if (F.Kind != FindingKind::MissingRecordStream)
     return;
-  const Site &Use = R.Sites[F.Access.Site];
+  std::string Tensor = tensorName(R, F.Tensor);
+  std::string Used = describeStream(R, F.Access.Stream);
+  std::string Allocated = describeStream(R, F.Prior.Stream);
   {
-    auto D =
-        diag(Use.Loc, "tensor '%0' is used on %1 but was allocated on %2; when "
-                      "its last reference dies the caching allocator may reuse "
-                      "its memory while %1 is still using it")
-        << F.Tensor << F.Access.Stream << F.Prior.Stream;
-    if (F.InsertAfter) {
-      SourceLocation Loc = insertionPoint(F.InsertAfter, Ctx);
-      if (Loc.isValid()) {
-        const SourceManager &SM = Ctx.getSourceManager();
-        unsigned Col = SM.getSpellingColumnNumber(F.InsertAfter->getBeginLoc());
-        std::string Text = "\n" + std::string(Col ? Col - 1 : 0, ' ') +
-                           F.Tensor + ".record_stream(" + F.StreamVar + ");";
-        D << FixItHint::CreateInsertion(Loc, Text);
+    auto D = diag(R.loc(F.Access.Site),
+                  "tensor '%0' is used on %1 but was allocated on %2; when "
+                  "its last reference dies the caching allocator may reuse "
+                  "its memory while %1 is still using it")
+             << Tensor << Used << Allocated;
+    // Fix-it: "<t>.record_stream(<s>);" after the last use, when both names
+    // are in scope there and no other stream is involved.
+    const NamedDecl *StreamVar = R.decl(F.Access.Stream.Named);
+    const NamedDecl *TensorVar = R.decl(F.Storage);
+    if (F.SingleForeignStream && StreamVar && TensorVar && FD.getBody()) {
+      ParentMap Parents(FD.getBody());
+      const Stmt *After = statementOf(R.stmt(F.Access.Site), Parents);
+      if (After && inScopeAt(StreamVar, After, FD, Parents) &&
+          inScopeAt(TensorVar, After, FD, Parents)) {
+        SourceLocation Loc = insertionPoint(After, Ctx);
+        if (Loc.isValid()) {
+          const SourceManager &SM = Ctx.getSourceManager();
+          unsigned Col = SM.getSpellingColumnNumber(After->getBeginLoc());
+          std::string Text = "\n" + std::string(Col ? Col - 1 : 0, ' ') +
+                             Tensor + ".record_stream(" +
+                             StreamVar->getNameAsString() + ");";
+          D << FixItHint::CreateInsertion(Loc, Text);
+        }
       }
     }
   }
   noteStreamSetAt(R, F.Access, "is");
-  diag(R.Sites[F.Prior.Site].Loc, "'%0' is allocated on %1 here",
-       DiagnosticIDs::Note)
-      << F.Tensor << F.Prior.Stream;
+  diag(R.loc(F.Prior.Site), "'%0' is allocated on %1 here", DiagnosticIDs::Note)
+      << Tensor << Allocated;
   if (F.FreedAt != NoSite)
-    diag(R.Sites[F.FreedAt].Loc,
+    diag(R.loc(F.FreedAt),
          "the last reference to '%0' dies here, with no record_stream on %1 "
          "and no synchronization with %2",
          DiagnosticIDs::Note)
-        << F.Tensor << F.Access.Stream << F.Prior.Stream;
+        << Tensor << Used << Allocated;
 }
 
 } // namespace clang::tidy::streamsafe

@@ -26,35 +26,61 @@ StreamAnalysisBase::StreamAnalysisBase(StringRef Name,
       ApiConfig::parseList(It->getValue().Value, O.Config.*E.Field);
     ApiOptions.push_back({E.Name, Local});
   }
-  O.VisitsPerBlock = Options.getLocalOrGlobal("VisitsPerBlock", 64u);
-  ApiOptions.push_back({"VisitsPerBlock", std::to_string(O.VisitsPerBlock)});
-  O.MaxStateWork = Options.getLocalOrGlobal("MaxStateWork", O.MaxStateWork);
-  ApiOptions.push_back({"MaxStateWork", std::to_string(O.MaxStateWork)});
+  SolverLimits &L = O.Limits;
+  L.VisitsPerBlock =
+      Options.getLocalOrGlobal("VisitsPerBlock", L.VisitsPerBlock);
+  ApiOptions.push_back({"VisitsPerBlock", std::to_string(L.VisitsPerBlock)});
+  L.MaxStateWork = Options.getLocalOrGlobal("MaxStateWork", L.MaxStateWork);
+  ApiOptions.push_back({"MaxStateWork", std::to_string(L.MaxStateWork)});
   Shared->addOptions(O);
 }
 
 void SharedSession::addOptions(const AnalysisOptions &O) {
-  if (First) {
-    Merged = O;
-    First = false;
+  if (Sealed) {
+    // The first check of a new translation unit.
+    Pending = O;
+    Sealed = false;
     return;
   }
   for (const ApiConfig::Entry &E : ApiConfig::entries())
     for (const auto &Name : (O.Config.*E.Field).keys())
-      (Merged.Config.*E.Field).insert(Name);
-  if (Merged.DumpFunction.empty())
-    Merged.DumpFunction = O.DumpFunction;
+      (Pending.Config.*E.Field).insert(Name);
+  if (Pending.DumpFunction.empty())
+    Pending.DumpFunction = O.DumpFunction;
+  const SolverLimits Defaults;
+  auto Merge = [](auto &Into, auto Value, auto Default) {
+    if (Value != Default && (Into == Default || Value > Into))
+      Into = Value;
+  };
+  Merge(Pending.Limits.VisitsPerBlock, O.Limits.VisitsPerBlock,
+        Defaults.VisitsPerBlock);
+  Merge(Pending.Limits.MaxStateWork, O.Limits.MaxStateWork,
+        Defaults.MaxStateWork);
+}
+
+void SharedSession::seal() {
+  Session = std::make_unique<AnalysisSession>(Pending);
+  Sealed = true;
+}
+
+void SharedSession::beginTranslationUnit() {
+  if (!Sealed)
+    seal();
 }
 
 AnalysisSession &SharedSession::get() {
-  if (!Session)
-    Session = std::make_unique<AnalysisSession>(Merged);
+  if (!Sealed || !Session)
+    seal();
   return *Session;
 }
 
 void StreamAnalysisBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   for (const auto &[Name, Value] : ApiOptions)
     Options.store(Opts, Name, Value);
+}
+
+void StreamAnalysisBase::onStartOfTranslationUnit() {
+  Shared->beginTranslationUnit();
 }
 
 void StreamAnalysisBase::registerMatchers(MatchFinder *Finder) {
@@ -76,33 +102,34 @@ void StreamAnalysisBase::check(const MatchFinder::MatchResult &Result) {
                  << R.StateWork << " state entries touched)\n";
   }
   for (const Finding &F : R.Findings)
-    report(R, F, *Result.Context);
+    report(R, F, *FD, *Result.Context);
 }
 
 void StreamAnalysisBase::noteStreamSetAt(const FunctionResult &R,
                                          const AccessInfo &A, StringRef Verb) {
   if (!A.OnCurrentStream || A.StreamSetAt == NoSite)
     return;
-  const Site &S = R.Sites[A.StreamSetAt];
-  switch (S.Kind) {
+  SourceLocation Loc = R.loc(A.StreamSetAt);
+  std::string Stream = describeStream(R, A.Stream);
+  switch (R.site(A.StreamSetAt).Kind) {
   case SiteKind::GuardEnter:
   case SiteKind::SetCurrent:
-    diag(S.Loc, "the current stream %0 set to %1 here", DiagnosticIDs::Note)
-        << Verb << A.Stream;
+    diag(Loc, "the current stream %0 set to %1 here", DiagnosticIDs::Note)
+        << Verb << Stream;
     return;
   case SiteKind::GuardExit:
-    diag(S.Loc,
+    diag(Loc,
          "the current stream %0 restored to %1 here, when the guard "
          "goes out of scope",
          DiagnosticIDs::Note)
-        << Verb << A.Stream;
+        << Verb << Stream;
     return;
   case SiteKind::ThreadStart:
-    diag(S.Loc,
+    diag(Loc,
          "the current stream is thread-local: the thread started here runs "
          "on %0",
          DiagnosticIDs::Note)
-        << A.Stream;
+        << Stream;
     return;
   default:
     return;

@@ -10,23 +10,33 @@
 #ifndef STREAMSAFE_CHECKS_STREAMANALYSISBASE_H
 #define STREAMSAFE_CHECKS_STREAMANALYSISBASE_H
 
+#include "checks/StreamDescription.h"
 #include "clang-tidy/ClangTidyCheck.h"
-#include "lib/FunctionAnalysis.h"
+#include "lib/frontend/FunctionAnalysis.h"
 #include <memory>
 
 namespace clang::tidy::streamsafe {
 
-/// The analysis session shared by every engine check of a run. Each check
-/// adds the options it read; the session is created on first use, so the
-/// framework model is the union of what all checks were configured with.
+/// The analysis session shared by the engine checks of one translation
+/// unit. clang-tidy constructs every check anew for each translation unit,
+/// with that file's options; each check adds its options here when it is
+/// constructed, and the first of them to start matching the unit seals them
+/// into a fresh AnalysisSession. Framework API lists are the union of what
+/// the checks were configured with; a limit (VisitsPerBlock, MaxStateWork)
+/// set away from its default by any check applies, the largest if several.
 class SharedSession {
 public:
   void addOptions(const ::streamsafe::AnalysisOptions &O);
+  /// Called by each check as its translation unit starts.
+  void beginTranslationUnit();
   ::streamsafe::AnalysisSession &get();
 
 private:
-  ::streamsafe::AnalysisOptions Merged;
-  bool First = true;
+  void seal();
+
+  ::streamsafe::AnalysisOptions Pending;
+  /// Pending was used for Session: the next addOptions starts a new unit.
+  bool Sealed = true;
   std::unique_ptr<::streamsafe::AnalysisSession> Session;
 };
 
@@ -37,6 +47,7 @@ public:
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  void onStartOfTranslationUnit() override;
   bool isLanguageVersionSupported(const LangOptions &LO) const override {
     return LO.CPlusPlus;
   }
@@ -44,7 +55,8 @@ public:
 protected:
   /// Called for each finding of the function, in a deterministic order.
   virtual void report(const ::streamsafe::FunctionResult &R,
-                      const ::streamsafe::Finding &F, ASTContext &Ctx) = 0;
+                      const ::streamsafe::Finding &F, const FunctionDecl &FD,
+                      ASTContext &Ctx) = 0;
   /// Adds the note that says where the stream of an access came from.
   void noteStreamSetAt(const ::streamsafe::FunctionResult &R,
                        const ::streamsafe::AccessInfo &A, llvm::StringRef Verb);

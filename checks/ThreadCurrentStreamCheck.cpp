@@ -8,29 +8,29 @@ using namespace ::streamsafe;
 namespace clang::tidy::streamsafe {
 
 void ThreadCurrentStreamCheck::report(const FunctionResult &R, const Finding &F,
-                                      ASTContext &) {
+                                      const FunctionDecl &, ASTContext &) {
   if (F.Kind != FindingKind::ThreadCurrentStream)
     return;
   if (F.Query)
-    diag(R.Sites[F.Access.Site].Loc,
+    diag(R.loc(F.Access.Site),
          "getCurrentCUDAStream() in this thread returns the default stream, "
          "not %0 that was current where the thread was spawned; the current "
          "stream is thread-local")
-        << F.Prior.Stream;
+        << describeStream(R, F.Prior.Stream);
   else
-    diag(R.Sites[F.Access.Site].Loc,
+    diag(R.loc(F.Access.Site),
          "this work runs on the default stream, not on %0 that was current "
          "where the thread was spawned; the current stream is thread-local")
-        << F.Prior.Stream;
-  diag(R.Sites[F.Related].Loc,
+        << describeStream(R, F.Prior.Stream);
+  diag(R.loc(F.Related),
        "the thread starts here on the default stream; pass the stream in and "
        "set a stream guard inside the thread",
        DiagnosticIDs::Note);
   if (F.Prior.StreamSetAt != NoSite)
-    diag(R.Sites[F.Prior.StreamSetAt].Loc,
+    diag(R.loc(F.Prior.StreamSetAt),
          "the spawning thread's current stream is set to %0 here",
          DiagnosticIDs::Note)
-        << F.Prior.Stream;
+        << describeStream(R, F.Prior.Stream);
 }
 
 } // namespace clang::tidy::streamsafe

@@ -8,17 +8,19 @@ using namespace ::streamsafe;
 namespace clang::tidy::streamsafe {
 
 void UnrestoredCurrentStreamCheck::report(const FunctionResult &R,
-                                          const Finding &F, ASTContext &) {
+                                          const Finding &F,
+                                          const FunctionDecl &FD,
+                                          ASTContext &) {
   if (F.Kind != FindingKind::UnrestoredCurrentStream)
     return;
-  diag(R.Sites[F.Access.Site].Loc,
+  diag(R.loc(F.Access.Site),
        "the current stream set here is not restored on every path out of "
        "'%0'; the caller's later work silently runs on it (use a "
        "c10::cuda::CUDAStreamGuard to set the stream for a scope)")
-      << F.Tensor;
-  diag(R.Sites[F.Related].Loc, "'%0' can return here with the stream still set",
+      << FD.getNameAsString();
+  diag(R.loc(F.Related), "'%0' can return here with the stream still set",
        DiagnosticIDs::Note)
-      << F.Tensor;
+      << FD.getNameAsString();
 }
 
 } // namespace clang::tidy::streamsafe

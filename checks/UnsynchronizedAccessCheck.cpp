@@ -32,31 +32,36 @@ static StringRef noun(AccessMode M) {
 }
 
 void UnsynchronizedAccessCheck::report(const FunctionResult &R,
-                                       const Finding &F, ASTContext &) {
+                                       const Finding &F, const FunctionDecl &,
+                                       ASTContext &) {
   if (F.Kind != FindingKind::UnsynchronizedAccess)
     return;
-  const Site &At = R.Sites[F.Access.Site];
-  const Site &Prior = R.Sites[F.Prior.Site];
+  SourceLocation At = R.loc(F.Access.Site);
+  SourceLocation Prior = R.loc(F.Prior.Site);
   if (F.Prior.Mode == AccessMode::EntryReady) {
-    diag(At.Loc, "tensor '%0' is %1 on %2, but it is only known to be ready "
-                 "on %3; nothing makes %2 wait for it")
-        << F.Tensor << verb(F.Access.Mode) << F.Access.Stream << F.Prior.Stream;
+    diag(At, "tensor '%0' is %1 on %2, but it is only known to be ready "
+             "on %3; nothing makes %2 wait for it")
+        << tensorName(R, F.Tensor) << verb(F.Access.Mode)
+        << describeStream(R, F.Access.Stream)
+        << describeStream(R, F.Prior.Stream);
     noteStreamSetAt(R, F.Access, "is");
-    diag(Prior.Loc, "'%0' is assumed ready on %1 at function entry",
+    diag(Prior, "'%0' is assumed ready on %1 at function entry",
          DiagnosticIDs::Note)
-        << F.Tensor << F.Prior.Stream;
+        << tensorName(R, F.Tensor) << describeStream(R, F.Prior.Stream);
     return;
   }
-  std::string Name = F.Tensor == F.Storage
-                         ? "'" + F.Tensor + "'"
-                         : "'" + F.Tensor + "' (a view of '" + F.Storage + "')";
-  diag(At.Loc, "tensor %0 is %1 on %2 while its %3 on %4 may still be "
-               "pending; nothing makes %2 wait for it")
-      << Name << verb(F.Access.Mode) << F.Access.Stream << noun(F.Prior.Mode)
-      << F.Prior.Stream;
+  std::string Tensor = tensorName(R, F.Tensor);
+  std::string Storage = tensorName(R, F.Storage);
+  std::string Name = Tensor == Storage
+                         ? "'" + Tensor + "'"
+                         : "'" + Tensor + "' (a view of '" + Storage + "')";
+  diag(At, "tensor %0 is %1 on %2 while its %3 on %4 may still be "
+           "pending; nothing makes %2 wait for it")
+      << Name << verb(F.Access.Mode) << describeStream(R, F.Access.Stream)
+      << noun(F.Prior.Mode) << describeStream(R, F.Prior.Stream);
   noteStreamSetAt(R, F.Access, "is");
-  diag(Prior.Loc, "'%0' is %1 on %2 here", DiagnosticIDs::Note)
-      << F.Storage << verb(F.Prior.Mode) << F.Prior.Stream;
+  diag(Prior, "'%0' is %1 on %2 here", DiagnosticIDs::Note)
+      << Storage << verb(F.Prior.Mode) << describeStream(R, F.Prior.Stream);
   if (F.Prior.StreamSetAt != F.Access.StreamSetAt)
     noteStreamSetAt(R, F.Prior, "was");
 }

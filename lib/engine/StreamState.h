@@ -9,13 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STREAMSAFE_LIB_STREAMSTATE_H
-#define STREAMSAFE_LIB_STREAMSTATE_H
+#ifndef STREAMSAFE_LIB_ENGINE_STREAMSTATE_H
+#define STREAMSAFE_LIB_ENGINE_STREAMSTATE_H
 
-#include "lib/Findings.h"
-#include "lib/PersistentMap.h"
-#include "lib/Sites.h"
-#include "lib/StreamTable.h"
+#include "lib/engine/PersistentMap.h"
+#include "lib/engine/StreamTable.h"
+#include "lib/ir/Findings.h"
+#include "lib/ir/Sites.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
@@ -23,10 +23,6 @@
 #include <functional>
 #include <map>
 #include <optional>
-
-namespace clang {
-class VarDecl;
-}
 
 namespace streamsafe {
 
@@ -53,15 +49,17 @@ struct Access {
 using AccessList = llvm::SmallVector<Access, 2>;
 
 struct TensorState {
-  AccessList Writes;  ///< the last write(s) (several after a join)
-  AccessList Reads;   ///< reads since the last write
-  AccessList Foreign; ///< uses on streams other than the allocation stream
+  AccessList Writes; ///< the last write(s) (several after a join)
+  AccessList Reads;  ///< reads since the last write
+  AccessList
+      CrossStreamUses; ///< uses on streams other than the allocation stream
   StreamId AllocStream = StreamTable::Unknown;
   SiteId AllocSite = NoSite;
   bool Escaped = false;
   bool Host = false; ///< host memory: accesses by host code are checked
   bool operator==(const TensorState &O) const {
-    return Writes == O.Writes && Reads == O.Reads && Foreign == O.Foreign &&
+    return Writes == O.Writes && Reads == O.Reads &&
+           CrossStreamUses == O.CrossStreamUses &&
            AllocStream == O.AllocStream && AllocSite == O.AllocSite &&
            Escaped == O.Escaped && Host == O.Host;
   }
@@ -72,10 +70,10 @@ struct TensorState {
 /// visible to (the only thing an event wait changes).
 struct PendingSummary {
   bool Pending = false;
-  bool HasForeign = false;
+  bool HasCrossStreamUses = false;
   uint64_t NotVisibleTo = 0; ///< bit per stream
   PendingSummary operator|(const PendingSummary &O) const {
-    return {Pending || O.Pending, HasForeign || O.HasForeign,
+    return {Pending || O.Pending, HasCrossStreamUses || O.HasCrossStreamUses,
             NotVisibleTo | O.NotVisibleTo};
   }
 };
@@ -83,8 +81,8 @@ struct TensorSummary {
   using Summary = PendingSummary;
   static PendingSummary summary(const TensorState &T) {
     PendingSummary S;
-    S.HasForeign = !T.Foreign.empty();
-    for (const AccessList *L : {&T.Writes, &T.Reads, &T.Foreign})
+    S.HasCrossStreamUses = !T.CrossStreamUses.empty();
+    for (const AccessList *L : {&T.Writes, &T.Reads, &T.CrossStreamUses})
       for (const Access &A : *L) {
         S.Pending = true;
         S.NotVisibleTo |= ~A.VisibleTo;
@@ -93,7 +91,7 @@ struct TensorSummary {
   }
 };
 using TensorMap = PersistentMap<StorageId, TensorState, TensorSummary>;
-using TensorVarMap = PersistentMap<const clang::VarDecl *, StorageId>;
+using TensorVarMap = PersistentMap<VarId, StorageId>;
 
 /// An access an event record captured: (storage, site).
 using CoveredAccess = std::pair<StorageId, SiteId>;
@@ -137,13 +135,13 @@ struct StreamState {
   bool Reachable = false;
   StreamId Current = StreamTable::Unknown;
   SiteId CurrentSetAt = NoSite;
-  std::map<const clang::VarDecl *, StreamId> StreamVars;
+  std::map<VarId, StreamId> StreamVars;
   /// Grow with the function (every tensor variable in scope, every storage
   /// alive): persistent, so states of neighbouring blocks share them.
   TensorVarMap TensorVars;
   TensorMap Tensors;
-  std::map<const clang::VarDecl *, EventState> Events;
-  std::map<const clang::VarDecl *, GuardState> Guards;
+  std::map<VarId, EventState> Events;
+  std::map<VarId, GuardState> Guards;
   /// setCurrentCUDAStream calls that may still be in effect (may: union).
   llvm::SmallVector<SiteId, 2> Unrestored;
   /// Inside a thread body: where it was spawned, and the spawner's stream.
@@ -164,11 +162,17 @@ struct StreamState {
   /// gives for it afterwards, with both storages' states joined; without \p
   /// PhiFor such a variable is dropped (no longer followed). Returns the number
   /// of entries that differed (the work done). \p Coarse: see intersectCovers.
-  unsigned
-  join(const StreamState &O,
-       const std::function<StorageId(const clang::VarDecl *)> &PhiFor = nullptr,
-       bool Coarse = false);
+  unsigned join(const StreamState &O,
+                const std::function<StorageId(VarId)> &PhiFor = nullptr,
+                bool Coarse = false);
 };
+
+/// Folds an access list that grew long: accesses alike (same stream, same
+/// "visible to", same mode) stay alike whatever later orders or completes
+/// them, so the newest stands for all of them.
+void foldAlikeAccesses(AccessList &L);
+/// Adds \p A to \p L, replacing the access of the same site (a loop's).
+void addOrReplaceAccess(AccessList &L, const Access &A);
 
 /// Merges two access lists: same site kept once, visible only to streams
 /// both paths made it visible to.
@@ -176,4 +180,4 @@ void joinAccesses(AccessList &Into, const AccessList &From);
 
 } // namespace streamsafe
 
-#endif // STREAMSAFE_LIB_STREAMSTATE_H
+#endif // STREAMSAFE_LIB_ENGINE_STREAMSTATE_H

@@ -7,37 +7,24 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STREAMSAFE_LIB_STREAMTABLE_H
-#define STREAMSAFE_LIB_STREAMTABLE_H
+#ifndef STREAMSAFE_LIB_ENGINE_STREAMTABLE_H
+#define STREAMSAFE_LIB_ENGINE_STREAMTABLE_H
 
+#include "lib/ir/Findings.h"
 #include "llvm/ADT/DenseMap.h"
 #include <cstdint>
-#include <string>
 #include <vector>
-
-namespace clang {
-class NamedDecl;
-}
 
 namespace streamsafe {
 
 using StreamId = unsigned;
 
-enum class StreamKind {
-  Unknown,      ///< nothing is known; never reported
-  Default,      ///< the legacy default (NULL) stream
-  EntryCurrent, ///< the caller's current stream at function entry
-  Pool,         ///< one getStreamFromPool() call site: a fresh side stream
-  Parameter,    ///< a stream passed in
-  Executor,     ///< the stream bound to an executor's worker thread
-  Other         ///< members, external streams, results of unknown calls
-};
-
-struct StreamSymbol {
-  StreamKind Kind = StreamKind::Unknown;
-  const void *Key = nullptr;
-  const clang::NamedDecl *Var = nullptr; ///< first variable that named it
-};
+/// Keys of storages and stream symbols: a variable's, an object's, or a
+/// variable's phi (the storage it names where paths that bound it meet).
+enum class KeySpace : uint64_t { Var = 0, Object = 1, Phi = 2 };
+inline uint64_t keyOf(KeySpace Space, unsigned Id) {
+  return (uint64_t(Id) << 2) | uint64_t(Space);
+}
 
 class StreamTable {
 public:
@@ -49,22 +36,21 @@ public:
 
   StreamTable();
   /// The symbol for \p Key, created on first use.
-  StreamId get(StreamKind Kind, const void *Key);
+  StreamId get(StreamKind Kind, uint64_t Key);
   /// Remembers the first variable a stream was stored in (for messages).
-  void nameBy(StreamId Id, const clang::NamedDecl *Var);
+  void nameBy(StreamId Id, VarId Var);
 
   /// True only when the two symbols certainly denote different streams.
   bool knownDistinct(StreamId A, StreamId B) const;
-  const StreamSymbol &operator[](StreamId Id) const { return Syms[Id]; }
-  /// "pool stream 's'", "the default stream", ...
-  std::string describe(StreamId Id) const;
+  StreamKind kind(StreamId Id) const { return Syms[Id].Kind; }
+  StreamDesc describe(StreamId Id) const { return Syms[Id]; }
   static uint64_t bit(StreamId Id) { return uint64_t(1) << Id; }
 
 private:
-  std::vector<StreamSymbol> Syms;
-  llvm::DenseMap<const void *, StreamId> ByKey;
+  std::vector<StreamDesc> Syms;
+  llvm::DenseMap<uint64_t, StreamId> ByKey;
 };
 
 } // namespace streamsafe
 
-#endif // STREAMSAFE_LIB_STREAMTABLE_H
+#endif // STREAMSAFE_LIB_ENGINE_STREAMTABLE_H

@@ -9,9 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STREAMSAFE_LIB_DEFAULTSTREAMLAUNCH_H
-#define STREAMSAFE_LIB_DEFAULTSTREAMLAUNCH_H
+#ifndef STREAMSAFE_LIB_FRONTEND_DEFAULTSTREAMLAUNCH_H
+#define STREAMSAFE_LIB_FRONTEND_DEFAULTSTREAMLAUNCH_H
 
+#include "lib/frontend/ApiTable.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/StringRef.h"
 #include <vector>
@@ -91,8 +92,9 @@ bool currentStreamSpellable(const clang::ASTContext &Ctx,
 /// macro body is skipped; work in a macro argument is kept. A stream that
 /// depends on a template parameter is not judged.
 std::vector<DefaultStreamWork>
-findDefaultStreamWork(const clang::FunctionDecl &FD, clang::ASTContext &Ctx);
+findDefaultStreamWork(const clang::FunctionDecl &FD, clang::ASTContext &Ctx,
+                      ApiTable &Table);
 
 } // namespace streamsafe
 
-#endif // STREAMSAFE_LIB_DEFAULTSTREAMLAUNCH_H
+#endif // STREAMSAFE_LIB_FRONTEND_DEFAULTSTREAMLAUNCH_H

@@ -1,16 +1,16 @@
-//===--- ApiConfig.h - User-configured stream APIs ---------------*- C++
-//-*-===//
+//===--- ApiConfig.h - User-configured stream APIs --------------*- C++ -*-===//
 //
-// Frameworks wrap streams, events and threads in their own classes (the
-// seed's DTorch binds a stream to a worker thread and wraps CUDA events).
+// Frameworks wrap streams, events and threads in their own classes (one
+// binds a stream to a worker thread and wraps CUDA events; see
+// docs/api-model.md#8-user-configured-framework-apis).
 // These lists, read from the checks' options, extend the built-in API model.
 // Names are canonical qualified names ("dtorch::CudaEvent"); method lists
 // also accept a bare method name, which then applies to the listed classes.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STREAMSAFE_LIB_APICONFIG_H
-#define STREAMSAFE_LIB_APICONFIG_H
+#ifndef STREAMSAFE_LIB_FRONTEND_APICONFIG_H
+#define STREAMSAFE_LIB_FRONTEND_APICONFIG_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
@@ -59,4 +59,4 @@ struct ApiConfig {
 
 } // namespace streamsafe
 
-#endif // STREAMSAFE_LIB_APICONFIG_H
+#endif // STREAMSAFE_LIB_FRONTEND_APICONFIG_H

@@ -2,20 +2,17 @@
 //
 // A site is a place in the source that a finding can point at: an access, a
 // guard, a record, a parameter. Sites are numbered per function in lowering
-// order, so the analysis state stores small integers, not AST pointers.
+// order, so the analysis state stores small integers. A site's location is
+// the front end's own: the solver only orders sites and prints their lines.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STREAMSAFE_LIB_SITES_H
-#define STREAMSAFE_LIB_SITES_H
+#ifndef STREAMSAFE_LIB_IR_SITES_H
+#define STREAMSAFE_LIB_IR_SITES_H
 
-#include "clang/Basic/SourceLocation.h"
+#include <cstddef>
+#include <cstdint>
 #include <vector>
-
-namespace clang {
-class Stmt;
-class Decl;
-} // namespace clang
 
 namespace streamsafe {
 
@@ -37,26 +34,32 @@ enum class SiteKind {
   EventWait,     ///< a stream waited on an event
   LifetimeEnd,   ///< the last reference to a tensor dies
   ThreadStart,   ///< a callable starts on another thread
+  FunctionExit,  ///< a path leaves the function (a return, the body's end)
   Other
 };
 
+/// Where a site is, in the front end's terms. The solver reads only Order
+/// (sites in one function compare in source order) and Line (debug dumps,
+/// one finding per line); Loc, Node and Decl are the front end's handles
+/// (for Clang: a raw SourceLocation, a Stmt and a Decl).
 struct Site {
   SiteKind Kind = SiteKind::None;
-  clang::SourceLocation Loc;
-  const clang::Stmt *S = nullptr; ///< the statement, when the site is one
-  const clang::Decl *D = nullptr; ///< the declaration, when the site is one
+  uint64_t Order = 0;
+  unsigned Line = 0;
+  uint64_t Loc = 0;
+  const void *Node = nullptr;
+  const void *Decl = nullptr;
 };
 
 class SiteTable {
 public:
   SiteTable() : Sites(1) {}
-  SiteId add(SiteKind K, clang::SourceLocation L, const clang::Stmt *S,
-             const clang::Decl *D = nullptr) {
-    Sites.push_back({K, L, S, D});
+  SiteId add(const Site &S) {
+    Sites.push_back(S);
     return static_cast<SiteId>(Sites.size() - 1);
   }
   const Site &operator[](SiteId Id) const { return Sites[Id]; }
-  size_t size() const { return Sites.size(); }
+  std::size_t size() const { return Sites.size(); }
 
 private:
   std::vector<Site> Sites;
@@ -64,4 +67,4 @@ private:
 
 } // namespace streamsafe
 
-#endif // STREAMSAFE_LIB_SITES_H
+#endif // STREAMSAFE_LIB_IR_SITES_H

@@ -1,6 +1,6 @@
 //===--- StreamState.cpp - The dataflow lattice ---------------------------===//
 
-#include "lib/StreamState.h"
+#include "lib/engine/StreamState.h"
 #include <algorithm>
 
 namespace streamsafe {
@@ -20,7 +20,7 @@ bool EventState::covers(CoveredAccess C) const {
   const TensorState *T = Snapshot->lookup(C.first);
   if (!T)
     return false;
-  for (const AccessList *L : {&T->Writes, &T->Reads, &T->Foreign})
+  for (const AccessList *L : {&T->Writes, &T->Reads, &T->CrossStreamUses})
     for (const Access &A : *L)
       if (A.Site == C.second && A.visibleTo(RecordedOn))
         return true;
@@ -34,7 +34,7 @@ void EventState::materialize() {
   Snapshot->forEachWhere([](const PendingSummary &S) { return S.Pending; },
                          [&](StorageId Id, const TensorState &T) {
                            for (const AccessList *L :
-                                {&T.Writes, &T.Reads, &T.Foreign})
+                                {&T.Writes, &T.Reads, &T.CrossStreamUses})
                              for (const Access &A : *L)
                                if (A.visibleTo(RecordedOn))
                                  Covers.push_back({Id, A.Site});
@@ -50,7 +50,7 @@ static bool pendingIn(const TensorMap &Tensors, CoveredAccess C) {
   const TensorState *T = Tensors.lookup(C.first);
   if (!T)
     return false;
-  for (const AccessList *L : {&T->Writes, &T->Reads, &T->Foreign})
+  for (const AccessList *L : {&T->Writes, &T->Reads, &T->CrossStreamUses})
     for (const Access &A : *L)
       if (A.Site == C.second)
         return true;
@@ -99,6 +99,39 @@ bool EventState::operator==(const EventState &O) const {
          Declared == O.Declared;
 }
 
+// Two pending accesses on one stream, visible to the same streams, stay
+// alike: whatever later orders or completes one does the same to the other
+// (a record on their stream captures both, or, if made between them, only
+// the older, which the newer then stands for). Lists are folded only when
+// they grow long (a tensor read in every statement of a long function with
+// no synchronisation), which keeps the blamed site of ordinary code.
+void foldAlikeAccesses(AccessList &L) {
+  constexpr unsigned KeepUpTo = 8;
+  if (L.size() <= KeepUpTo)
+    return;
+  // Where the stream was set (OnCurrent, StreamSetAt) only tells the
+  // story; the newer access's story is the one kept.
+  auto Alike = [](const Access &A, const Access &B) {
+    return A.Stream == B.Stream && A.VisibleTo == B.VisibleTo &&
+           A.Mode == B.Mode;
+  };
+  AccessList Kept;
+  for (auto It = L.rbegin(); It != L.rend(); ++It)
+    if (llvm::none_of(Kept, [&](const Access &K) { return Alike(*It, K); }))
+      Kept.push_back(*It);
+  L.assign(Kept.rbegin(), Kept.rend());
+}
+
+void addOrReplaceAccess(AccessList &L, const Access &A) {
+  for (Access &B : L)
+    if (B.Site == A.Site) {
+      B = A;
+      return;
+    }
+  L.push_back(A);
+  foldAlikeAccesses(L);
+}
+
 void joinAccesses(AccessList &Into, const AccessList &From) {
   for (const Access &A : From) {
     auto It = std::find_if(Into.begin(), Into.end(),
@@ -129,17 +162,16 @@ template <typename Map> static void intersectEqual(Map &Into, const Map &From) {
 static void joinTensor(TensorState &Mine, const TensorState &T) {
   joinAccesses(Mine.Writes, T.Writes);
   joinAccesses(Mine.Reads, T.Reads);
-  joinAccesses(Mine.Foreign, T.Foreign);
+  joinAccesses(Mine.CrossStreamUses, T.CrossStreamUses);
   if (Mine.AllocStream != T.AllocStream)
     Mine.AllocStream = StreamTable::Unknown;
   Mine.Escaped |= T.Escaped;
   Mine.Host |= T.Host;
 }
 
-unsigned StreamState::join(
-    const StreamState &O,
-    const std::function<StorageId(const clang::VarDecl *)> &PhiFor,
-    bool Coarse) {
+unsigned StreamState::join(const StreamState &O,
+                           const std::function<StorageId(VarId)> &PhiFor,
+                           bool Coarse) {
   if (!O.Reachable)
     return 0;
   if (!Reachable) {
@@ -163,41 +195,41 @@ unsigned StreamState::join(
   // y = b on the other; a loop's prev = prev.exp()) name a phi storage; the
   // others that differ (bound on one path only) are dropped. Only entries
   // that differ are visited: the two states share the rest.
-  std::vector<std::pair<const clang::VarDecl *, StorageId>> Phis;
-  std::vector<const clang::VarDecl *> Dropped;
+  std::vector<std::pair<VarId, StorageId>> Phis;
+  std::vector<VarId> Dropped;
   std::vector<std::pair<StorageId, TensorState>> PhiStates;
-  TensorVarMap::diff(TensorVars, O.TensorVars,
-                     [&](const clang::VarDecl *V, const StorageId *Mine,
-                         const StorageId *Theirs) {
-                       ++Work;
-                       if (Mine)
-                         Unheld.push_back(*Mine);
-                       if (Theirs)
-                         Unheld.push_back(*Theirs);
-                       if (!Mine)
-                         return;
-                       if (!Theirs || !PhiFor) {
-                         Dropped.push_back(V);
-                         return;
-                       }
-                       StorageId Phi = PhiFor(V);
-                       TensorState Merged;
-                       bool Any = false;
-                       for (const TensorState *T :
-                            {Tensors.lookup(*Mine), O.Tensors.lookup(*Theirs)})
-                         if (T) {
-                           if (Any)
-                             joinTensor(Merged, *T);
-                           else
-                             Merged = *T;
-                           Any = true;
-                         }
-                       Phis.push_back({V, Phi});
-                       PhiStates.push_back({Phi, std::move(Merged)});
-                     });
+  TensorVarMap::diff(
+      TensorVars, O.TensorVars,
+      [&](VarId V, const StorageId *Mine, const StorageId *Theirs) {
+        ++Work;
+        if (Mine)
+          Unheld.push_back(*Mine);
+        if (Theirs)
+          Unheld.push_back(*Theirs);
+        if (!Mine)
+          return;
+        if (!Theirs || !PhiFor) {
+          Dropped.push_back(V);
+          return;
+        }
+        StorageId Phi = PhiFor(V);
+        TensorState Merged;
+        bool Any = false;
+        for (const TensorState *T :
+             {Tensors.lookup(*Mine), O.Tensors.lookup(*Theirs)})
+          if (T) {
+            if (Any)
+              joinTensor(Merged, *T);
+            else
+              Merged = *T;
+            Any = true;
+          }
+        Phis.push_back({V, Phi});
+        PhiStates.push_back({Phi, std::move(Merged)});
+      });
   for (auto &[Phi, State] : PhiStates)
     Tensors.set(Phi, std::move(State));
-  for (const clang::VarDecl *V : Dropped)
+  for (VarId V : Dropped)
     TensorVars.erase(V);
   for (const auto &[V, Phi] : Phis)
     TensorVars.set(V, Phi);

@@ -1,7 +1,7 @@
 //===--- ApiConfig.cpp - User-configured stream APIs ----------------------===//
 
-#include "lib/ApiConfig.h"
-#include "lib/ApiModel.h"
+#include "lib/frontend/ApiConfig.h"
+#include "lib/frontend/ApiTable.h"
 #include "clang/AST/DeclCXX.h"
 
 namespace streamsafe {

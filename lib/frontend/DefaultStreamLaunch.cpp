@@ -1,6 +1,6 @@
 //===--- DefaultStreamLaunch.cpp - CUDA work on the default stream --------===//
 
-#include "lib/DefaultStreamLaunch.h"
+#include "lib/frontend/DefaultStreamLaunch.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -15,48 +15,28 @@ using namespace clang;
 namespace streamsafe {
 namespace {
 
-// The CUDA runtime functions we judge, by name. StreamApi entries take a
-// cudaStream_t parameter (found by its type); Sync* entries have none and
+// The CUDA runtime calls we judge, from the API table: work issued on a
+// stream argument, and the synchronous copies and sets that have none and
 // always run on the legacy default stream.
-struct RuntimeApi {
-  const char *Name;
-  WorkKind Kind;
-  const char *AsyncName;
-};
-constexpr RuntimeApi RuntimeApis[] = {
-    {"cudaMemcpyAsync", WorkKind::StreamApi, ""},
-    {"cudaMemcpy2DAsync", WorkKind::StreamApi, ""},
-    {"cudaMemcpy3DAsync", WorkKind::StreamApi, ""},
-    {"cudaMemcpyPeerAsync", WorkKind::StreamApi, ""},
-    {"cudaMemcpyToSymbolAsync", WorkKind::StreamApi, ""},
-    {"cudaMemcpyFromSymbolAsync", WorkKind::StreamApi, ""},
-    {"cudaMemsetAsync", WorkKind::StreamApi, ""},
-    {"cudaMemset2DAsync", WorkKind::StreamApi, ""},
-    {"cudaMemset3DAsync", WorkKind::StreamApi, ""},
-    {"cudaMallocAsync", WorkKind::StreamApi, ""},
-    {"cudaFreeAsync", WorkKind::StreamApi, ""},
-    {"cudaLaunchKernel", WorkKind::StreamApi, ""},
-    {"cudaLaunchCooperativeKernel", WorkKind::StreamApi, ""},
-    {"cudaMemcpy", WorkKind::SyncCopy, "cudaMemcpyAsync"},
-    {"cudaMemcpy2D", WorkKind::SyncCopy, "cudaMemcpy2DAsync"},
-    {"cudaMemcpy3D", WorkKind::SyncCopy, "cudaMemcpy3DAsync"},
-    {"cudaMemcpyPeer", WorkKind::SyncCopy, "cudaMemcpyPeerAsync"},
-    {"cudaMemcpyToSymbol", WorkKind::SyncCopy, "cudaMemcpyToSymbolAsync"},
-    {"cudaMemcpyFromSymbol", WorkKind::SyncCopy, "cudaMemcpyFromSymbolAsync"},
-    {"cudaMemset", WorkKind::SyncSet, "cudaMemsetAsync"},
-    {"cudaMemset2D", WorkKind::SyncSet, "cudaMemset2DAsync"},
-    {"cudaMemset3D", WorkKind::SyncSet, "cudaMemset3DAsync"},
-};
+std::optional<WorkKind> workKind(ApiEffect E) {
+  switch (E) {
+  case ApiEffect::MemcpyAsync:
+  case ApiEffect::MemsetAsync:
+  case ApiEffect::StreamOrdered:
+    return WorkKind::StreamApi;
+  case ApiEffect::MemcpySync:
+    return WorkKind::SyncCopy;
+  case ApiEffect::MemsetSync:
+    return WorkKind::SyncSet;
+  default:
+    return std::nullopt;
+  }
+}
 
-const RuntimeApi *findRuntimeApi(const FunctionDecl *FD) {
-  if (!FD || !FD->getIdentifier() ||
-      !FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
-    return nullptr;
-  StringRef Name = FD->getName();
-  for (const RuntimeApi &Api : RuntimeApis)
-    if (Name == Api.Name)
-      return &Api;
-  return nullptr;
+// A CUDA runtime function: declared at global scope (extern "C").
+bool isRuntimeFunction(const FunctionDecl *FD) {
+  return FD && FD->getIdentifier() &&
+         FD->getDeclContext()->getRedeclContext()->isTranslationUnit();
 }
 
 bool isDefaultOrigin(StreamOrigin O) {
@@ -69,25 +49,12 @@ bool isCudaStreamType(QualType T) {
   return Rec && Rec->getName() == "CUstream_st";
 }
 
-bool isNamed(const NamedDecl *D, StringRef QualifiedName) {
-  return D && D->getQualifiedNameAsString() == QualifiedName;
-}
-
-// c10::cuda::CUDAStream's `stream()` and `operator cudaStream_t`: the stream
-// they return is the CUDAStream object's.
-bool isStreamAccessor(const CXXMethodDecl *M) {
-  if (!M || !isNamed(M->getParent(), "c10::cuda::CUDAStream"))
-    return false;
-  return isa<CXXConversionDecl>(M) ||
-         (M->getIdentifier() && M->getName() == "stream");
-}
-
 // The spelled expression behind implicit conversions, copies and accessors.
-const Expr *streamExprAsWritten(const Expr *E) {
+const Expr *streamExprAsWritten(const Expr *E, ApiTable &Table) {
   while (true) {
     const Expr *Next = E->IgnoreImplicitAsWritten()->IgnoreParens();
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Next))
-      if (isStreamAccessor(MC->getMethodDecl()))
+      if (Table.lookup(MC->getMethodDecl()).Effect == ApiEffect::StreamIdentity)
         Next = MC->getImplicitObjectArgument();
     if (const auto *CE = dyn_cast<CXXConstructExpr>(Next))
       if (CE->getNumArgs() == 1 &&
@@ -136,6 +103,8 @@ class BodyScan : public RecursiveASTVisitor<BodyScan> {
   using Base = RecursiveASTVisitor<BodyScan>;
 
 public:
+  explicit BodyScan(ApiTable &Table) : Table(Table) {}
+
   std::vector<const CUDAKernelCallExpr *> Launches;
   std::vector<const CallExpr *> Calls;
   std::vector<const VarDecl *> Locals;
@@ -157,7 +126,8 @@ public:
       return true;
     if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(C))
       Launches.push_back(Launch);
-    else if (findRuntimeApi(C->getDirectCallee()))
+    else if (isRuntimeFunction(C->getDirectCallee()) &&
+             workKind(Table.lookup(C->getDirectCallee()).Effect))
       Calls.push_back(C);
     return true;
   }
@@ -204,6 +174,7 @@ private:
     return Continue;
   }
 
+  ApiTable &Table;
   unsigned Nested = 0;
   std::vector<const DeclRefExpr *> Refs;
   llvm::SmallPtrSet<const Expr *, 32> Reads;
@@ -213,14 +184,15 @@ private:
 // Classifies stream arguments within one function body.
 class StreamClassifier {
 public:
-  explicit StreamClassifier(const BodyScan &Scan) : Scan(Scan) {}
+  StreamClassifier(const BodyScan &Scan, ApiTable &Table)
+      : Scan(Scan), Table(Table) {}
 
   StreamSource classify(const Expr *E, unsigned Depth = 0) {
     if (!E || isa<CXXDefaultArgExpr>(E))
       return {StreamOrigin::Omitted, nullptr};
     if (E->isTypeDependent() || E->isValueDependent() || Depth > 4)
       return {};
-    E = streamExprAsWritten(E);
+    E = streamExprAsWritten(E, Table);
     const Expr *Bare = E->IgnoreParenCasts();
     if (isa<CXXNullPtrLiteralExpr, GNUNullExpr>(Bare))
       return {StreamOrigin::Null, nullptr};
@@ -236,12 +208,14 @@ public:
       return {};
     }
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
-      const FunctionDecl *FD = Call->getDirectCallee();
-      if (isNamed(FD, "c10::cuda::getDefaultCUDAStream"))
+      switch (Table.lookup(Call->getDirectCallee()).Effect) {
+      case ApiEffect::DefaultStream:
         return {StreamOrigin::DefaultGetter, nullptr};
-      if (isNamed(FD, "c10::cuda::getCurrentCUDAStream"))
+      case ApiEffect::CurrentStream:
         return {StreamOrigin::Current, nullptr};
-      return {};
+      default:
+        return {};
+      }
     }
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
       if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()))
@@ -269,12 +243,14 @@ private:
   }
 
   const BodyScan &Scan;
+  ApiTable &Table;
 };
 
 class FunctionAnalysis {
 public:
-  FunctionAnalysis(const Stmt &Body, ASTContext &Ctx)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Streams(Scan) {
+  FunctionAnalysis(const Stmt &Body, ASTContext &Ctx, ApiTable &Table)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Table(Table), Scan(Table),
+        Streams(Scan, Table) {
     Scan.TraverseStmt(const_cast<Stmt *>(&Body));
     Scan.finish();
   }
@@ -335,20 +311,21 @@ private:
 
   std::optional<DefaultStreamWork> analyzeCall(const CallExpr &Call) {
     const FunctionDecl *FD = Call.getDirectCallee();
-    const RuntimeApi *Api = findRuntimeApi(FD);
+    const ApiEntry &Api = Table.lookup(FD);
+    std::optional<WorkKind> Kind = workKind(Api.Effect);
     SourceLocation Begin = spelledLoc(Call.getBeginLoc(), SM);
     SourceLocation Close = spelledLoc(Call.getRParenLoc(), SM);
-    if (!Api || Begin.isInvalid() || Close.isInvalid())
+    if (!Kind || Begin.isInvalid() || Close.isInvalid())
       return std::nullopt;
-    DefaultStreamWork W{Api->Kind,
+    DefaultStreamWork W{*Kind,
                         Begin,
-                        Api->Name,
-                        Api->AsyncName,
+                        FD->getName(),
+                        Api.AsyncAlternative ? Api.AsyncAlternative : "",
                         {StreamOrigin::Omitted, nullptr},
                         {},
                         nullptr};
-    if (Api->Kind == WorkKind::StreamApi) {
-      std::optional<unsigned> Index = streamParameter(*FD);
+    if (*Kind == WorkKind::StreamApi) {
+      std::optional<unsigned> Index = streamParameter(*FD, Api);
       if (!Index || *Index >= Call.getNumArgs())
         return std::nullopt;
       const Expr *Arg = Call.getArg(*Index);
@@ -365,11 +342,14 @@ private:
     return W;
   }
 
-  static std::optional<unsigned> streamParameter(const FunctionDecl &FD) {
-    for (unsigned I = 0; I < FD.getNumParams(); ++I)
-      if (isCudaStreamType(FD.getParamDecl(I)->getType()))
-        return I;
-    return std::nullopt;
+  // The row's stream argument, when the declaration agrees that it is a
+  // cudaStream_t (runtime headers of other CUDA versions may differ).
+  static std::optional<unsigned> streamParameter(const FunctionDecl &FD,
+                                                 const ApiEntry &Api) {
+    if (Api.Stream < 0 || unsigned(Api.Stream) >= FD.getNumParams() ||
+        !isCudaStreamType(FD.getParamDecl(Api.Stream)->getType()))
+      return std::nullopt;
+    return unsigned(Api.Stream);
   }
 
   StreamFix replaceArgument(const Expr &Arg) {
@@ -392,6 +372,7 @@ private:
 
   ASTContext &Ctx;
   const SourceManager &SM;
+  ApiTable &Table;
   BodyScan Scan;
   StreamClassifier Streams;
   std::vector<const VarDecl *> CurrentStreamVars;
@@ -438,11 +419,12 @@ bool currentStreamSpellable(const ASTContext &Ctx, SourceLocation Loc) {
 }
 
 std::vector<DefaultStreamWork> findDefaultStreamWork(const FunctionDecl &FD,
-                                                     ASTContext &Ctx) {
+                                                     ASTContext &Ctx,
+                                                     ApiTable &Table) {
   const Stmt *Body = FD.getBody();
   if (!Body || isDeviceOnlyCode(FD))
     return {};
-  return FunctionAnalysis(*Body, Ctx).run();
+  return FunctionAnalysis(*Body, Ctx, Table).run();
 }
 
 } // namespace streamsafe

@@ -1,0 +1,190 @@
+//===--- Diagnoser.cpp - Findings from the converged states ---------------===//
+
+#include "lib/engine/Diagnoser.h"
+#include <map>
+
+namespace streamsafe {
+
+AccessInfo Diagnoser::info(const Access &A) const {
+  AccessInfo I;
+  I.Mode = A.Mode;
+  I.Site = A.Site;
+  I.Stream = T.streams().describe(A.Stream);
+  I.StreamSetAt = A.StreamSetAt;
+  I.OnCurrentStream = A.OnCurrent;
+  return I;
+}
+
+void Diagnoser::before(const Fact &F, const StreamState &S) {
+  if (const auto *X = F.as<fact::Access>())
+    return access(F, *X, S);
+  if (const auto *X = F.as<fact::Allocate>()) {
+    if (X->Stream.K == StreamRef::Current && !X->Host)
+      threadCurrentStream(F, S, /*Query=*/false);
+    return;
+  }
+  if (F.as<fact::CurrentQuery>())
+    return threadCurrentStream(F, S, /*Query=*/true);
+  if (const auto *X = F.as<fact::HostAccess>())
+    return hostAccess(F, X->Tensor, X->Write, S);
+  if (const auto *X = F.as<fact::EventWait>())
+    return eventWait(F, *X, S);
+}
+
+void Diagnoser::access(const Fact &F, const fact::Access &X,
+                       const StreamState &S) {
+  std::optional<StorageId> Id = T.storageOf(X.Tensor, S);
+  if (!Id)
+    return;
+  const TensorState *Found = S.Tensors.lookup(*Id);
+  // An op on a host tensor runs in host code, now; a blocking copy is
+  // complete when it returns.
+  if (Found && Found->Host && !X.Copy)
+    return hostAccess(F, X.Tensor, X.Write, S);
+  if (Found && Found->Host && !X.Async)
+    return;
+  Access A = T.accessOf(F, S);
+  if (A.OnCurrent)
+    threadCurrentStream(F, S, /*Query=*/false);
+  if (A.Stream == StreamTable::Unknown || !Found)
+    return;
+  const StreamTable &Streams = T.streams();
+  const Access *Conflict = nullptr;
+  auto Find = [&](const AccessList &L) {
+    for (const Access &P : L)
+      if (!Conflict && !P.visibleTo(A.Stream) &&
+          Streams.knownDistinct(P.Stream, A.Stream))
+        Conflict = &P;
+  };
+  Find(Found->Writes);
+  if (A.Mode != AccessMode::Read)
+    Find(Found->Reads);
+  if (!Conflict)
+    return;
+  // A parameter read in an executor's task: the framework hands inputs to
+  // its streams in ways we do not see (its own events, queue order).
+  if (Conflict->Mode == AccessMode::EntryReady && S.ThreadStart != NoSite &&
+      Streams.kind(S.Current) == StreamKind::Executor)
+    return;
+  Finding Fi;
+  Fi.Kind = FindingKind::UnsynchronizedAccess;
+  Fi.Tensor = T.nameOf(X.Tensor, Id);
+  VarId Owner = T.storage(*Id).Named;
+  Fi.Storage = Owner == NoVar ? Fi.Tensor : Owner;
+  Fi.Access = info(A);
+  Fi.Prior = info(*Conflict);
+  Out.push_back(Fi);
+}
+
+void Diagnoser::hostAccess(const Fact &F, const TensorRef &Tensor, bool Write,
+                           const StreamState &S) {
+  std::optional<StorageId> Id = T.storageOf(Tensor, S);
+  if (!Id)
+    return;
+  const TensorState *Found = S.Tensors.lookup(*Id);
+  if (!Found || !Found->Host)
+    return;
+  // The host reads what a copy may still be writing, or writes what a copy
+  // may still be reading.
+  const Access *Pending =
+      Found->Writes.empty() ? nullptr : &Found->Writes.front();
+  if (!Pending && Write && !Found->Reads.empty())
+    Pending = &Found->Reads.front();
+  if (!Pending || Pending->Stream == StreamTable::Unknown)
+    return;
+  Finding Fi;
+  Fi.Kind = FindingKind::HostReadBeforeSync;
+  Fi.Tensor = T.nameOf(Tensor, Id);
+  VarId Owner = T.storage(*Id).Named;
+  Fi.Storage = Owner == NoVar ? Fi.Tensor : Owner;
+  Fi.Access.Site = F.Site;
+  Fi.Access.Mode = Write ? AccessMode::Write : AccessMode::Read;
+  Fi.Prior = info(*Pending);
+  Out.push_back(Fi);
+}
+
+void Diagnoser::eventWait(const Fact &F, const fact::EventWait &X,
+                          const StreamState &S) {
+  auto It = X.Event != NoVar ? S.Events.find(X.Event) : S.Events.end();
+  if (It == S.Events.end() || It->second.MustRecorded ||
+      (It->second.MayRecorded && X.RecordedLaterInLoop))
+    return;
+  // CUDA and PyTorch treat a wait on a never-recorded event as complete.
+  Finding Fi;
+  Fi.Kind = FindingKind::UnrecordedEventWait;
+  Fi.Tensor = X.Event;
+  Fi.Access.Site = F.Site;
+  Fi.Access.Stream = T.streams().describe(T.streamOf(X.Stream, S));
+  Fi.Related = It->second.Declared;
+  Fi.Maybe = It->second.MayRecorded;
+  Fi.Prior.Site = It->second.LastRecord;
+  Out.push_back(Fi);
+}
+
+void Diagnoser::threadCurrentStream(const Fact &F, const StreamState &S,
+                                    bool Query) {
+  // Work (or a getCurrentCUDAStream() call) in a thread body that still
+  // runs on the default stream it started on, while its spawner had set a
+  // stream of its own: the code relies on a stream the thread never had.
+  if (S.ThreadStart == NoSite || S.CurrentSetAt != S.ThreadStart ||
+      S.Current != StreamTable::Default || S.SpawnerSetAt == NoSite)
+    return;
+  SiteKind How = T.function().Sites[S.SpawnerSetAt].Kind;
+  if (How != SiteKind::GuardEnter && How != SiteKind::SetCurrent)
+    return;
+  if (S.SpawnerStream == StreamTable::Default ||
+      S.SpawnerStream == StreamTable::EntryCurrent)
+    return;
+  Finding Fi;
+  Fi.Kind = FindingKind::ThreadCurrentStream;
+  Fi.Query = Query;
+  Fi.Access.Site = F.Site;
+  Fi.Access.Stream = T.streams().describe(StreamTable::Default);
+  Fi.Prior.Stream = T.streams().describe(S.SpawnerStream);
+  Fi.Prior.StreamSetAt = S.SpawnerSetAt;
+  Fi.Related = S.ThreadStart;
+  Out.push_back(Fi);
+}
+
+// If another stream may still use the block and the allocator was not told,
+// the block can be handed to a new allocation on the allocation stream while
+// that stream still runs.
+void Diagnoser::released(StorageId Id, const TensorState &Tensor, SiteId At) {
+  if (Tensor.Escaped || Tensor.AllocStream == StreamTable::Unknown ||
+      Tensor.CrossStreamUses.empty())
+    return;
+  // One finding per other stream, at its last use there.
+  const SiteTable &Sites = T.function().Sites;
+  std::map<StreamId, const Access *> Last;
+  for (const Access &A : Tensor.CrossStreamUses) {
+    const Access *&L = Last[A.Stream];
+    if (!L || Sites[L->Site].Order < Sites[A.Site].Order)
+      L = &A;
+  }
+  for (const auto &[Stream, Use] : Last) {
+    Finding Fi;
+    Fi.Kind = FindingKind::MissingRecordStream;
+    Fi.Tensor = Fi.Storage = T.storage(Id).Named;
+    Fi.Access = info(*Use);
+    Access Alloc;
+    Alloc.Site = Tensor.AllocSite;
+    Alloc.Stream = Tensor.AllocStream;
+    Alloc.Mode = AccessMode::Allocate;
+    Fi.Prior = info(Alloc);
+    Fi.FreedAt = At;
+    Fi.SingleForeignStream = Last.size() == 1;
+    Out.push_back(Fi);
+  }
+}
+
+void Diagnoser::atExit(const StreamState &S, SiteId Exit) {
+  for (SiteId U : S.Unrestored) {
+    Finding Fi;
+    Fi.Kind = FindingKind::UnrestoredCurrentStream;
+    Fi.Access.Site = U;
+    Fi.Related = Exit;
+    Out.push_back(Fi);
+  }
+}
+
+} // namespace streamsafe

@@ -1,0 +1,45 @@
+//===--- Diagnoser.h - Findings from the converged states -------*- C++ -*-===//
+//
+// After the states converge, the solver replays each block once from its
+// input and asks the Diagnoser about each fact before it is applied (and
+// about each storage whose last reference dies): the one place that decides
+// what is a finding. It builds typed findings (sites, variables, stream
+// symbols); the checks write every word.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_ENGINE_DIAGNOSER_H
+#define STREAMSAFE_LIB_ENGINE_DIAGNOSER_H
+
+#include "lib/engine/Transfer.h"
+#include "lib/ir/Findings.h"
+#include <vector>
+
+namespace streamsafe {
+
+class Diagnoser {
+public:
+  Diagnoser(Transfer &T, std::vector<Finding> &Out) : T(T), Out(Out) {}
+
+  /// Checks fact \p F against the state \p S it is about to be applied to.
+  void before(const Fact &F, const StreamState &S);
+  /// The last reference to storage \p Id (in state \p Tensor) died at \p At.
+  void released(StorageId Id, const TensorState &Tensor, SiteId At);
+  /// A path leaves the function at \p Exit in state \p S.
+  void atExit(const StreamState &S, SiteId Exit);
+
+private:
+  void access(const Fact &F, const fact::Access &X, const StreamState &S);
+  void hostAccess(const Fact &F, const TensorRef &Tensor, bool Write,
+                  const StreamState &S);
+  void eventWait(const Fact &F, const fact::EventWait &X, const StreamState &S);
+  void threadCurrentStream(const Fact &F, const StreamState &S, bool Query);
+  AccessInfo info(const Access &A) const;
+
+  Transfer &T;
+  std::vector<Finding> &Out;
+};
+
+} // namespace streamsafe
+
+#endif // STREAMSAFE_LIB_ENGINE_DIAGNOSER_H

@@ -1,0 +1,293 @@
+//===--- Solver.cpp - The worklist over the fact IR -----------------------===//
+
+#include "lib/engine/Solver.h"
+#include "lib/engine/Diagnoser.h"
+#include "lib/engine/Transfer.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/raw_ostream.h"
+#include <set>
+#include <tuple>
+
+namespace streamsafe {
+
+namespace {
+
+/// A block visited this many times joins coarsely (see Coarse below).
+constexpr unsigned CoarseJoinAfterVisits = 3;
+/// After this many visits a block's input only grows (see solveBody).
+/// Nested loops need a few visits per level before they settle.
+constexpr unsigned GrowOnlyAfterVisits = 12;
+/// Callables inside callables run at most this deep.
+constexpr unsigned MaxBodyNesting = 4;
+/// Visits every body gets on top of VisitsPerBlock per block.
+constexpr unsigned VisitSlack = 16;
+
+/// Reverse post-order of a body's blocks, successors taken last to first:
+/// a loop's exit is finished before its body, so the body comes first and a
+/// loop converges before the code after it is visited (first to last put
+/// every loop body after the rest of the function: each iteration re-ran
+/// everything downstream, O(N) visits per block).
+std::vector<unsigned> reversePostOrder(const Body &B) {
+  std::vector<unsigned> Order;
+  std::vector<char> Seen(B.Blocks.size(), 0);
+  std::vector<std::pair<unsigned, unsigned>> Stack; // (block, next successor)
+  Stack.push_back({B.Entry, 0});
+  Seen[B.Entry] = 1;
+  while (!Stack.empty()) {
+    auto &[Id, I] = Stack.back();
+    const auto &Succs = B.Blocks[Id].Succs;
+    if (I < Succs.size()) {
+      unsigned Succ = Succs[Succs.size() - 1 - I++];
+      if (!Seen[Succ]) {
+        Seen[Succ] = 1;
+        Stack.push_back({Succ, 0});
+      }
+      continue;
+    }
+    Order.push_back(Id);
+    Stack.pop_back();
+  }
+  std::reverse(Order.begin(), Order.end());
+  return Order;
+}
+
+struct BodyOrder {
+  std::vector<unsigned> Order; ///< reverse post-order of block ids
+  std::vector<unsigned> Rank;  ///< position in Order, ~0u if unreachable
+};
+
+class Solver {
+public:
+  Solver(const Function &IR, const SolverLimits &Limits, SolverResult &R)
+      : IR(IR), Limits(Limits), R(R), T(IR), D(T, Findings) {
+    T.setBodyRunner([this](BodyId B, const StreamState &Entry) {
+      return runBody(B, Entry);
+    });
+    T.setReleaseObserver([this](StorageId Id, const TensorState &Tensor,
+                                SiteId At, const StreamState &) {
+      if (InReplay)
+        D.released(Id, Tensor, At);
+    });
+  }
+
+  void run() {
+    std::vector<std::pair<unsigned, StreamState>> ExitPaths;
+    InReplay = true;
+    StreamState Exit = solveBody(0, T.entryState(), &ExitPaths);
+    if (R.State == SolverResult::BudgetExceeded)
+      return;
+    if (IR.MayLeaveStreamSet || !Exit.Reachable)
+      return;
+    // Report each unrestored set once, at the first path out that keeps it.
+    std::set<SiteId> Done;
+    for (auto &[Block, State] : ExitPaths) {
+      llvm::erase_if(State.Unrestored,
+                     [&](SiteId U) { return !Done.insert(U).second; });
+      if (!State.Unrestored.empty())
+        D.atExit(State, IR.Bodies[0].Blocks[Block].ExitSite);
+    }
+  }
+
+  std::vector<Finding> Findings;
+
+private:
+  const BodyOrder &orderOf(BodyId Id) {
+    auto &Slot = Orders[Id];
+    if (Slot.Order.empty()) {
+      const Body &B = IR.Bodies[Id];
+      Slot.Order = reversePostOrder(B);
+      Slot.Rank.assign(B.Blocks.size(), ~0u);
+      for (unsigned I = 0; I < Slot.Order.size(); ++I)
+        Slot.Rank[Slot.Order[I]] = I;
+    }
+    return Slot;
+  }
+
+  /// Solves body \p Id from \p Entry to a fixpoint; then, when diagnosing,
+  /// replays each block once from its converged input. Returns the state at
+  /// the exit block, unreachable when over budget.
+  StreamState
+  solveBody(BodyId Id, const StreamState &Entry,
+            std::vector<std::pair<unsigned, StreamState>> *ExitPaths) {
+    const Body &B = IR.Bodies[Id];
+    const BodyOrder &O = orderOf(Id);
+    unsigned N = B.Blocks.size();
+    std::vector<StreamState> In(N), OutState(N);
+    std::vector<char> Visited(N, 0);
+    std::vector<unsigned> Visits(N, 0);
+    unsigned JoinWork = 0;
+    auto PhiFor = [this](VarId V) { return T.phiFor(V); };
+    // A loop head (a predecessor comes later in the order), or a block
+    // visited a few times already, joins coarsely: an event's covers are
+    // what every path's record listed. The finer join is not monotone (what
+    // a record covers depends on what is in flight, which the covers
+    // complete), and a loop must converge.
+    auto Coarse = [&](unsigned Block) {
+      if (Visits[Block] >= CoarseJoinAfterVisits)
+        return true;
+      for (unsigned P : B.Blocks[Block].Preds)
+        if (O.Rank[P] != ~0u && O.Rank[P] >= O.Rank[Block])
+          return true;
+      return false;
+    };
+    auto InputOf = [&](unsigned Block) {
+      StreamState S;
+      if (Block == B.Entry)
+        S = Entry;
+      bool IsCoarse = Coarse(Block);
+      for (unsigned P : B.Blocks[Block].Preds)
+        JoinWork += S.join(OutState[P], PhiFor, IsCoarse);
+      return S;
+    };
+    // Only the converged states are diagnosed: bodies run while this one
+    // converges are not.
+    bool Replay = std::exchange(InReplay, false);
+    std::set<unsigned> Work = {O.Rank[B.Entry]};
+    const unsigned Budget =
+        R.BlockVisits + Limits.VisitsPerBlock * N + VisitSlack;
+    while (!Work.empty()) {
+      unsigned Block = O.Order[*Work.begin()];
+      Work.erase(Work.begin());
+      if (++R.BlockVisits > Budget || R.State == SolverResult::BudgetExceeded) {
+        R.State = SolverResult::BudgetExceeded;
+        InReplay = Replay;
+        return StreamState();
+      }
+      StreamState NewIn = InputOf(Block);
+      // A record covers what is in flight and a sync completes what was
+      // covered, so a loop can otherwise swing between two states for ever.
+      // The states form a finite lattice: growing only terminates.
+      if (Visited[Block] && ++Visits[Block] > GrowOnlyAfterVisits) {
+        StreamState Grown = In[Block];
+        JoinWork += Grown.join(NewIn, PhiFor, /*Coarse=*/true);
+        NewIn = std::move(Grown);
+      }
+      // Work, not only visits: the entries joins and sweeps touched (states
+      // share what did not change, so this is what a visit costs).
+      R.StateWork += 1 + B.Blocks[Block].Facts.size() +
+                     std::exchange(JoinWork, 0) + T.takeWork();
+      if (R.StateWork > Limits.MaxStateWork) {
+        R.State = SolverResult::BudgetExceeded;
+        InReplay = Replay;
+        return StreamState();
+      }
+      if (Visited[Block] && NewIn == In[Block])
+        continue;
+      Visited[Block] = 1;
+      StreamState S = NewIn;
+      In[Block] = std::move(NewIn);
+      for (const Fact &F : B.Blocks[Block].Facts)
+        T.apply(F, S);
+      T.collectGarbage(S);
+      if (S == OutState[Block] && OutState[Block].Reachable)
+        continue;
+      OutState[Block] = std::move(S);
+      for (unsigned Succ : B.Blocks[Block].Succs)
+        if (O.Rank[Succ] != ~0u)
+          Work.insert(O.Rank[Succ]);
+    }
+    if (Replay) {
+      InReplay = true;
+      diagnose(B, O, In, Visited);
+    }
+    InReplay = Replay;
+    if (ExitPaths)
+      for (unsigned P : B.Blocks[B.Exit].Preds)
+        if (Visited[P])
+          ExitPaths->push_back({P, OutState[P]});
+    return In[B.Exit];
+  }
+
+  /// The replay: each fact is checked against the converged state it sees.
+  void diagnose(const Body &B, const BodyOrder &O,
+                const std::vector<StreamState> &In,
+                const std::vector<char> &Visited) {
+    for (unsigned Block : O.Order) {
+      if (!Visited[Block])
+        continue;
+      if (Limits.Dump && Depth == 0)
+        llvm::errs() << " block B" << Block << "\n";
+      StreamState S = In[Block];
+      for (const Fact &F : B.Blocks[Block].Facts) {
+        D.before(F, S);
+        T.apply(F, S);
+        if (Limits.Dump && Depth == 0)
+          T.dump(F, S, llvm::errs());
+      }
+    }
+  }
+
+  /// Runs a callable's body from \p Entry. While diagnosing, the body is
+  /// diagnosed too (it runs from the spawner's converged state).
+  StreamState runBody(BodyId Id, const StreamState &Entry) {
+    if (Depth >= MaxBodyNesting || Id >= IR.Bodies.size())
+      return StreamState();
+    // A body has a budget of its own: its visits do not count against the
+    // function that runs it.
+    ++Depth;
+    unsigned Before = R.BlockVisits;
+    StreamState Exit = solveBody(Id, Entry, nullptr);
+    R.NestedVisits += R.BlockVisits - Before;
+    R.BlockVisits = Before;
+    --Depth;
+    return Exit;
+  }
+
+  const Function &IR;
+  const SolverLimits &Limits;
+  SolverResult &R;
+  Transfer T;
+  Diagnoser D;
+  /// Replaying converged states: facts are diagnosed.
+  bool InReplay = false;
+  llvm::DenseMap<BodyId, BodyOrder> Orders;
+  unsigned Depth = 0;
+};
+
+// Deterministic: sorted by site order, one finding per (kind, site, cause);
+// one per tensor, cause and line (t.mm(t) reads t twice); one
+// thread-current-stream finding per spawn (the first work in the body).
+std::vector<Finding> sortAndFold(const Function &IR,
+                                 std::vector<Finding> Findings) {
+  const SiteTable &Sites = IR.Sites;
+  auto Key = [&](const Finding &F) {
+    return std::make_tuple(Sites[F.Access.Site].Order, F.Access.Site,
+                           static_cast<int>(F.Kind), F.Prior.Site, F.Tensor,
+                           F.Related, F.FreedAt);
+  };
+  llvm::sort(Findings, [&](const Finding &L, const Finding &R) {
+    return Key(L) < Key(R);
+  });
+  std::set<SiteId> SpawnsReported;
+  std::vector<Finding> Unique;
+  for (Finding &F : Findings) {
+    if (F.Kind == FindingKind::ThreadCurrentStream &&
+        !SpawnsReported.insert(F.Related).second)
+      continue;
+    if (!Unique.empty()) {
+      const Finding &P = Unique.back();
+      if (P.Kind == F.Kind && P.Tensor == F.Tensor &&
+          P.Prior.Site == F.Prior.Site &&
+          Sites[P.Access.Site].Line == Sites[F.Access.Site].Line)
+        continue;
+    }
+    Unique.push_back(std::move(F));
+  }
+  return Unique;
+}
+
+} // namespace
+
+SolverResult solve(const Function &IR, const SolverLimits &Limits) {
+  SolverResult R;
+  if (IR.Bodies.empty())
+    return R;
+  Solver S(IR, Limits, R);
+  S.run();
+  if (R.State == SolverResult::BudgetExceeded)
+    return R;
+  R.Findings = sortAndFold(IR, std::move(S.Findings));
+  return R;
+}
+
+} // namespace streamsafe

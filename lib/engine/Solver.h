@@ -1,0 +1,47 @@
+//===--- Solver.h - The dataflow over a function's fact IR ------*- C++ -*-===//
+//
+// A forward dataflow over the blocks of an ir::Function. Blocks are visited
+// in reverse post-order until the states converge, within a budget; then one
+// more pass over the converged states asks the Diagnoser about each fact, so
+// each finding is reported once, from the fixpoint. Knows nothing of any
+// front end.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_ENGINE_SOLVER_H
+#define STREAMSAFE_LIB_ENGINE_SOLVER_H
+
+#include "lib/ir/Findings.h"
+#include "lib/ir/IR.h"
+#include <cstdint>
+#include <vector>
+
+namespace streamsafe {
+
+struct SolverLimits {
+  /// Visits per block before the solver gives up on a function.
+  unsigned VisitsPerBlock = 64;
+  /// State entries (tensors, variables, facts) the solver may touch in all
+  /// (joins and sweeps touch only what changed): bounds a function's cost,
+  /// about 6 per statement in long functions.
+  uint64_t MaxStateWork = 2000000;
+  /// Print each fact and the state after it to stderr.
+  bool Dump = false;
+};
+
+struct SolverResult {
+  enum Status { Analysed, BudgetExceeded };
+  Status State = Analysed;
+  /// Sorted by site order, one per (kind, tensor, cause, line).
+  std::vector<Finding> Findings;
+  unsigned BlockVisits = 0;
+  unsigned NestedVisits = 0; ///< visits spent in callable bodies
+  uint64_t StateWork = 0;    ///< see SolverLimits::MaxStateWork
+};
+
+/// Solves \p IR and returns its findings.
+SolverResult solve(const Function &IR, const SolverLimits &Limits);
+
+} // namespace streamsafe
+
+#endif // STREAMSAFE_LIB_ENGINE_SOLVER_H

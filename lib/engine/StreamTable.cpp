@@ -1,0 +1,51 @@
+//===--- StreamTable.cpp - Streams as symbols -----------------------------===//
+
+#include "lib/engine/StreamTable.h"
+
+namespace streamsafe {
+
+StreamTable::StreamTable() {
+  Syms.resize(3);
+  Syms[Default].Kind = StreamKind::Default;
+  Syms[EntryCurrent].Kind = StreamKind::EntryCurrent;
+}
+
+StreamId StreamTable::get(StreamKind Kind, uint64_t Key) {
+  if (Kind == StreamKind::Unknown)
+    return Unknown;
+  if (Kind == StreamKind::Default)
+    return Default;
+  if (Kind == StreamKind::EntryCurrent)
+    return EntryCurrent;
+  auto It = ByKey.find(Key);
+  if (It != ByKey.end())
+    return It->second;
+  if (Syms.size() >= MaxStreams)
+    return Unknown;
+  Syms.push_back({Kind, NoVar});
+  StreamId Id = static_cast<StreamId>(Syms.size() - 1);
+  ByKey[Key] = Id;
+  return Id;
+}
+
+void StreamTable::nameBy(StreamId Id, VarId Var) {
+  if (Id > EntryCurrent && Syms[Id].Named == NoVar)
+    Syms[Id].Named = Var;
+}
+
+bool StreamTable::knownDistinct(StreamId A, StreamId B) const {
+  if (A == B || A == Unknown || B == Unknown)
+    return false;
+  // A stream fetched from the pool in this function differs from every other
+  // stream we can name (the pool recycles streams, but code must not rely on
+  // that), and so does the stream an executor's worker thread bound for
+  // itself. Anything else may alias: a parameter may be the current stream,
+  // the caller's current stream may be the default stream.
+  auto Fresh = [&](StreamId S) {
+    return Syms[S].Kind == StreamKind::Pool ||
+           Syms[S].Kind == StreamKind::Executor;
+  };
+  return Fresh(A) || Fresh(B);
+}
+
+} // namespace streamsafe

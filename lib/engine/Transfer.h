@@ -1,0 +1,125 @@
+//===--- Transfer.h - What each fact does to the state ----------*- C++ -*-===//
+//
+// The transfer functions: one method per fact kind, each only updating the
+// state. They never report: the Diagnoser reads the states they produce.
+// Split by subject: operands (TransferOperands.cpp), accesses and lifetimes
+// (TransferAccesses.cpp), the current stream, events and synchronisation
+// (TransferEvents.cpp), threads (TransferThreads.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_ENGINE_TRANSFER_H
+#define STREAMSAFE_LIB_ENGINE_TRANSFER_H
+
+#include "lib/engine/StreamState.h"
+#include "lib/engine/StreamTable.h"
+#include "lib/ir/IR.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/raw_ostream.h"
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace streamsafe {
+
+/// What the analysis knows of one tensor storage besides its state.
+struct StorageInfo {
+  uint64_t Key = 0;
+  /// The variable the storage is named by in messages (NoVar: a temporary).
+  VarId Named = NoVar;
+  /// One storage for the whole function (a parameter's, a global's, a
+  /// field's): never garbage.
+  bool Persistent = false;
+  /// Every variable ever bound to it: held() asks only these.
+  llvm::SmallVector<VarId, 2> Binders;
+};
+
+class Transfer {
+public:
+  /// Runs callable \p Body from \p Entry and returns its exit state
+  /// (unreachable when it could not be solved); set by the solver.
+  using BodyRunner =
+      std::function<StreamState(BodyId Body, const StreamState &Entry)>;
+  /// Called when the last reference to a storage dies (from bind, unbind
+  /// and spawn), with the storage's state at that moment.
+  using ReleaseObserver = std::function<void(StorageId Id, const TensorState &T,
+                                             SiteId At, const StreamState &S)>;
+
+  explicit Transfer(const Function &IR);
+  void setBodyRunner(BodyRunner R) { RunBody = std::move(R); }
+  void setReleaseObserver(ReleaseObserver O) { OnRelease = std::move(O); }
+
+  /// The state at function entry: the caller's current stream, tensor
+  /// parameters ready on it.
+  StreamState entryState();
+  /// Applies \p F to \p S.
+  void apply(const Fact &F, StreamState &S);
+  /// Drops storages no variable refers to any more (temporaries).
+  void collectGarbage(StreamState &S);
+  /// State entries visited by sweeps since the last call (the solver's work
+  /// budget counts them).
+  unsigned takeWork() { return std::exchange(Work, 0); }
+  /// The storage a tensor variable names after paths that bound it to
+  /// different storages meet.
+  StorageId phiFor(VarId V);
+
+  //===-- Queries (the Diagnoser and the dump use them)
+  //--------------------===//
+  std::optional<StorageId> storageOf(const TensorRef &T, const StreamState &S);
+  StreamId streamOf(const StreamRef &R, const StreamState &S);
+  const StorageInfo &storage(StorageId Id) const { return Storages[Id]; }
+  /// The tensor's name as written at \p T, else its storage's name.
+  VarId nameOf(const TensorRef &T, std::optional<StorageId> Id) const;
+  const StreamTable &streams() const { return Streams; }
+  const Function &function() const { return IR; }
+  /// The access \p F (an Access or Allocate fact) enqueues in \p S.
+  Access accessOf(const Fact &F, const StreamState &S);
+  void dump(const Fact &F, const StreamState &S, llvm::raw_ostream &OS) const;
+
+private:
+  // One method per fact kind.
+  void apply(const Fact &F, const fact::SetCurrent &X, StreamState &S);
+  void apply(const Fact &F, const fact::GuardEnter &X, StreamState &S);
+  void apply(const Fact &F, const fact::GuardExit &X, StreamState &S);
+  void apply(const Fact &F, const fact::Access &X, StreamState &S);
+  void apply(const Fact &F, const fact::Allocate &X, StreamState &S);
+  void apply(const Fact &F, const fact::BindTensor &X, StreamState &S);
+  void apply(const Fact &F, const fact::BindStream &X, StreamState &S);
+  void apply(const Fact &F, const fact::BindEvent &X, StreamState &S);
+  void apply(const Fact &F, const fact::Unbind &X, StreamState &S);
+  void apply(const Fact &F, const fact::EscapeTensor &X, StreamState &S);
+  void apply(const Fact &F, const fact::EscapeEvent &X, StreamState &S);
+  void apply(const Fact &F, const fact::EventRecord &X, StreamState &S);
+  void apply(const Fact &F, const fact::EventWait &X, StreamState &S);
+  void apply(const Fact &F, const fact::EventSync &X, StreamState &S);
+  void apply(const Fact &F, const fact::StreamSync &X, StreamState &S);
+  void apply(const Fact &F, const fact::DeviceSync &X, StreamState &S);
+  void apply(const Fact &F, const fact::RecordStream &X, StreamState &S);
+  void apply(const Fact &F, const fact::Spawn &X, StreamState &S);
+  void apply(const Fact &F, const fact::CurrentQuery &X, StreamState &S);
+  void apply(const Fact &F, const fact::HostAccess &X, StreamState &S);
+
+  StorageId storageFor(uint64_t Key, VarId Named, bool Persistent);
+  void bindVar(StreamState &S, VarId V, StorageId Id);
+  /// Whether a variable (one that owns a reference, with \p Owning) names
+  /// storage \p Id in \p S.
+  bool held(const StreamState &S, StorageId Id, bool Owning) const;
+  void release(StorageId Id, SiteId At, StreamState &S);
+  void completeWhere(StreamState &S,
+                     llvm::function_ref<bool(StorageId, const Access &)> Done);
+
+  const Function &IR;
+  BodyRunner RunBody;
+  ReleaseObserver OnRelease;
+  StreamTable Streams;
+  std::vector<StorageInfo> Storages;
+  llvm::DenseMap<uint64_t, StorageId> StorageByKey;
+  unsigned Work = 0;
+};
+
+} // namespace streamsafe
+
+#endif // STREAMSAFE_LIB_ENGINE_TRANSFER_H

@@ -1,0 +1,182 @@
+//===--- TransferAccesses.cpp - Accesses, variables and lifetimes ---------===//
+//
+// Happens-before per tensor storage, in the spirit of PyTorch's CUDA
+// sanitizer (torch/cuda/_sanitizer.py) but over symbolic streams: each
+// storage keeps its pending writes and reads, each with the streams it is
+// already visible to, and the uses on streams other than its allocation
+// stream that the caching allocator does not know of.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/engine/Transfer.h"
+#include "llvm/Support/ErrorHandling.h"
+
+namespace streamsafe {
+
+void Transfer::apply(const Fact &F, const fact::Allocate &X, StreamState &S) {
+  Access A = accessOf(F, S);
+  StorageId Id = storageFor(keyOf(KeySpace::Object, X.Result), NoVar, false);
+  TensorState Fresh;
+  Fresh.AllocStream = X.Unowned || X.Host ? StreamTable::Unknown : A.Stream;
+  Fresh.AllocSite = F.Site;
+  Fresh.Host = X.Host;
+  // A host result of a blocking copy is complete; of a non_blocking one, the
+  // copy may still be running.
+  if (!X.Host || X.Async)
+    Fresh.Writes.push_back(A);
+  S.Tensors.set(Id, Fresh);
+  S.Unheld.push_back(Id); // a temporary until a variable takes it
+}
+
+void Transfer::apply(const Fact &F, const fact::Access &X, StreamState &S) {
+  std::optional<StorageId> Id = storageOf(X.Tensor, S);
+  if (!Id)
+    return;
+  TensorState T = S.Tensors.get(*Id);
+  // An op on a host tensor runs in host code, now (the Diagnoser checks
+  // it); a blocking copy is completed by the StreamSync that follows it.
+  if (T.Host && (!X.Copy || !X.Async))
+    return;
+  Access A = accessOf(F, S);
+  if (A.Mode == AccessMode::Read) {
+    addOrReplaceAccess(T.Reads, A);
+  } else {
+    T.Writes.assign(1, A);
+    T.Reads.clear();
+  }
+  // A use on the caller's current stream or the default stream is not
+  // tracked for reuse: blocks of a side stream are handed out again only to
+  // work on that side stream, and requiring record_stream for the stream
+  // the caller continues on would flag every correct hand-back
+  // (docs/api-model.md, the caching allocator).
+  StreamKind K = Streams.kind(A.Stream);
+  if (T.AllocStream != StreamTable::Unknown && K != StreamKind::EntryCurrent &&
+      K != StreamKind::Default &&
+      Streams.knownDistinct(A.Stream, T.AllocStream))
+    addOrReplaceAccess(T.CrossStreamUses, A);
+  S.Tensors.set(*Id, std::move(T));
+}
+
+void Transfer::apply(const Fact &F, const fact::BindTensor &X, StreamState &S) {
+  std::optional<StorageId> New;
+  if (X.Value)
+    New = storageOf(X.Value, S);
+  if (!New) {
+    // An undefined tensor, or one from code we do not model: a storage of
+    // its own with nothing pending and no known allocation stream.
+    New = storageFor(keyOf(KeySpace::Var, X.Var), X.Var, true);
+    TensorState Opaque;
+    Opaque.Escaped = true;
+    S.Tensors.set(*New, Opaque);
+  }
+  if (Storages[*New].Named == NoVar)
+    Storages[*New].Named = X.Var;
+  std::optional<StorageId> Old;
+  if (const StorageId *Bound = S.TensorVars.lookup(X.Var))
+    Old = *Bound;
+  bindVar(S, X.Var, *New);
+  if (Old && *Old != *New) {
+    S.Unheld.push_back(*Old);
+    release(*Old, F.Site, S);
+  }
+}
+
+void Transfer::apply(const Fact &, const fact::BindStream &X, StreamState &S) {
+  StreamId Id = streamOf(X.Value, S);
+  Streams.nameBy(Id, X.Var);
+  S.StreamVars[X.Var] = Id;
+}
+
+void Transfer::apply(const Fact &F, const fact::BindEvent &X, StreamState &S) {
+  // Only events born here are followed: one copied, moved or loaded from
+  // elsewhere may have been recorded there.
+  if (!X.Fresh) {
+    S.Events.erase(X.Var);
+    return;
+  }
+  EventState E;
+  E.Declared = F.Site;
+  S.Events[X.Var] = E;
+}
+
+void Transfer::apply(const Fact &F, const fact::Unbind &X, StreamState &S) {
+  S.StreamVars.erase(X.Var);
+  S.Events.erase(X.Var);
+  const StorageId *Bound = S.TensorVars.lookup(X.Var);
+  if (!Bound)
+    return;
+  StorageId Id = *Bound;
+  S.TensorVars.erase(X.Var);
+  S.Unheld.push_back(Id);
+  release(Id, F.Site, S);
+}
+
+void Transfer::apply(const Fact &, const fact::EscapeTensor &X,
+                     StreamState &S) {
+  std::optional<StorageId> Id = storageOf(X.Tensor, S);
+  if (!Id)
+    return;
+  TensorState T = S.Tensors.get(*Id);
+  T.Escaped = true;
+  S.Tensors.set(*Id, std::move(T));
+}
+
+void Transfer::apply(const Fact &, const fact::EscapeEvent &X, StreamState &S) {
+  if (X.Event != NoVar)
+    S.Events.erase(X.Event);
+}
+
+void Transfer::apply(const Fact &, const fact::RecordStream &X,
+                     StreamState &S) {
+  std::optional<StorageId> Id = storageOf(X.Tensor, S);
+  if (!Id)
+    return;
+  StreamId B = streamOf(X.Stream, S);
+  TensorState T = S.Tensors.get(*Id);
+  llvm::erase_if(T.CrossStreamUses, [&](const Access &A) {
+    return B == StreamTable::Unknown || A.visibleTo(B);
+  });
+  S.Tensors.set(*Id, std::move(T));
+}
+
+// The last reference to a storage died at \p At: the Diagnoser hears of it
+// (another stream may still use the block) before the storage is dropped.
+void Transfer::release(StorageId Id, SiteId At, StreamState &S) {
+  if (held(S, Id, /*Owning=*/true))
+    return;
+  const TensorState *Found = S.Tensors.lookup(Id);
+  if (!Found)
+    return;
+  if (OnRelease)
+    OnRelease(Id, *Found, At, S);
+  S.Tensors.erase(Id);
+}
+
+void Transfer::collectGarbage(StreamState &S) {
+  // Only the storages that lost a variable or were created since the last
+  // collection can have become garbage; held() asks only their binders.
+  auto Collect = [&](StorageId Id) {
+    ++Work;
+    if (!Storages[Id].Persistent && !held(S, Id, /*Owning=*/false))
+      S.Tensors.erase(Id);
+  };
+  if (S.CollectAll) {
+    std::vector<StorageId> All;
+    S.Tensors.forEach(
+        [&](StorageId Id, const TensorState &) { All.push_back(Id); });
+    llvm::for_each(All, Collect);
+  } else {
+    llvm::sort(S.Unheld);
+    S.Unheld.erase(std::unique(S.Unheld.begin(), S.Unheld.end()),
+                   S.Unheld.end());
+    llvm::for_each(S.Unheld, Collect);
+  }
+  S.Unheld.clear();
+  S.CollectAll = false;
+}
+
+void Transfer::apply(const Fact &F, StreamState &S) {
+  std::visit([&](const auto &X) { apply(F, X, S); }, F.What);
+}
+
+} // namespace streamsafe

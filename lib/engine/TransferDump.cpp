@@ -1,0 +1,93 @@
+//===--- TransferDump.cpp - The DebugDumpFunction trace -------------------===//
+//
+// A developer's trace of facts and states (the hidden DebugDumpFunction
+// option), not a diagnostic: terse and unstable by design.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/engine/Transfer.h"
+
+namespace streamsafe {
+
+namespace {
+
+const char *factName(const Fact::Op &Op) {
+  static const char *const Names[] = {
+      "set-current",   "guard-enter",   "guard-exit",    "access",
+      "allocate",      "bind-tensor",   "bind-stream",   "bind-event",
+      "unbind",        "escape-tensor", "escape-event",  "event-record",
+      "event-wait",    "event-sync",    "stream-sync",   "device-sync",
+      "record-stream", "spawn",         "current-query", "host-access"};
+  static_assert(sizeof(Names) / sizeof(Names[0]) ==
+                    std::variant_size_v<Fact::Op>,
+                "one name per fact kind");
+  return Names[Op.index()];
+}
+
+std::string streamName(const Function &IR, StreamDesc D) {
+  std::string Name = D.Named == NoVar ? "" : "'" + IR.var(D.Named).Name + "'";
+  switch (D.Kind) {
+  case StreamKind::Unknown:
+    return "unknown";
+  case StreamKind::Default:
+    return "default";
+  case StreamKind::EntryCurrent:
+    return "entry-current";
+  case StreamKind::Pool:
+    return "pool" + Name;
+  case StreamKind::Executor:
+    return "executor" + Name;
+  case StreamKind::Parameter:
+  case StreamKind::Other:
+    return "other" + Name;
+  }
+  llvm_unreachable("every stream kind is handled");
+}
+
+} // namespace
+
+void Transfer::dump(const Fact &F, const StreamState &S,
+                    llvm::raw_ostream &OS) const {
+  auto Stream = [&](StreamId Id) {
+    return streamName(IR, Streams.describe(Id));
+  };
+  OS << "  fact " << factName(F.What) << " @" << IR.Sites[F.Site].Line;
+  if (const auto *B = F.as<fact::BindTensor>())
+    OS << " var=" << IR.var(B->Var).Name;
+  else if (const auto *U = F.as<fact::Unbind>())
+    OS << " var=" << IR.var(U->Var).Name;
+  OS << "\n    current=" << Stream(S.Current) << "\n";
+  S.Tensors.forEach([&](StorageId Id, const TensorState &T) {
+    VarId Named = Storages[Id].Named;
+    OS << "    tensor " << (Named == NoVar ? "<tmp>" : IR.var(Named).Name)
+       << " alloc=" << Stream(T.AllocStream) << (T.Escaped ? " escaped" : "");
+    auto List = [&](const char *Name, const AccessList &L) {
+      for (const Access &A : L) {
+        OS << " " << Name << "@" << IR.Sites[A.Site].Line << "["
+           << Stream(A.Stream);
+        for (unsigned B = 0; B < StreamTable::MaxStreams; ++B)
+          if (A.VisibleTo & StreamTable::bit(B))
+            OS << ", visible to " << Stream(B);
+        OS << "]";
+      }
+    };
+    List("W", T.Writes);
+    List("R", T.Reads);
+    List("X", T.CrossStreamUses);
+    OS << "\n";
+  });
+  for (const auto &[V, E] : S.Events)
+    OS << "    event " << IR.var(V).Name
+       << (E.MustRecorded  ? " recorded"
+           : E.MayRecorded ? " maybe-recorded"
+                           : " unrecorded")
+       << " covers="
+       << (E.Snapshot ? "snapshot on " + Stream(E.RecordedOn)
+                      : std::to_string(E.Covers.size()))
+       << (E.CoversAll ? "+all" : "") << "\n";
+  for (const auto &[V, G] : S.Guards)
+    OS << "    guard " << IR.var(V).Name << " saved=" << Stream(G.Saved)
+       << "\n";
+}
+
+} // namespace streamsafe

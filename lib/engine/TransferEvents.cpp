@@ -1,0 +1,172 @@
+//===--- TransferEvents.cpp - Current stream, events, synchronisation -----===//
+//
+// How streams get ordered: an event record captures what its stream has been
+// ordered after; a wait makes it visible to the waiting stream; a host
+// synchronisation completes it. docs/api-model.md, sections 2 to 4.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/engine/Transfer.h"
+#include <algorithm>
+
+namespace streamsafe {
+
+//===-- The current stream -----------------------------------------------===//
+
+void Transfer::apply(const Fact &F, const fact::SetCurrent &X, StreamState &S) {
+  S.Current = streamOf(X.Stream, S);
+  S.CurrentSetAt = F.Site;
+  // Setting the entry stream back restores; anything else is pending.
+  // Setting the default stream back is the common "reset" idiom: treated as
+  // a restore rather than a guess at what the caller had.
+  S.Unrestored.clear();
+  if (S.Current != StreamTable::EntryCurrent &&
+      S.Current != StreamTable::Default)
+    S.Unrestored.push_back(F.Site);
+}
+
+void Transfer::apply(const Fact &F, const fact::GuardEnter &X, StreamState &S) {
+  if (X.Guard != NoVar && !S.Guards.count(X.Guard))
+    S.Guards[X.Guard] = {S.Current, S.CurrentSetAt};
+  if (X.KeepCurrent)
+    return;
+  S.Current = streamOf(X.Stream, S);
+  S.CurrentSetAt = F.Site;
+}
+
+void Transfer::apply(const Fact &F, const fact::GuardExit &X, StreamState &S) {
+  auto It = X.Guard != NoVar ? S.Guards.find(X.Guard) : S.Guards.end();
+  if (It == S.Guards.end())
+    return;
+  S.Current = It->second.Saved;
+  S.CurrentSetAt = F.Site;
+  S.Guards.erase(It);
+  // A guard restores its device's stream, undoing any set inside it.
+  if (S.Current == StreamTable::EntryCurrent)
+    S.Unrestored.clear();
+}
+
+void Transfer::apply(const Fact &, const fact::CurrentQuery &, StreamState &) {
+  // Changes nothing; the Diagnoser checks it in thread bodies.
+}
+
+void Transfer::apply(const Fact &, const fact::HostAccess &, StreamState &) {
+  // Host code touches the memory now: nothing is enqueued. The Diagnoser
+  // checks it against pending copies.
+}
+
+//===-- Events -----------------------------------------------------------===//
+
+void Transfer::apply(const Fact &F, const fact::EventRecord &X,
+                     StreamState &S) {
+  if (X.Event == NoVar)
+    return;
+  StreamId Y = streamOf(X.Stream, S);
+  EventState &E = S.Events[X.Event];
+  E.MustRecorded = E.MayRecorded = true;
+  E.LastRecord = F.Site;
+  E.Covers.clear();
+  E.Snapshot.reset();
+  E.CoversAll = Y == StreamTable::Unknown;
+  if (E.CoversAll)
+    return;
+  // The record captures every access that Y has been ordered after so far.
+  E.Snapshot = S.Tensors;
+  E.RecordedOn = Y;
+}
+
+void Transfer::apply(const Fact &, const fact::EventWait &X, StreamState &S) {
+  StreamId W = streamOf(X.Stream, S);
+  auto It = X.Event != NoVar ? S.Events.find(X.Event) : S.Events.end();
+  if (It != S.Events.end() && !It->second.MayRecorded)
+    return; // never recorded: the wait is a no-op
+  // An event we cannot follow, or a waiting stream we cannot name: assume
+  // the wait orders everything rather than report what it may have fixed.
+  if (It == S.Events.end() || W == StreamTable::Unknown || It->second.CoversAll)
+    return completeWhere(S, [](StorageId, const Access &) { return true; });
+  const EventState &E = It->second;
+  // Only tensors with a covered access not yet visible to W change.
+  auto Needs = [&](StorageId Id, const TensorState &T) {
+    ++Work;
+    for (const AccessList *L : {&T.Writes, &T.Reads, &T.CrossStreamUses})
+      for (const Access &A : *L)
+        if (E.covers({Id, A.Site}) &&
+            (!(A.VisibleTo & StreamTable::bit(W)) ||
+             (L == &T.CrossStreamUses && W == T.AllocStream)))
+          return true;
+    return false;
+  };
+  // Only subtrees with an access not yet visible to W (or a use the
+  // allocation stream may now be waiting for) can change.
+  auto Unseen = [&](const PendingSummary &Sum) {
+    return (Sum.NotVisibleTo & StreamTable::bit(W)) || Sum.HasCrossStreamUses;
+  };
+  S.Tensors.updateWhere(Unseen, Needs, [&](StorageId Id, TensorState &T) {
+    auto Covered = [&](const Access &A) { return E.covers({Id, A.Site}); };
+    for (AccessList *L : {&T.Writes, &T.Reads})
+      for (Access &A : *L)
+        if (Covered(A))
+          A.VisibleTo |= StreamTable::bit(W);
+    // A use on another stream that the allocation stream now waits for can
+    // no longer outlive the block.
+    if (W == T.AllocStream)
+      llvm::erase_if(T.CrossStreamUses, Covered);
+    else
+      for (Access &A : T.CrossStreamUses)
+        if (Covered(A))
+          A.VisibleTo |= StreamTable::bit(W);
+    for (AccessList *L : {&T.Writes, &T.Reads, &T.CrossStreamUses})
+      foldAlikeAccesses(*L);
+  });
+}
+
+//===-- Host synchronisation ---------------------------------------------===//
+
+void Transfer::completeWhere(
+    StreamState &S, llvm::function_ref<bool(StorageId, const Access &)> Done) {
+  auto Needs = [&](StorageId Id, const TensorState &T) {
+    ++Work;
+    for (const AccessList *L : {&T.Writes, &T.Reads, &T.CrossStreamUses})
+      for (const Access &A : *L)
+        if (Done(Id, A))
+          return true;
+    return false;
+  };
+  auto Pending = [](const PendingSummary &Sum) { return Sum.Pending; };
+  S.Tensors.updateWhere(Pending, Needs, [&](StorageId Id, TensorState &T) {
+    for (AccessList *L : {&T.Writes, &T.Reads, &T.CrossStreamUses})
+      llvm::erase_if(*L, [&](const Access &A) { return Done(Id, A); });
+  });
+}
+
+void Transfer::apply(const Fact &, const fact::EventSync &X, StreamState &S) {
+  auto It = X.Event != NoVar ? S.Events.find(X.Event) : S.Events.end();
+  if (It == S.Events.end() || It->second.CoversAll)
+    return completeWhere(S, [](StorageId, const Access &) { return true; });
+  EventState E = It->second;
+  completeWhere(
+      S, [&](StorageId Id, const Access &A) { return E.covers({Id, A.Site}); });
+}
+
+void Transfer::apply(const Fact &, const fact::StreamSync &X, StreamState &S) {
+  if (X.IfHostInvolved) {
+    auto IsHost = [&](const TensorRef &R) {
+      std::optional<StorageId> Id = storageOf(R, S);
+      const TensorState *T = Id ? S.Tensors.lookup(*Id) : nullptr;
+      return T && T->Host;
+    };
+    if (!IsHost(X.A) && !IsHost(X.B))
+      return;
+  }
+  StreamId Y = streamOf(X.Stream, S);
+  // The host saw Y drain: everything Y was ordered after is complete.
+  completeWhere(S, [&](StorageId, const Access &A) {
+    return Y == StreamTable::Unknown || A.visibleTo(Y);
+  });
+}
+
+void Transfer::apply(const Fact &, const fact::DeviceSync &, StreamState &S) {
+  completeWhere(S, [](StorageId, const Access &) { return true; });
+}
+
+} // namespace streamsafe

@@ -1,0 +1,151 @@
+//===--- TransferOperands.cpp - Operands against the state ----------------===//
+//
+// Which storage a tensor operand denotes and which stream symbol a stream
+// operand denotes, on the path a state describes. The front end resolved
+// all the syntax (views, casts, accessors); what is left depends on the path.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/engine/Transfer.h"
+
+namespace streamsafe {
+
+Transfer::Transfer(const Function &IR) : IR(IR) {}
+
+StorageId Transfer::storageFor(uint64_t Key, VarId Named, bool Persistent) {
+  auto It = StorageByKey.find(Key);
+  if (It != StorageByKey.end())
+    return It->second;
+  Storages.push_back({Key, Named, Persistent, {}});
+  StorageId Id = static_cast<StorageId>(Storages.size() - 1);
+  StorageByKey[Key] = Id;
+  return Id;
+}
+
+StorageId Transfer::phiFor(VarId V) {
+  StorageId Id = storageFor(keyOf(KeySpace::Phi, V), V, /*Persistent=*/false);
+  Storages[Id].Named = V;
+  if (!llvm::is_contained(Storages[Id].Binders, V))
+    Storages[Id].Binders.push_back(V);
+  return Id;
+}
+
+void Transfer::bindVar(StreamState &S, VarId V, StorageId Id) {
+  S.TensorVars.set(V, Id);
+  if (!llvm::is_contained(Storages[Id].Binders, V))
+    Storages[Id].Binders.push_back(V);
+}
+
+bool Transfer::held(const StreamState &S, StorageId Id, bool Owning) const {
+  for (VarId V : Storages[Id].Binders) {
+    const StorageId *Bound = S.TensorVars.lookup(V);
+    if (Bound && *Bound == Id && !(Owning && IR.var(V).Reference))
+      return true;
+  }
+  return false;
+}
+
+StreamState Transfer::entryState() {
+  StreamState S;
+  S.Reachable = true;
+  S.Current = StreamTable::EntryCurrent;
+  S.CurrentSetAt = IR.EntrySite;
+  for (const VarId &P : IR.Params) {
+    const Variable &V = IR.var(P);
+    if (V.Class == VarClass::Tensor) {
+      StorageId Id = storageFor(keyOf(KeySpace::Var, P), P, true);
+      TensorState T;
+      T.Escaped = true; // the caller owns it
+      Access Ready;
+      Ready.Site = IR.ParamSites[&P - IR.Params.data()];
+      Ready.Stream = StreamTable::EntryCurrent;
+      Ready.Mode = AccessMode::EntryReady;
+      Ready.StreamSetAt = IR.EntrySite;
+      T.Writes.push_back(Ready);
+      S.Tensors.set(Id, T);
+      bindVar(S, P, Id);
+    } else if (V.Class == VarClass::Stream) {
+      StreamId Id = Streams.get(StreamKind::Parameter, keyOf(KeySpace::Var, P));
+      Streams.nameBy(Id, P);
+      S.StreamVars[P] = Id;
+    }
+  }
+  return S;
+}
+
+std::optional<StorageId> Transfer::storageOf(const TensorRef &T,
+                                             const StreamState &S) {
+  switch (T.K) {
+  case TensorRef::None:
+    return std::nullopt;
+  case TensorRef::Var:
+    if (const StorageId *Bound = S.TensorVars.lookup(T.Id))
+      return *Bound;
+    if (IR.var(T.Id).Persistent)
+      return storageFor(keyOf(KeySpace::Var, T.Id), T.Id, true);
+    return std::nullopt;
+  case TensorRef::Result: {
+    auto It = StorageByKey.find(keyOf(KeySpace::Object, T.Id));
+    if (It != StorageByKey.end() && S.Tensors.contains(It->second))
+      return It->second;
+    return std::nullopt;
+  }
+  }
+  llvm_unreachable("every tensor operand kind is handled");
+}
+
+VarId Transfer::nameOf(const TensorRef &T, std::optional<StorageId> Id) const {
+  if (T.Named != NoVar)
+    return T.Named;
+  return Id ? Storages[*Id].Named : NoVar;
+}
+
+StreamId Transfer::streamOf(const StreamRef &R, const StreamState &S) {
+  switch (R.K) {
+  case StreamRef::Current:
+  case StreamRef::Queried:
+    return S.Current;
+  case StreamRef::Unknown:
+    return StreamTable::Unknown;
+  case StreamRef::Default:
+    return StreamTable::Default;
+  case StreamRef::Var: {
+    auto It = S.StreamVars.find(R.Id);
+    if (It != S.StreamVars.end())
+      return It->second;
+    if (!IR.var(R.Id).Persistent)
+      return StreamTable::Unknown;
+    StreamId Id = Streams.get(StreamKind::Other, keyOf(KeySpace::Var, R.Id));
+    Streams.nameBy(Id, R.Id);
+    return Id;
+  }
+  case StreamRef::Pool:
+    return Streams.get(StreamKind::Pool, keyOf(KeySpace::Object, R.Id));
+  case StreamRef::Other: {
+    StreamId Id = Streams.get(StreamKind::Other, keyOf(KeySpace::Object, R.Id));
+    if (R.Named != NoVar)
+      Streams.nameBy(Id, R.Named);
+    return Id;
+  }
+  }
+  llvm_unreachable("every stream operand kind is handled");
+}
+
+Access Transfer::accessOf(const Fact &F, const StreamState &S) {
+  Access A;
+  A.Site = F.Site;
+  StreamRef Ref;
+  if (const auto *Acc = F.as<fact::Access>()) {
+    A.Mode = Acc->Write ? AccessMode::Write : AccessMode::Read;
+    Ref = Acc->Stream;
+  } else if (const auto *Alloc = F.as<fact::Allocate>()) {
+    A.Mode = Alloc->AllocateOnly ? AccessMode::Allocate : AccessMode::Write;
+    Ref = Alloc->Stream;
+  }
+  A.Stream = streamOf(Ref, S);
+  A.OnCurrent = Ref.K == StreamRef::Current;
+  A.StreamSetAt = A.OnCurrent ? S.CurrentSetAt : NoSite;
+  return A;
+}
+
+} // namespace streamsafe

@@ -1,0 +1,179 @@
+//===--- ApiTable.cpp - Lookups in the table of stream APIs ---------------===//
+
+#include "lib/frontend/ApiTable.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+
+using namespace clang;
+
+namespace streamsafe {
+
+std::string canonicalName(const NamedDecl *D) {
+  if (!D)
+    return {};
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  PrintingPolicy Policy(D->getASTContext().getLangOpts());
+  D->printQualifiedName(OS, Policy);
+  return Name;
+}
+
+bool isInTopNamespace(const Decl *D, StringRef NS) {
+  const DeclContext *Top = nullptr;
+  for (const DeclContext *C = D->getDeclContext(); C && !C->isTranslationUnit();
+       C = C->getParent())
+    if (C->isNamespace())
+      Top = C;
+  const auto *N = dyn_cast_or_null<NamespaceDecl>(Top);
+  return N && N->getName() == NS;
+}
+
+bool isStreamEffect(ApiEffect E) {
+  switch (E) {
+  case ApiEffect::None:
+  case ApiEffect::TensorMetadata:
+  case ApiEffect::TensorView:
+  case ApiEffect::TensorInPlace:
+  case ApiEffect::TensorCopyFrom:
+  case ApiEffect::TensorReset:
+  case ApiEffect::TensorHostRead:
+  case ApiEffect::TensorTo:
+  case ApiEffect::TensorRawPointer:
+  case ApiEffect::TensorPinMemory:
+  case ApiEffect::TensorOp:
+  case ApiEffect::AtenFactory:
+  case ApiEffect::AtenFromBlob:
+  case ApiEffect::AtenInPlace:
+  case ApiEffect::AtenOutFirst:
+  case ApiEffect::AtenOutLast:
+  case ApiEffect::AtenOp:
+  case ApiEffect::TransparentCast:
+    return false;
+  default:
+    return true;
+  }
+}
+
+ValueClass ApiTable::classify(const CXXRecordDecl *RD) {
+  if (!RD)
+    return ValueClass::None;
+  auto [It, New] = Records.try_emplace(RD, ValueClass::None);
+  if (!New)
+    return It->second;
+  std::string Name = canonicalName(RD);
+  ValueClass C = builtinClass(Name);
+  if (Config.EventClasses.contains(Name))
+    C = ValueClass::Event;
+  else if (Config.StreamGuardClasses.contains(Name))
+    C = ValueClass::StreamGuard;
+  Records[RD] = C;
+  return C;
+}
+
+ValueClass ApiTable::classify(QualType T) {
+  if (T.isNull())
+    return ValueClass::None;
+  T = T.getNonReferenceType();
+  // cudaStream_t and cudaEvent_t are pointers to opaque driver structs.
+  if (const auto *PT = T->getAs<PointerType>()) {
+    if (const auto *RT = PT->getPointeeType()->getAs<RecordType>()) {
+      const RecordDecl *RD = RT->getDecl();
+      if (RD->getDeclContext()->getRedeclContext()->isTranslationUnit()) {
+        StringRef N = RD->getName();
+        if (N == "CUstream_st")
+          return ValueClass::RawStream;
+        if (N == "CUevent_st")
+          return ValueClass::RawEvent;
+      }
+    }
+    return ValueClass::None;
+  }
+  return classify(T->getAsCXXRecordDecl());
+}
+
+bool ApiTable::isThreadClass(const CXXRecordDecl *RD) {
+  if (!RD || !RD->getIdentifier())
+    return false;
+  StringRef N = RD->getName();
+  if (N != "thread" && N != "jthread")
+    return false;
+  std::string Name = canonicalName(RD);
+  return Name == "std::thread" || Name == "std::jthread";
+}
+
+const ApiEntry &ApiTable::lookup(const FunctionDecl *FD) {
+  static const ApiEntry Nothing;
+  if (!FD)
+    return Nothing;
+  auto It = Calls.find(FD);
+  if (It == Calls.end())
+    It = Calls.try_emplace(FD, compute(FD)).first;
+  return It->second;
+}
+
+ApiEntry ApiTable::compute(const FunctionDecl *FD) {
+  std::string Name = canonicalName(FD);
+  auto Configured = [&](ApiEffect E) {
+    ApiEntry A{E};
+    return A;
+  };
+  // The user's framework APIs first: they name their own functions.
+  if (Config.CurrentStreamSetters.contains(Name))
+    return Configured(ApiEffect::ConfiguredSetCurrent);
+  if (Config.CurrentStreamGetters.contains(Name))
+    return Configured(ApiEffect::ConfiguredCurrentStream);
+  if (Config.StreamSyncFunctions.contains(Name))
+    return Configured(ApiEffect::ConfiguredStreamSync);
+  if (Config.RecordStreamFunctions.contains(Name))
+    return Configured(ApiEffect::ConfiguredRecordStream);
+  if (Config.ThreadSpawnFunctions.contains(Name))
+    return Configured(ApiEffect::ConfiguredThreadSpawn);
+  if (Config.ExecutorLaunchFunctions.contains(Name))
+    return Configured(ApiEffect::ConfiguredExecutorLaunch);
+
+  // Methods of at::Tensor (and at::TensorBase): a row, or an op.
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (MD && classify(MD->getParent()) == ValueClass::Tensor) {
+    std::string Method = FD->getNameAsString();
+    if (const ApiEntry *Row = builtinRow("at::Tensor::" + Method))
+      return *Row;
+    StringRef M = Method;
+    if (M.ends_with("_") || (M.starts_with("operator") && M.ends_with("=") &&
+                             M != "operator==" && M != "operator!="))
+      return ApiEntry{ApiEffect::TensorInPlace};
+    return ApiEntry{ApiEffect::TensorOp};
+  }
+  if (const ApiEntry *Row = builtinRow(Name))
+    return *Row;
+
+  // Methods of a configured event class.
+  if (MD && Config.isEventClass(MD->getParent())) {
+    if (ApiConfig::hasMethod(Config.EventRecordMethods, FD))
+      return Configured(ApiEffect::ConfiguredEventRecord);
+    if (ApiConfig::hasMethod(Config.EventWaitMethods, FD))
+      return Configured(ApiEffect::ConfiguredEventWait);
+    if (ApiConfig::hasMethod(Config.EventSyncMethods, FD))
+      return Configured(ApiEffect::ConfiguredEventSync);
+    return Configured(ApiEffect::ConfiguredEventOther);
+  }
+
+  // Free functions of at:: and torch:: (torch:: re-exports at::).
+  if (isInTopNamespace(FD, "at") || isInTopNamespace(FD, "torch")) {
+    if (!FD->getDeclName().isIdentifier())
+      return ApiEntry{ApiEffect::AtenOp}; // operators: at::operator+
+    StringRef Bare = FD->getName();
+    if (const ApiEntry *Row = builtinRow(("at::" + Bare).str()))
+      return *Row;
+    if (Bare.ends_with("_outf"))
+      return ApiEntry{ApiEffect::AtenOutLast};
+    if (Bare.ends_with("_out"))
+      return ApiEntry{ApiEffect::AtenOutFirst};
+    if (Bare.ends_with("_") && !Bare.starts_with("_"))
+      return ApiEntry{ApiEffect::AtenInPlace};
+    return ApiEntry{ApiEffect::AtenOp};
+  }
+  return ApiEntry{};
+}
+
+} // namespace streamsafe

@@ -1,0 +1,117 @@
+//===--- FunctionAnalysis.h - One function, analysed once -------*- C++ -*-===//
+//
+// The entry point of lib/ for Clang: lower a function to the fact IR, solve
+// it and return its findings. An AnalysisSession belongs to one translation
+// unit: it holds that unit's options and API table and caches one result per
+// function, so every enabled check reuses one run.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_FRONTEND_FUNCTIONANALYSIS_H
+#define STREAMSAFE_LIB_FRONTEND_FUNCTIONANALYSIS_H
+
+#include "lib/engine/Solver.h"
+#include "lib/frontend/ApiConfig.h"
+#include "lib/frontend/ApiTable.h"
+#include "lib/ir/Findings.h"
+#include "lib/ir/IR.h"
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/DenseMap.h"
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+class NamedDecl;
+class Stmt;
+} // namespace clang
+
+namespace streamsafe {
+
+struct AnalysisOptions {
+  /// Visits per block and state work the solver may spend on a function.
+  SolverLimits Limits;
+  /// Qualified name of a function whose facts and states are dumped to
+  /// stderr (the hidden DebugDumpFunction option).
+  std::string DumpFunction;
+  /// Framework APIs configured by the user.
+  ApiConfig Config;
+};
+
+struct FunctionResult {
+  enum Status { Analysed, NoStreamCode, NoCFG, BudgetExceeded };
+  Status State = Analysed;
+  /// The function as the solver saw it (null unless lowered).
+  std::unique_ptr<Function> IR;
+  std::vector<Finding> Findings;
+  unsigned BlockVisits = 0;
+  unsigned NestedVisits = 0; ///< visits spent in thread and task bodies
+  uint64_t StateWork = 0;    ///< see SolverLimits::MaxStateWork
+  unsigned Blocks = 0;
+  /// Set by the first consumer that told the user about a BudgetExceeded.
+  mutable bool SkipReported = false;
+
+  // The Clang handles behind the IR's sites and variables.
+  const Site &site(SiteId Id) const { return IR->Sites[Id]; }
+  clang::SourceLocation loc(SiteId Id) const {
+    return clang::SourceLocation::getFromRawEncoding(
+        static_cast<clang::SourceLocation::UIntTy>(site(Id).Loc));
+  }
+  const clang::Stmt *stmt(SiteId Id) const {
+    return static_cast<const clang::Stmt *>(site(Id).Node);
+  }
+  /// A variable's name ("" for NoVar).
+  std::string name(VarId V) const { return V == NoVar ? "" : IR->var(V).Name; }
+  const clang::NamedDecl *decl(VarId V) const {
+    return V == NoVar ? nullptr
+                      : static_cast<const clang::NamedDecl *>(IR->var(V).Decl);
+  }
+};
+
+/// True when the body mentions streams, guards, events, synchronisation or
+/// kernel launches; other functions cannot have a finding and are skipped.
+bool mentionsStreamApis(const clang::FunctionDecl &FD, ApiTable &Table);
+
+/// Lowers \p FD (which must have a body) to the fact IR; null when Clang
+/// builds no CFG for it.
+std::unique_ptr<Function> lowerFunction(const clang::FunctionDecl &FD,
+                                        clang::ASTContext &Ctx,
+                                        ApiTable &Table);
+
+/// Lowers and solves \p FD.
+std::unique_ptr<FunctionResult> analyzeFunction(const clang::FunctionDecl &FD,
+                                                clang::ASTContext &Ctx,
+                                                const AnalysisOptions &Opts,
+                                                ApiTable &Table);
+
+/// One translation unit's analysis: one result per function, shared by
+/// every check. Create one per translation unit (its caches are keyed by
+/// that unit's declarations).
+class AnalysisSession {
+public:
+  explicit AnalysisSession(AnalysisOptions Opts)
+      : Opts(std::move(Opts)), Table(this->Opts.Config) {}
+  AnalysisSession(const AnalysisSession &) = delete;
+  AnalysisSession &operator=(const AnalysisSession &) = delete;
+
+  const FunctionResult &get(const clang::FunctionDecl &FD,
+                            clang::ASTContext &Ctx);
+  const AnalysisOptions &options() const { return Opts; }
+  ApiTable &table() { return Table; }
+  /// Functions skipped because they exceeded the budget.
+  unsigned skippedFunctions() const { return Skipped; }
+
+private:
+  AnalysisOptions Opts;
+  ApiTable Table;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionResult>>
+      Cache;
+  unsigned Skipped = 0;
+};
+
+} // namespace streamsafe
+
+#endif // STREAMSAFE_LIB_FRONTEND_FUNCTIONANALYSIS_H

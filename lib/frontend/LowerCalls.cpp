@@ -1,0 +1,515 @@
+//===--- LowerCalls.cpp - Calls to stream facts, by API effect ------------===//
+//
+// One switch per family of effects (streams and guards, events and
+// synchronisation, memory, threads, tensors, ATen); the API table decides
+// which effect a call has, so the order of the tests below does not.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/frontend/Lowering.h"
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace streamsafe {
+
+void Lowering::access(FactList &Out, bool Write, const Expr *Tensor,
+                      StreamRef Stream, bool Async, bool Copy, const Stmt *At) {
+  // At: where the access is written when the tensor is reached through a
+  // pointer variable (the launch argument, not the pointer's initialiser).
+  const Stmt *Where = At ? At : Tensor;
+  emit(Out, site(SiteKind::Access, Where),
+       fact::Access{Write, tensorRef(Tensor), Stream, Async, Copy});
+}
+
+void Lowering::hostAccess(FactList &Out, bool Write, const Expr *Tensor) {
+  if (!Tensor)
+    return;
+  emit(Out, site(SiteKind::Access, Tensor),
+       fact::HostAccess{Write, tensorRef(Tensor)});
+}
+
+void Lowering::allocate(FactList &Out, const CallExpr *CE, bool Unowned,
+                        bool Host, bool Async) {
+  if (Table.classify(CE->getType()) != ValueClass::Tensor ||
+      CE->getType()->isReferenceType())
+    return;
+  fact::Allocate A;
+  A.Result = objectOf(CE);
+  A.Unowned = Unowned;
+  A.Host = Host;
+  A.Async = Async;
+  if (const FunctionDecl *FD = CE->getDirectCallee())
+    A.AllocateOnly =
+        FD->getDeclName().isIdentifier() && FD->getName().starts_with("empty");
+  emit(Out, site(SiteKind::Allocation, CE), A);
+}
+
+void Lowering::spawn(const Stmt *At, llvm::ArrayRef<const Expr *> Args,
+                     const Expr *Executor, FactList &Out) {
+  for (const Expr *A : Args) {
+    const LambdaExpr *L = lambdaOf(A, Table);
+    if (!L)
+      continue;
+    fact::Spawn S;
+    S.Body = LowerBody(*L);
+    if (Executor) {
+      // The executor's worker thread runs on a stream of its own, one per
+      // executor object.
+      S.HasExecutor = true;
+      const Expr *E = stripValue(Executor, Table);
+      const NamedDecl *Key = nullptr;
+      if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(E))
+        Key = dyn_cast<VarDecl>(DR->getDecl());
+      else if (const auto *ME = dyn_cast_or_null<MemberExpr>(E))
+        Key = ME->getMemberDecl();
+      if (Key) {
+        S.ExecutorKnown = true;
+        S.Executor = objectOf(Key);
+        S.ExecutorName = varOf(Key);
+      }
+    }
+    emit(Out, site(SiteKind::ThreadStart, At), S);
+    return;
+  }
+}
+
+// std::launch::deferred alone (not "async | deferred").
+static bool isDeferredPolicy(const Expr *E) {
+  const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return DR && DR->getDecl()->getIdentifier() &&
+         DR->getDecl()->getName() == "deferred";
+}
+
+static bool isTensorEffect(ApiEffect E) {
+  switch (E) {
+  case ApiEffect::TensorMetadata:
+  case ApiEffect::TensorView:
+  case ApiEffect::TensorInPlace:
+  case ApiEffect::TensorCopyFrom:
+  case ApiEffect::TensorRecordStream:
+  case ApiEffect::TensorReset:
+  case ApiEffect::TensorHostRead:
+  case ApiEffect::TensorTo:
+  case ApiEffect::TensorRawPointer:
+  case ApiEffect::TensorPinMemory:
+  case ApiEffect::TensorOp:
+    return true;
+  default:
+    return false;
+  }
+}
+
+void Lowering::lowerCall(const CallExpr *CE, FactList &Out) {
+  if (const auto *KE = dyn_cast<CUDAKernelCallExpr>(CE))
+    return lowerKernelLaunch(KE, Out);
+  const ApiEntry &A = Table.lookup(CE->getDirectCallee());
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
+    // [&] { ... }() or fn() of a local lambda: its body runs here, on this
+    // thread, with the current stream as it is.
+    if (OC->getOperator() == OO_Call && OC->getNumArgs() >= 1)
+      if (const LambdaExpr *L = lambdaOf(OC->getArg(0), Table)) {
+        fact::Spawn S;
+        S.Body = LowerBody(*L);
+        S.InPlace = true;
+        return emit(Out, site(SiteKind::Other, OC), S);
+      }
+    if (OC->getNumArgs() >= 1 &&
+        Table.classify(OC->getArg(0)->getType()) == ValueClass::Tensor &&
+        isa_and_nonnull<CXXMethodDecl>(OC->getDirectCallee()))
+      return lowerTensorOperator(OC, Out);
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+      MC && isTensorEffect(A.Effect) && lowerTensorMethod(MC, A, Out))
+    return;
+  if (lowerStreamCall(CE, A, Out) || lowerEventCall(CE, A, Out) ||
+      lowerMemoryCall(CE, A, Out) || lowerThreadCall(CE, A, Out) ||
+      lowerAtenCall(CE, A, Out))
+    return;
+  if (A.Effect == ApiEffect::TransparentCast)
+    return;
+  lowerUnknownCall(CE, Out);
+}
+
+void Lowering::lowerKernelLaunch(const CUDAKernelCallExpr *KE, FactList &Out) {
+  const CallExpr *Config = KE->getConfig();
+  StreamRef Stream = StreamRef::legacy(); // kernel<<<g, b>>>: no stream
+  if (Config && Config->getNumArgs() >= 4 &&
+      !isa<CXXDefaultArgExpr>(Config->getArg(3)))
+    Stream = streamRef(Config->getArg(3));
+  for (const Expr *Arg : KE->arguments())
+    if (const Expr *T = tensorBehindPointer(Arg))
+      access(Out, /*Write=*/false, T, Stream, false, false, Arg);
+}
+
+void Lowering::lowerTensorOperator(const CXXOperatorCallExpr *OC,
+                                   FactList &Out) {
+  // Member operators of Tensor: t = u, t += u, t[i].
+  const Expr *Self = OC->getArg(0);
+  if (OC->getOperator() == OO_Subscript)
+    return; // a view
+  if (OC->getOperator() == OO_Equal) {
+    const Expr *RHS = OC->getArg(1);
+    if (Table.classify(RHS->getType()) != ValueClass::Tensor)
+      return access(Out, /*Write=*/true, Self, StreamRef::current()); // t = 0
+    SiteId At = site(SiteKind::Other, OC);
+    const auto *DR = dyn_cast<DeclRefExpr>(stripValue(Self, Table));
+    if (const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr)
+      return emit(Out, At, fact::BindTensor{varOf(V), tensorRef(RHS)});
+    return escape(Out, At, RHS); // stored into a member or element
+  }
+  for (unsigned I = 1; I < OC->getNumArgs(); ++I) {
+    llvm::SmallVector<const Expr *, 2> Tensors;
+    collectTensors(OC->getArg(I), Tensors);
+    for (const Expr *T : Tensors)
+      access(Out, /*Write=*/false, T, StreamRef::current());
+  }
+  access(Out, /*Write=*/true, Self, StreamRef::current()); // t += u
+}
+
+bool Lowering::lowerTensorMethod(const CXXMemberCallExpr *MC, const ApiEntry &A,
+                                 FactList &Out) {
+  const Expr *Self = MC->getImplicitObjectArgument();
+  if (!Self || Table.classify(Self->getType()) != ValueClass::Tensor)
+    return false;
+  const StreamRef Current = StreamRef::current();
+  auto ReadArgs = [&] {
+    for (const Expr *Arg : MC->arguments()) {
+      llvm::SmallVector<const Expr *, 2> Tensors;
+      collectTensors(Arg, Tensors);
+      for (const Expr *T : Tensors)
+        access(Out, /*Write=*/false, T, Current);
+    }
+  };
+  SiteId Here = NoSite;
+  auto AtCall = [&] {
+    if (Here == NoSite)
+      Here = site(SiteKind::Other, MC);
+    return Here;
+  };
+  switch (A.Effect) {
+  case ApiEffect::TensorMetadata:
+  case ApiEffect::TensorView:
+    return true;
+  case ApiEffect::TensorRawPointer:
+    // Host code reads through the pointer; for device memory this is no
+    // access (the solver ignores it unless the tensor lives on the host).
+    // A pointer kept in a variable is read later, which is not followed.
+    if (!pointerKeptForLater(MC))
+      hostAccess(Out, /*Write=*/false, Self);
+    return true;
+  case ApiEffect::TensorInPlace:
+    ReadArgs();
+    access(Out, /*Write=*/true, Self, Current);
+    return true;
+  case ApiEffect::TensorCopyFrom: {
+    // copy_(src, non_blocking): a host<->device copy does not block the
+    // host when non_blocking is true.
+    bool Async = nonBlocking(MC);
+    const Expr *Src = arg(MC, A.Source);
+    if (Src)
+      access(Out, /*Write=*/false, Src, Current, Async, /*Copy=*/true);
+    access(Out, /*Write=*/true, Self, Current, Async, /*Copy=*/true);
+    // A blocking copy_ waits for the stream only when one side is on the
+    // host; the solver decides, knowing where each tensor lives.
+    if (!Async && Src) {
+      fact::StreamSync S;
+      S.IfHostInvolved = true;
+      S.A = tensorRef(Self);
+      S.B = tensorRef(Src);
+      emit(Out, AtCall(), S);
+    }
+    return true;
+  }
+  case ApiEffect::TensorRecordStream:
+    emit(Out, AtCall(),
+         fact::RecordStream{tensorRef(Self),
+                            streamArg(MC, A.Stream, StreamRef::unknown())});
+    return true;
+  case ApiEffect::TensorReset:
+    if (const auto *DR = dyn_cast<DeclRefExpr>(stripValue(Self, Table)))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+        emit(Out, site(SiteKind::LifetimeEnd, MC), fact::Unbind{varOf(V)});
+    return true;
+  case ApiEffect::TensorHostRead:
+    // item(), cpu(): a blocking copy to the host on the current stream.
+    access(Out, /*Write=*/false, Self, Current);
+    emit(Out, AtCall(), fact::StreamSync{Current, false, {}, {}});
+    hostAccess(Out, /*Write=*/false, Self);
+    allocate(Out, MC, false, /*Host=*/true);
+    return true;
+  case ApiEffect::TensorTo: {
+    bool Async = nonBlocking(MC);
+    bool ToHost = targetsHost(MC);
+    access(Out, /*Write=*/false, Self, Current, Async, /*Copy=*/true);
+    if (ToHost && !Async)
+      emit(Out, AtCall(), fact::StreamSync{Current, false, {}, {}});
+    allocate(Out, MC, false, ToHost, Async);
+    return true;
+  }
+  case ApiEffect::TensorPinMemory:
+  case ApiEffect::TensorOp:
+    ReadArgs();
+    access(Out, /*Write=*/false, Self, Current);
+    allocate(Out, MC, false, A.Effect == ApiEffect::TensorPinMemory);
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool Lowering::lowerStreamCall(const CallExpr *CE, const ApiEntry &A,
+                               FactList &Out) {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+  const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
+  auto GuardOf = [&]() -> VarId {
+    if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(stripValue(Obj, Table)))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+        return varOf(V);
+    return NoVar;
+  };
+  switch (A.Effect) {
+  case ApiEffect::SetCurrentStream:
+  case ApiEffect::ConfiguredSetCurrent:
+    emit(Out, site(SiteKind::SetCurrent, CE),
+         fact::SetCurrent{streamArg(CE, 0, StreamRef::unknown())});
+    return true;
+  case ApiEffect::CurrentStream:
+  case ApiEffect::ConfiguredCurrentStream:
+    emit(Out, site(SiteKind::Other, CE), fact::CurrentQuery{});
+    return true;
+  case ApiEffect::GuardResetStream:
+    emit(Out, site(SiteKind::GuardEnter, CE),
+         fact::GuardEnter{
+             GuardOf(), streamArg(CE, A.Stream, StreamRef::unknown()), false});
+    return true;
+  case ApiEffect::GuardReset:
+    emit(Out, site(SiteKind::GuardExit, CE), fact::GuardExit{GuardOf()});
+    return true;
+  case ApiEffect::StreamFromPool:
+  case ApiEffect::DefaultStream:
+  case ApiEffect::ExternalStream:
+  case ApiEffect::StreamIdentity:
+    return true; // evaluated where their value is used
+  default:
+    return false;
+  }
+}
+
+bool Lowering::lowerEventCall(const CallExpr *CE, const ApiEntry &A,
+                              FactList &Out) {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+  const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
+  auto Here = [&](SiteKind K) { return site(K, CE); };
+  switch (A.Effect) {
+  case ApiEffect::EventRecord:
+  case ApiEffect::ConfiguredEventRecord:
+    // record() records on the current stream.
+    emit(Out, Here(SiteKind::EventRecord),
+         fact::EventRecord{eventVar(Obj),
+                           streamArg(CE, 0, StreamRef::current())});
+    return true;
+  case ApiEffect::EventBlock:
+  case ApiEffect::ConfiguredEventWait: {
+    VarId E = eventVar(Obj);
+    emit(Out, Here(SiteKind::EventWait),
+         fact::EventWait{E, streamArg(CE, 0, StreamRef::current()),
+                         recordedLaterInLoop(CE, E)});
+    return true;
+  }
+  case ApiEffect::StreamWaitEvent: {
+    VarId E = eventVar(arg(CE, A.Event));
+    emit(Out, Here(SiteKind::EventWait),
+         fact::EventWait{E, Obj ? streamRef(Obj) : StreamRef::unknown(),
+                         recordedLaterInLoop(CE, E)});
+    return true;
+  }
+  case ApiEffect::EventSynchronize:
+  case ApiEffect::ConfiguredEventSync:
+    emit(Out, Here(SiteKind::Other), fact::EventSync{eventVar(Obj)});
+    return true;
+  case ApiEffect::RawEventRecord:
+    emit(Out, Here(SiteKind::EventRecord),
+         fact::EventRecord{eventVar(arg(CE, A.Event)),
+                           streamArg(CE, A.Stream, StreamRef::legacy())});
+    return true;
+  case ApiEffect::RawStreamWaitEvent: {
+    VarId E = eventVar(arg(CE, A.Event));
+    emit(Out, Here(SiteKind::EventWait),
+         fact::EventWait{E, streamArg(CE, A.Stream, StreamRef::legacy()),
+                         recordedLaterInLoop(CE, E)});
+    return true;
+  }
+  case ApiEffect::RawEventSynchronize:
+    emit(Out, Here(SiteKind::Other),
+         fact::EventSync{eventVar(arg(CE, A.Event))});
+    return true;
+  case ApiEffect::StreamSynchronize:
+    emit(Out, Here(SiteKind::Other),
+         fact::StreamSync{
+             Obj ? streamRef(Obj) : StreamRef::unknown(), false, {}, {}});
+    return true;
+  case ApiEffect::StreamSyncFunction:
+    emit(Out, Here(SiteKind::Other),
+         fact::StreamSync{
+             streamArg(CE, A.Stream, StreamRef::legacy()), false, {}, {}});
+    return true;
+  case ApiEffect::ConfiguredStreamSync: {
+    // f(stream), obj.f() on a stream object, or f(): the whole device.
+    const Expr *S = arg(CE, 0);
+    if (!S)
+      S = Obj;
+    if (S)
+      emit(Out, Here(SiteKind::Other),
+           fact::StreamSync{streamRef(S), false, {}, {}});
+    else
+      emit(Out, Here(SiteKind::Other), fact::DeviceSync{});
+    return true;
+  }
+  case ApiEffect::DeviceSynchronize:
+    emit(Out, Here(SiteKind::Other), fact::DeviceSync{});
+    return true;
+  case ApiEffect::ConfiguredEventOther:
+    return true; // Create(), Query(): no stream effect
+  default:
+    return false;
+  }
+}
+
+bool Lowering::lowerMemoryCall(const CallExpr *CE, const ApiEntry &A,
+                               FactList &Out) {
+  auto Here = [&] { return site(SiteKind::Other, CE); };
+  switch (A.Effect) {
+  case ApiEffect::AllocatorRecordStream:
+  case ApiEffect::ConfiguredRecordStream: {
+    bool Configured = A.Effect == ApiEffect::ConfiguredRecordStream;
+    const Expr *T = Configured ? arg(CE, 0) : arg(CE, A.Dest);
+    if (!T || (Configured && CE->getNumArgs() < 2))
+      return true;
+    if (Table.classify(T->getType()) != ValueClass::Tensor)
+      T = tensorBehindPointer(T);
+    if (T)
+      emit(Out, Here(),
+           fact::RecordStream{
+               tensorRef(T),
+               streamArg(CE, Configured ? 1 : A.Stream, StreamRef::unknown())});
+    return true;
+  }
+  case ApiEffect::HostMemcpy:
+    if (CE->getNumArgs() >= 2) {
+      hostAccess(Out, /*Write=*/false, tensorBehindPointer(arg(CE, A.Source)));
+      hostAccess(Out, /*Write=*/true, tensorBehindPointer(arg(CE, A.Dest)));
+    }
+    return true;
+  case ApiEffect::MemcpyAsync:
+  case ApiEffect::MemsetAsync:
+  case ApiEffect::MemcpySync:
+  case ApiEffect::MemsetSync:
+  case ApiEffect::MemcpyAndSync: {
+    // The synchronous calls run on the legacy stream, then the host waits.
+    bool Sync = A.Effect == ApiEffect::MemcpySync ||
+                A.Effect == ApiEffect::MemsetSync ||
+                A.Effect == ApiEffect::MemcpyAndSync;
+    StreamRef Stream = streamArg(CE, A.Stream, StreamRef::legacy());
+    auto Copy = [&](bool Write, const Expr *Arg) {
+      if (const Expr *T = Arg ? tensorBehindPointer(Arg) : nullptr)
+        access(Out, Write, T, Stream, /*Async=*/!Sync, /*Copy=*/true, Arg);
+    };
+    Copy(/*Write=*/false, arg(CE, A.Source));
+    Copy(/*Write=*/true, arg(CE, A.Dest));
+    if (Sync)
+      emit(Out, Here(), fact::StreamSync{Stream, false, {}, {}});
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+bool Lowering::lowerThreadCall(const CallExpr *CE, const ApiEntry &A,
+                               FactList &Out) {
+  llvm::ArrayRef<const Expr *> Args(CE->getArgs(), CE->getNumArgs());
+  switch (A.Effect) {
+  case ApiEffect::SpawnThread:
+    if (!Args.empty() && isDeferredPolicy(Args.front()))
+      return true; // runs on the caller at get(): no new thread
+    spawn(CE, Args, nullptr, Out);
+    return true;
+  case ApiEffect::ConfiguredThreadSpawn:
+    spawn(CE, Args, nullptr, Out);
+    return true;
+  case ApiEffect::ConfiguredExecutorLaunch: {
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+    const Expr *Executor = MC ? MC->getImplicitObjectArgument()
+                              : (Args.empty() ? nullptr : Args.front());
+    spawn(CE, Args, Executor, Out);
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+bool Lowering::lowerAtenCall(const CallExpr *CE, const ApiEntry &A,
+                             FactList &Out) {
+  switch (A.Effect) {
+  case ApiEffect::AtenFactory:
+  case ApiEffect::AtenFromBlob:
+  case ApiEffect::AtenInPlace:
+  case ApiEffect::AtenOutFirst:
+  case ApiEffect::AtenOutLast:
+  case ApiEffect::AtenOp:
+    break;
+  default:
+    return false;
+  }
+  llvm::SmallVector<const Expr *, 4> Tensors;
+  for (const Expr *Arg : CE->arguments())
+    collectTensors(Arg, Tensors);
+  const Expr *Written = nullptr;
+  if (!Tensors.empty()) {
+    if (A.Effect == ApiEffect::AtenInPlace ||
+        A.Effect == ApiEffect::AtenOutFirst)
+      Written = Tensors.front();
+    else if (A.Effect == ApiEffect::AtenOutLast)
+      Written = Tensors.back();
+  }
+  bool Allocates =
+      A.Effect == ApiEffect::AtenFactory || A.Effect == ApiEffect::AtenFromBlob;
+  if (!Allocates)
+    for (const Expr *T : Tensors)
+      if (T != Written)
+        access(Out, /*Write=*/false, T, StreamRef::current());
+  if (Written)
+    access(Out, /*Write=*/true, Written, StreamRef::current());
+  else
+    allocate(Out, CE, A.Effect == ApiEffect::AtenFromBlob,
+             A.Effect == ApiEffect::AtenFactory && targetsHost(CE));
+  return true;
+}
+
+void Lowering::lowerUnknownCall(const CallExpr *CE, FactList &Out) {
+  // An unknown callee taking tensors is an op on the current stream, and it
+  // may keep them. Library code (std::, c10::) only keeps them.
+  const FunctionDecl *FD = CE->getDirectCallee();
+  bool Library =
+      FD && (isInTopNamespace(FD, "std") || isInTopNamespace(FD, "c10"));
+  llvm::SmallVector<const Expr *, 4> Tensors;
+  for (const Expr *Arg : CE->arguments())
+    collectTensors(Arg, Tensors);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+    collectTensors(MC->getImplicitObjectArgument(), Tensors);
+  // An event handed to code we do not see may be recorded there.
+  for (const Expr *Arg : CE->arguments()) {
+    ValueClass C = Table.classify(Arg->getType());
+    if (C == ValueClass::Event || C == ValueClass::RawEvent)
+      emit(Out, site(SiteKind::Other, CE), fact::EscapeEvent{eventVar(Arg)});
+  }
+  for (const Expr *T : Tensors) {
+    if (!Library)
+      access(Out, /*Write=*/false, T, StreamRef::current());
+    escape(Out, site(SiteKind::Other, CE), T);
+  }
+}
+
+} // namespace streamsafe

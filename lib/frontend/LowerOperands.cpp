@@ -1,0 +1,440 @@
+//===--- LowerOperands.cpp - Expressions to IR operands -------------------===//
+
+#include "lib/frontend/Lowering.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace streamsafe {
+
+// CUDAStream <-> c10::Stream <-> cudaStream_t conversions keep the stream;
+// Tensor <-> TensorBase keep the tensor.
+static bool sameKind(ValueClass A, ValueClass B) {
+  auto IsStream = [](ValueClass C) {
+    return C == ValueClass::Stream || C == ValueClass::RawStream;
+  };
+  return A != ValueClass::None && (A == B || (IsStream(A) && IsStream(B)));
+}
+
+static bool isTransparentCall(const Expr *E, ApiTable &Table) {
+  const auto *Call = dyn_cast<CallExpr>(E);
+  return Call && Call->getNumArgs() == 1 && Call->getDirectCallee() &&
+         Table.lookup(Call->getDirectCallee()).Effect ==
+             ApiEffect::TransparentCast;
+}
+
+const Expr *stripValue(const Expr *E, ApiTable &Table) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else if (const auto *C = dyn_cast<ExprWithCleanups>(E))
+      E = C->getSubExpr();
+    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = F->getSubExpr();
+    else if (const auto *S = dyn_cast<CXXStaticCastExpr>(E))
+      E = S->getSubExpr();
+    else if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+             CE && CE->getNumArgs() >= 1 &&
+             (CE->getConstructor()->isCopyOrMoveConstructor() ||
+              CE->getConstructor()->isConvertingConstructor(true)) &&
+             sameKind(Table.classify(CE->getType()),
+                      Table.classify(CE->getArg(0)->getType())))
+      E = CE->getArg(0);
+    else if (isTransparentCall(E, Table))
+      E = cast<CallExpr>(E)->getArg(0);
+    else
+      return E;
+  }
+  return E;
+}
+
+const LambdaExpr *lambdaOf(const Expr *E, ApiTable &Table) {
+  for (int Depth = 0; E && Depth < 6; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *L = dyn_cast<LambdaExpr>(E))
+      return L;
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else if (const auto *C = dyn_cast<CXXConstructExpr>(E))
+      E = C->getNumArgs() == 1 ? C->getArg(0) : nullptr; // std::function
+    else if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+      E = V ? V->getInit() : nullptr;
+    } else if (isTransparentCall(E, Table))
+      E = cast<CallExpr>(E)->getArg(0);
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+bool nonBlocking(const CallExpr *CE) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD)
+    return false;
+  for (unsigned I = 0; I < CE->getNumArgs() && I < FD->getNumParams(); ++I)
+    if (FD->getParamDecl(I)->getName() == "non_blocking")
+      if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(
+              CE->getArg(I)->IgnoreParenImpCasts()))
+        return B->getValue();
+  return false;
+}
+
+//===-- Variables, objects and sites --------------------------------------===//
+
+VarId Lowering::varOf(const NamedDecl *D) {
+  auto [It, New] = Vars.try_emplace(D, 0);
+  if (!New)
+    return It->second;
+  Variable V;
+  V.Name = D->getNameAsString();
+  V.Decl = D;
+  if (const auto *VD = dyn_cast<ValueDecl>(D)) {
+    switch (Table.classify(VD->getType())) {
+    case ValueClass::Tensor:
+      V.Class = VarClass::Tensor;
+      break;
+    case ValueClass::Stream:
+    case ValueClass::RawStream:
+      V.Class = VarClass::Stream;
+      break;
+    case ValueClass::Event:
+    case ValueClass::RawEvent:
+      V.Class = VarClass::Event;
+      break;
+    case ValueClass::StreamGuard:
+    case ValueClass::OptionalGuard:
+    case ValueClass::MultiGuard:
+      V.Class = VarClass::Guard;
+      break;
+    case ValueClass::None:
+      break;
+    }
+    V.Reference = VD->getType()->isReferenceType();
+  }
+  if (const auto *Var = dyn_cast<VarDecl>(D))
+    V.Persistent = Var->hasGlobalStorage();
+  else if (isa<FieldDecl>(D))
+    V.Persistent = true;
+  IR.Vars.push_back(std::move(V));
+  return It->second = static_cast<VarId>(IR.Vars.size() - 1);
+}
+
+ObjectId Lowering::objectOf(const void *Node) {
+  auto [It, New] = Objects.try_emplace(Node, 0);
+  if (New)
+    It->second = IR.newObject();
+  return It->second;
+}
+
+SiteId Lowering::site(SiteKind K, SourceLocation L, const Stmt *S,
+                      const Decl *D) {
+  Site Out;
+  Out.Kind = K;
+  Out.Loc = L.getRawEncoding();
+  Out.Node = S;
+  Out.Decl = D;
+  if (L.isValid()) {
+    // Sites of one function compare by where their expansion is written.
+    auto [File, Offset] = SM.getDecomposedExpansionLoc(L);
+    Out.Order = (uint64_t(File.getHashValue()) << 32) | Offset;
+    Out.Line = SM.getPresumedLineNumber(L);
+  }
+  return IR.Sites.add(Out);
+}
+
+SiteId Lowering::site(SiteKind K, const Stmt *S) {
+  return site(K, S->getBeginLoc(), S);
+}
+
+//===-- Operands ----------------------------------------------------------===//
+
+const Expr *Lowering::arg(const CallExpr *CE, int Index) const {
+  if (Index < 0 || unsigned(Index) >= CE->getNumArgs() ||
+      isa<CXXDefaultArgExpr>(CE->getArg(Index)))
+    return nullptr;
+  return CE->getArg(Index);
+}
+
+StreamRef Lowering::streamArg(const CallExpr *CE, int Index, StreamRef Absent) {
+  const Expr *E = arg(CE, Index);
+  return E ? streamRef(E) : Absent;
+}
+
+TensorRef Lowering::tensorRef(const Expr *E) {
+  E = stripValue(E, Table);
+  if (!E)
+    return {};
+  TensorRef R;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+      R = TensorRef::var(varOf(V));
+  } else if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+      R = TensorRef::var(varOf(FD));
+  } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+             MC && MC->getMethodDecl() &&
+             Table.classify(MC->getImplicitObjectArgument()->getType()) ==
+                 ValueClass::Tensor &&
+             (Table.lookup(MC->getMethodDecl()).Effect ==
+                  ApiEffect::TensorView ||
+              Table.lookup(MC->getMethodDecl()).Effect ==
+                  ApiEffect::TensorInPlace)) {
+    R = tensorRef(MC->getImplicitObjectArgument());
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+             OC && OC->getNumArgs() >= 1 &&
+             isa_and_nonnull<CXXMethodDecl>(OC->getCalleeDecl()) &&
+             Table.classify(OC->getArg(0)->getType()) == ValueClass::Tensor) {
+    R = tensorRef(OC->getArg(0)); // t[i], t += u, t = u
+  } else if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    ApiEffect Effect = Table.lookup(CE->getDirectCallee()).Effect;
+    if (CE->getNumArgs() > 0 &&
+        (Effect == ApiEffect::AtenInPlace || Effect == ApiEffect::AtenOutFirst))
+      R = tensorRef(CE->getArg(0));
+    else if (CE->getNumArgs() > 0 && Effect == ApiEffect::AtenOutLast)
+      R = tensorRef(CE->getArg(CE->getNumArgs() - 1));
+    else
+      R = TensorRef::result(objectOf(CE));
+  }
+  R.Named = tensorName(E);
+  return R;
+}
+
+VarId Lowering::tensorName(const Expr *E) {
+  for (const Expr *Cur = stripValue(E, Table); Cur;) {
+    if (const auto *DR = dyn_cast<DeclRefExpr>(Cur))
+      return varOf(DR->getDecl());
+    if (const auto *ME = dyn_cast<MemberExpr>(Cur))
+      return varOf(ME->getMemberDecl());
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Cur);
+        MC && MC->getMethodDecl() &&
+        Table.classify(MC->getImplicitObjectArgument()->getType()) ==
+            ValueClass::Tensor &&
+        Table.lookup(MC->getMethodDecl()).Effect == ApiEffect::TensorView) {
+      Cur = stripValue(MC->getImplicitObjectArgument(), Table);
+      continue;
+    }
+    break;
+  }
+  return NoVar;
+}
+
+StreamRef Lowering::streamRef(const Expr *E) {
+  E = stripValue(E, Table);
+  while (E) {
+    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+      E = stripValue(Cast->getSubExpr(), Table);
+      continue;
+    }
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+    if (MC && MC->getMethodDecl() &&
+        Table.lookup(MC->getMethodDecl()).Effect == ApiEffect::StreamIdentity) {
+      E = stripValue(MC->getImplicitObjectArgument(), Table);
+      continue;
+    }
+    break;
+  }
+  if (!E)
+    return StreamRef::unknown();
+  if (isa<CXXNullPtrLiteralExpr>(E) || isa<GNUNullExpr>(E))
+    return StreamRef::legacy();
+  if (const auto *IL = dyn_cast<IntegerLiteral>(E)) {
+    // 0 is the legacy stream; cudaStreamLegacy is ((cudaStream_t)0x1).
+    uint64_t V = IL->getValue().getZExtValue();
+    if (V == 0 || V == 1)
+      return StreamRef::legacy();
+    return {StreamRef::Other, objectOf(IL), NoVar};
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    switch (Table.lookup(CE->getDirectCallee()).Effect) {
+    case ApiEffect::ConfiguredCurrentStream:
+    case ApiEffect::CurrentStream:
+      return StreamRef::queried();
+    case ApiEffect::StreamFromPool:
+      return {StreamRef::Pool, objectOf(CE), NoVar};
+    case ApiEffect::DefaultStream:
+      return StreamRef::legacy();
+    case ApiEffect::ExternalStream:
+      return {StreamRef::Other, objectOf(CE), NoVar};
+    default:
+      return StreamRef::unknown();
+    }
+  }
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+      return StreamRef::var(varOf(V));
+    return StreamRef::unknown();
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return {StreamRef::Other, objectOf(ME->getMemberDecl()), NoVar};
+  return StreamRef::unknown();
+}
+
+VarId Lowering::eventVar(const Expr *E) {
+  if (!E)
+    return NoVar;
+  E = stripValue(E, Table);
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(E))
+    E = stripValue(UO->getSubExpr(), Table); // cudaEventRecord(&e) styles
+  if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+      return varOf(V);
+  return NoVar;
+}
+
+const Expr *Lowering::tensorBehindPointer(const Expr *E) {
+  E = stripValue(E, Table);
+  if (const auto *CS = dyn_cast_or_null<CStyleCastExpr>(E))
+    E = stripValue(CS->getSubExpr(), Table);
+  // float *p = t.data_ptr<float>(); ... kernel<<<..>>>(p): a local pointer
+  // initialised from a tensor's data (the usual extension-code shape). A
+  // pointer assigned again later is not followed.
+  if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+        V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) &&
+        V->getType()->isPointerType() && V->getInit() &&
+        !isa<DeclRefExpr>(stripValue(V->getInit(), Table)))
+      return tensorBehindPointer(V->getInit());
+  const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
+  if (!MC || !MC->getMethodDecl())
+    return nullptr;
+  const Expr *Obj = MC->getImplicitObjectArgument();
+  if (Table.classify(Obj->getType()) == ValueClass::Tensor)
+    return Table.lookup(MC->getMethodDecl()).Effect ==
+                   ApiEffect::TensorRawPointer
+               ? Obj
+               : nullptr;
+  // t.storage().data_ptr()
+  const CXXMethodDecl *MD = MC->getMethodDecl();
+  if (MD->getIdentifier() && MD->getName() == "data_ptr")
+    if (const auto *Inner = dyn_cast<CXXMemberCallExpr>(stripValue(Obj, Table)))
+      if (Inner->getMethodDecl() && Inner->getMethodDecl()->getIdentifier() &&
+          Inner->getMethodDecl()->getName() == "storage" &&
+          Table.classify(Inner->getImplicitObjectArgument()->getType()) ==
+              ValueClass::Tensor)
+        return Inner->getImplicitObjectArgument();
+  return nullptr;
+}
+
+void Lowering::collectTensors(const Expr *E,
+                              llvm::SmallVectorImpl<const Expr *> &Out) {
+  if (!E)
+    return;
+  if (Table.classify(E->getType()) == ValueClass::Tensor) {
+    Out.push_back(E);
+    return;
+  }
+  E = E->IgnoreParenImpCasts();
+  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+    return collectTensors(M->getSubExpr(), Out);
+  if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+    return collectTensors(B->getSubExpr(), Out);
+  if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
+    return collectTensors(F->getSubExpr(), Out);
+  if (const auto *IL = dyn_cast<CXXStdInitializerListExpr>(E))
+    return collectTensors(IL->getSubExpr(), Out);
+  if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+    for (const Expr *Init : IL->inits())
+      collectTensors(Init, Out);
+    return;
+  }
+  // TensorList / ArrayRef<Tensor> / std::vector<Tensor> built from a list.
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+    for (const Expr *Arg : CE->arguments())
+      collectTensors(Arg, Out);
+}
+
+// Device spellings in a call's arguments: at::kCPU, DeviceType::CPU, "cpu",
+// pinned_memory(true) say host; kCUDA, "cuda", x.options() say device (or
+// unknown).
+static void deviceMentions(const Stmt *S, bool &Host, bool &Device) {
+  if (!S)
+    return;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
+    if (DR->getDecl()->getIdentifier()) {
+      StringRef N = DR->getDecl()->getName();
+      Host |= N == "kCPU" || N == "CPU";
+      Device |= N == "kCUDA" || N == "CUDA";
+    }
+  } else if (const auto *SL = dyn_cast<StringLiteral>(S)) {
+    if (SL->getCharByteWidth() == 1) {
+      Host |= SL->getString().starts_with("cpu");
+      Device |= SL->getString().starts_with("cuda");
+    }
+  } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
+    if (const auto *MD = MC->getMethodDecl(); MD && MD->getIdentifier()) {
+      Host |= MD->getName() == "pinned_memory" || MD->getName() == "pin_memory";
+      // x.options() and x.device() take another tensor's device.
+      Device |= (MD->getName() == "options" || MD->getName() == "device") &&
+                MC->getNumArgs() == 0;
+    }
+  }
+  for (const Stmt *Child : S->children())
+    deviceMentions(Child, Host, Device);
+}
+
+bool Lowering::targetsHost(const CallExpr *CE) const {
+  bool Host = false, Device = false;
+  for (const Expr *Arg : CE->arguments())
+    deviceMentions(Arg, Host, Device);
+  return Host && !Device;
+}
+
+// `for (...) { if (i > 0) ev.block(s); ...; ev.record(); }`: the wait sees
+// the previous iteration's record; its first-iteration path is guarded by a
+// condition the analysis does not follow. Not reported (precision first).
+bool Lowering::recordedLaterInLoop(const Stmt *Wait, VarId Event) {
+  const Stmt *Loop = nullptr;
+  for (const Stmt *P = Parents.getParent(Wait); P && !Loop;
+       P = Parents.getParent(P))
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P))
+      Loop = P;
+  if (!Loop)
+    return false;
+  std::function<bool(const Stmt *)> Records = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *CE = dyn_cast<CallExpr>(S); CE && CE->getDirectCallee()) {
+      const ApiEntry &A = Table.lookup(CE->getDirectCallee());
+      const Expr *Recorded = nullptr;
+      if (A.Effect == ApiEffect::EventRecord ||
+          A.Effect == ApiEffect::ConfiguredEventRecord) {
+        if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+          Recorded = MC->getImplicitObjectArgument();
+      } else if (A.Effect == ApiEffect::RawEventRecord) {
+        Recorded = arg(CE, A.Event);
+      }
+      if (Recorded && eventVar(Recorded) == Event)
+        return true;
+    }
+    for (const Stmt *C : S->children())
+      if (Records(C))
+        return true;
+    return false;
+  };
+  return Records(Loop);
+}
+
+// `float *p = h.data_ptr<float>();` only takes an address; the read is the
+// later dereference, which the analysis does not follow (silent).
+bool Lowering::pointerKeptForLater(const Stmt *Call) const {
+  const Stmt *P = Parents.getParent(Call);
+  while (P &&
+         isa<ImplicitCastExpr, ParenExpr, CXXStaticCastExpr, CStyleCastExpr>(P))
+    P = Parents.getParent(P);
+  if (isa_and_nonnull<DeclStmt>(P))
+    return true;
+  const auto *BO = dyn_cast_or_null<BinaryOperator>(P);
+  return BO && BO->isAssignmentOp();
+}
+
+} // namespace streamsafe

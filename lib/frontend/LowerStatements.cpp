@@ -1,0 +1,186 @@
+//===--- LowerStatements.cpp - Statements to stream facts -----------------===//
+
+#include "lib/frontend/Lowering.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+using namespace clang;
+
+namespace streamsafe {
+
+Lowering::Lowering(ASTContext &Ctx, ApiTable &Table, Function &IR,
+                   const ParentMap &Parents, BodyLowerer LowerBody)
+    : Ctx(Ctx), SM(Ctx.getSourceManager()), Table(Table), IR(IR),
+      Parents(Parents), LowerBody(std::move(LowerBody)) {}
+
+void Lowering::emit(FactList &Out, SiteId At, Fact::Op What) {
+  Fact F;
+  F.Site = At;
+  F.What = std::move(What);
+  Out.push_back(std::move(F));
+}
+
+void Lowering::escape(FactList &Out, SiteId At, const Expr *Tensor) {
+  emit(Out, At, fact::EscapeTensor{tensorRef(Tensor)});
+}
+
+void Lowering::lower(const CFGElement &Elem, FactList &Out) {
+  if (auto S = Elem.getAs<CFGStmt>())
+    return lowerStmt(S->getStmt(), Out);
+  if (auto D = Elem.getAs<CFGAutomaticObjDtor>())
+    return lowerDtor(*D, Out);
+}
+
+void Lowering::lowerDtor(const CFGAutomaticObjDtor &D, FactList &Out) {
+  const VarDecl *V = D.getVarDecl();
+  if (V->getType()->isReferenceType())
+    return;
+  VarId Id = varOf(V);
+  VarClass C = IR.var(Id).Class;
+  if (C == VarClass::Other)
+    return;
+  bool IsGuard = C == VarClass::Guard;
+  SiteId At = site(IsGuard ? SiteKind::GuardExit : SiteKind::LifetimeEnd,
+                   D.getTriggerStmt() ? D.getTriggerStmt()->getEndLoc()
+                                      : V->getLocation(),
+                   D.getTriggerStmt(), V);
+  if (IsGuard)
+    emit(Out, At, fact::GuardExit{Id});
+  else
+    emit(Out, At, fact::Unbind{Id});
+}
+
+void Lowering::lowerStmt(const Stmt *S, FactList &Out) {
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D))
+        lowerDecl(V, DS, Out);
+    return;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(S))
+    return lowerCall(CE, Out);
+  if (const auto *RS = dyn_cast<ReturnStmt>(S))
+    return lowerReturn(RS, Out);
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    return lowerAssign(BO, Out);
+  if (const auto *LE = dyn_cast<LambdaExpr>(S))
+    return lowerLambda(LE, Out);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S))
+    return lowerConstruct(CE, Out);
+}
+
+void Lowering::bind(const VarDecl *V, const Expr *Value, SiteId At,
+                    FactList &Out) {
+  VarId Id = varOf(V);
+  switch (IR.var(Id).Class) {
+  case VarClass::Tensor:
+    emit(Out, At, fact::BindTensor{Id, Value ? tensorRef(Value) : TensorRef()});
+    return;
+  case VarClass::Stream:
+    // A stream variable with no initialiser is a null cudaStream_t.
+    emit(Out, At,
+         fact::BindStream{Id, Value ? streamRef(Value) : StreamRef::legacy()});
+    return;
+  case VarClass::Event: {
+    // Only events born here are followed: one copied, moved or loaded from
+    // elsewhere may have been recorded there.
+    const auto *Init =
+        Value ? dyn_cast<CXXConstructExpr>(Value->IgnoreImplicit()) : nullptr;
+    bool Fresh =
+        !Value || (Init && !Init->getConstructor()->isCopyOrMoveConstructor());
+    emit(Out, At, fact::BindEvent{Id, Fresh});
+    return;
+  }
+  case VarClass::Guard:
+  case VarClass::Other:
+    return;
+  }
+  llvm_unreachable("every variable class is handled");
+}
+
+void Lowering::lowerDecl(const VarDecl *V, const Stmt *DS, FactList &Out) {
+  const Expr *Init = V->getInit();
+  switch (Table.classify(V->getType())) {
+  case ValueClass::None: {
+    // std::vector<at::Tensor> v{a, b}; Pair p{a, b}: the object keeps them.
+    llvm::SmallVector<const Expr *, 2> Kept;
+    if (Init && !V->getType()->isReferenceType())
+      collectTensors(Init, Kept);
+    for (const Expr *T : Kept)
+      escape(Out, site(SiteKind::Other, V->getLocation(), DS, V), T);
+    return;
+  }
+  case ValueClass::Tensor:
+  case ValueClass::Stream:
+  case ValueClass::RawStream:
+    return bind(V, Init, site(SiteKind::Other, V->getLocation(), DS, V), Out);
+  case ValueClass::Event:
+  case ValueClass::RawEvent:
+    return bind(V, Init, site(SiteKind::EventDecl, V->getLocation(), DS, V),
+                Out);
+  case ValueClass::StreamGuard:
+  case ValueClass::OptionalGuard:
+  case ValueClass::MultiGuard: {
+    const auto *CE =
+        Init ? dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit()) : nullptr;
+    if (!CE)
+      return;
+    SiteId At = site(SiteKind::GuardEnter, V->getLocation(), DS, V);
+    // An empty optional guard sets nothing yet, but a later reset_stream is
+    // undone at its scope end: it remembers the stream to restore now.
+    if (CE->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(CE->getArg(0)))
+      return emit(Out, At,
+                  fact::GuardEnter{varOf(V), StreamRef::unknown(), true});
+    emit(Out, At, fact::GuardEnter{varOf(V), streamRef(CE->getArg(0)), false});
+    return;
+  }
+  }
+  llvm_unreachable("every value class is handled");
+}
+
+void Lowering::lowerReturn(const ReturnStmt *RS, FactList &Out) {
+  llvm::SmallVector<const Expr *, 2> Tensors;
+  collectTensors(RS->getRetValue(), Tensors);
+  for (const Expr *T : Tensors)
+    escape(Out, site(SiteKind::Other, RS), T);
+}
+
+void Lowering::lowerAssign(const BinaryOperator *BO, FactList &Out) {
+  // cudaStream_t s = ...; s = other;
+  if (BO->getOpcode() != BO_Assign)
+    return;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens()))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+      bind(V, BO->getRHS(), site(SiteKind::Other, BO), Out);
+}
+
+void Lowering::lowerLambda(const LambdaExpr *LE, FactList &Out) {
+  // A lambda may run later or on another thread; a tensor it captures may
+  // outlive this function. Its body is analysed where it is run.
+  for (const LambdaCapture &Cap : LE->captures()) {
+    if (!Cap.capturesVariable())
+      continue;
+    const auto *V = dyn_cast<VarDecl>(Cap.getCapturedVar());
+    if (!V || Table.classify(V->getType()) != ValueClass::Tensor)
+      continue;
+    emit(Out, site(SiteKind::Other, LE),
+         fact::EscapeTensor{TensorRef::var(varOf(V))});
+  }
+}
+
+void Lowering::lowerConstruct(const CXXConstructExpr *CE, FactList &Out) {
+  if (Table.isThreadClass(CE->getType()->getAsCXXRecordDecl()))
+    spawn(CE, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()), nullptr, Out);
+  // A non-tensor object built from tensors (a container, a struct) keeps
+  // them.
+  if (Table.classify(CE->getType()) != ValueClass::None)
+    return;
+  llvm::SmallVector<const Expr *, 2> Tensors;
+  for (const Expr *Arg : CE->arguments())
+    collectTensors(Arg, Tensors);
+  for (const Expr *T : Tensors)
+    escape(Out, site(SiteKind::Other, CE), T);
+}
+
+} // namespace streamsafe

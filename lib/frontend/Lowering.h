@@ -1,0 +1,145 @@
+//===--- Lowering.h - Clang statements to stream facts ----------*- C++ -*-===//
+//
+// The Clang front end: lowers each CFG element once to facts of the IR
+// (lib/ir/IR.h). Operands are resolved here as far as syntax allows (views
+// to their base, stream accessors to their stream, pointers to the tensor
+// they came from), and the syntactic questions the solver would otherwise
+// ask on every visit (is this event recorded later in the loop, is this
+// pointer kept for later) are answered once. Statements are lowered in
+// LowerStatements.cpp, calls by their API table effect in LowerCalls.cpp,
+// operands in LowerOperands.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_FRONTEND_LOWERING_H
+#define STREAMSAFE_LIB_FRONTEND_LOWERING_H
+
+#include "lib/frontend/ApiTable.h"
+#include "lib/ir/IR.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
+#include <functional>
+
+namespace clang {
+class ASTContext;
+class CallExpr;
+class CXXMemberCallExpr;
+class CXXOperatorCallExpr;
+class CUDAKernelCallExpr;
+class LambdaExpr;
+class ParentMap;
+class SourceManager;
+class Stmt;
+} // namespace clang
+
+namespace streamsafe {
+
+/// Strips what does not change which value an expression denotes: parens,
+/// implicit casts, temporaries, copies, std::move.
+const clang::Expr *stripValue(const clang::Expr *E, ApiTable &Table);
+/// The lambda a callable argument denotes (directly, through a variable or a
+/// std::function), or null.
+const clang::LambdaExpr *lambdaOf(const clang::Expr *E, ApiTable &Table);
+/// True when the call binds a parameter named non_blocking to literal true.
+bool nonBlocking(const clang::CallExpr *CE);
+
+/// Lowers one function's statements into \p IR.
+class Lowering {
+public:
+  /// Lowers a callable's body and returns its id in the function.
+  using BodyLowerer = std::function<BodyId(const clang::LambdaExpr &)>;
+
+  Lowering(clang::ASTContext &Ctx, ApiTable &Table, Function &IR,
+           const clang::ParentMap &Parents, BodyLowerer LowerBody);
+
+  void lower(const clang::CFGElement &Elem, FactList &Out);
+
+  //===-- Variables, objects and sites ------------------------------------===//
+  VarId varOf(const clang::NamedDecl *D);
+  ObjectId objectOf(const void *Node);
+  SiteId site(SiteKind K, clang::SourceLocation L, const clang::Stmt *S,
+              const clang::Decl *D = nullptr);
+  /// A site at the beginning of \p S. (Through Stmt: CallExpr's own
+  /// getBeginLoc() gives an overloaded operator's location, not its first
+  /// operand's.)
+  SiteId site(SiteKind K, const clang::Stmt *S);
+
+private:
+  //===-- Statements (LowerStatements.cpp) --------------------------------===//
+  void lowerStmt(const clang::Stmt *S, FactList &Out);
+  void lowerDecl(const clang::VarDecl *V, const clang::Stmt *DS, FactList &Out);
+  void lowerDtor(const clang::CFGAutomaticObjDtor &D, FactList &Out);
+  void lowerReturn(const clang::ReturnStmt *RS, FactList &Out);
+  void lowerAssign(const clang::BinaryOperator *BO, FactList &Out);
+  void lowerLambda(const clang::LambdaExpr *LE, FactList &Out);
+  void lowerConstruct(const clang::CXXConstructExpr *CE, FactList &Out);
+  void bind(const clang::VarDecl *V, const clang::Expr *Value, SiteId At,
+            FactList &Out);
+
+  //===-- Calls (LowerCalls.cpp)
+  //-------------------------------------------===//
+  void lowerCall(const clang::CallExpr *CE, FactList &Out);
+  void lowerKernelLaunch(const clang::CUDAKernelCallExpr *KE, FactList &Out);
+  void lowerTensorOperator(const clang::CXXOperatorCallExpr *OC, FactList &Out);
+  bool lowerStreamCall(const clang::CallExpr *CE, const ApiEntry &A,
+                       FactList &Out);
+  bool lowerEventCall(const clang::CallExpr *CE, const ApiEntry &A,
+                      FactList &Out);
+  bool lowerMemoryCall(const clang::CallExpr *CE, const ApiEntry &A,
+                       FactList &Out);
+  bool lowerThreadCall(const clang::CallExpr *CE, const ApiEntry &A,
+                       FactList &Out);
+  bool lowerTensorMethod(const clang::CXXMemberCallExpr *MC, const ApiEntry &A,
+                         FactList &Out);
+  bool lowerAtenCall(const clang::CallExpr *CE, const ApiEntry &A,
+                     FactList &Out);
+  void lowerUnknownCall(const clang::CallExpr *CE, FactList &Out);
+  void spawn(const clang::Stmt *At, llvm::ArrayRef<const clang::Expr *> Args,
+             const clang::Expr *Executor, FactList &Out);
+
+  //===-- Operands (LowerOperands.cpp)
+  //-------------------------------------===//
+  TensorRef tensorRef(const clang::Expr *E);
+  /// The name a tensor operand is written with (a view's base, a field).
+  VarId tensorName(const clang::Expr *E);
+  StreamRef streamRef(const clang::Expr *E);
+  VarId eventVar(const clang::Expr *E);
+  /// The tensor behind a raw pointer or DataPtr argument (t.data_ptr<T>(),
+  /// t.storage().data_ptr(), a local pointer initialised from one).
+  const clang::Expr *tensorBehindPointer(const clang::Expr *E);
+  /// Appends the tensor operands of \p E (a tensor, or a braced list or
+  /// TensorList of tensors) to \p Out.
+  void collectTensors(const clang::Expr *E,
+                      llvm::SmallVectorImpl<const clang::Expr *> &Out);
+  /// The argument at \p Index of a row, or null (absent, defaulted).
+  const clang::Expr *arg(const clang::CallExpr *CE, int Index) const;
+  /// The stream at \p Index, or \p Absent when it is not written.
+  StreamRef streamArg(const clang::CallExpr *CE, int Index, StreamRef Absent);
+  bool targetsHost(const clang::CallExpr *CE) const;
+  bool recordedLaterInLoop(const clang::Stmt *Wait, VarId Event);
+  bool pointerKeptForLater(const clang::Stmt *RawPointerCall) const;
+
+  //===-- Fact builders
+  //----------------------------------------------------===//
+  void emit(FactList &Out, SiteId At, Fact::Op What);
+  void access(FactList &Out, bool Write, const clang::Expr *Tensor,
+              StreamRef Stream, bool Async = false, bool Copy = false,
+              const clang::Stmt *At = nullptr);
+  void allocate(FactList &Out, const clang::CallExpr *CE, bool Unowned,
+                bool Host = false, bool Async = false);
+  void hostAccess(FactList &Out, bool Write, const clang::Expr *Tensor);
+  void escape(FactList &Out, SiteId At, const clang::Expr *Tensor);
+
+  clang::ASTContext &Ctx;
+  const clang::SourceManager &SM;
+  ApiTable &Table;
+  Function &IR;
+  const clang::ParentMap &Parents;
+  BodyLowerer LowerBody;
+  llvm::DenseMap<const clang::NamedDecl *, VarId> Vars;
+  llvm::DenseMap<const void *, ObjectId> Objects;
+};
+
+} // namespace streamsafe
+
+#endif // STREAMSAFE_LIB_FRONTEND_LOWERING_H

@@ -1,0 +1,251 @@
+//===--- IR.h - The front-end-neutral stream fact IR -------------*- C++
+//-*-===//
+//
+// What the solver runs on: a function as blocks of facts with successor
+// edges. A front end (Clang's, in lib/frontend/) lowers each statement once
+// to facts: what it does to the current stream, to tensors, to events, to
+// host synchronisation. Operands are already resolved as far as syntax can
+// resolve them (which variable, which call site, which stream API); what
+// depends on the path (which storage a variable names, which stream is
+// current) is left to the solver. docs/design.md describes every fact.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_IR_IR_H
+#define STREAMSAFE_LIB_IR_IR_H
+
+#include "lib/ir/Sites.h"
+#include "llvm/ADT/SmallVector.h"
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace streamsafe {
+
+/// A named thing of the function: a local, a parameter, a global or a
+/// field. Numbered per function by the front end.
+using VarId = unsigned;
+constexpr VarId NoVar = ~0u;
+/// An anonymous thing a front end needs a key for: an allocating call, a
+/// getStreamFromPool() call, an integer literal used as a stream.
+using ObjectId = unsigned;
+/// A callable's body (a thread, an executor task, a lambda called in place).
+using BodyId = unsigned;
+
+enum class VarClass { Other, Tensor, Stream, Event, Guard };
+
+struct Variable {
+  std::string Name;
+  VarClass Class = VarClass::Other;
+  /// A reference: never owns a storage of its own.
+  bool Reference = false;
+  /// A global, static or field: one storage for the whole function, never
+  /// bound or unbound by it.
+  bool Persistent = false;
+  /// The front end's declaration (Clang: a NamedDecl).
+  const void *Decl = nullptr;
+};
+
+/// A tensor operand. Var: the storage the variable names on this path (or,
+/// for a persistent variable, its own). Result: the storage an Allocate
+/// fact with that object created, while it lives. Views and in-place ops
+/// are resolved to their base by the front end.
+struct TensorRef {
+  enum Kind : uint8_t { None, Var, Result } K = None;
+  unsigned Id = 0;
+  /// The name as written at the use (a view's base, a field), if any.
+  VarId Named = NoVar;
+  static TensorRef var(VarId V) { return {Var, V, V}; }
+  static TensorRef result(ObjectId O) { return {Result, O, NoVar}; }
+  explicit operator bool() const { return K != None; }
+};
+
+/// A stream operand.
+struct StreamRef {
+  enum Kind : uint8_t {
+    Current, ///< implicitly the current stream (an ATen op, record())
+    Queried, ///< an expression that asks for the current stream
+    Unknown, ///< nothing is known: never reported
+    Default, ///< the legacy default stream
+    Var,     ///< what the variable holds on this path (a persistent
+             ///< variable: a stream of its own)
+    Pool,    ///< the fresh pool stream of one call site (Id: the object)
+    Other    ///< another stream with a key of its own (Id: the object)
+  } K = Current;
+  unsigned Id = 0;
+  /// For Other: the variable that names it in messages, if any.
+  VarId Named = NoVar;
+  static StreamRef current() { return {}; }
+  static StreamRef queried() { return {Queried, 0, NoVar}; }
+  static StreamRef unknown() { return {Unknown, 0, NoVar}; }
+  static StreamRef legacy() { return {Default, 0, NoVar}; }
+  static StreamRef var(VarId V) { return {Var, V, NoVar}; }
+};
+
+namespace fact {
+/// Stream becomes the current stream (never restored by itself).
+struct SetCurrent {
+  StreamRef Stream;
+};
+/// Guard saves the current stream and sets Stream (KeepCurrent: only saves,
+/// an empty optional guard).
+struct GuardEnter {
+  VarId Guard = NoVar;
+  StreamRef Stream;
+  bool KeepCurrent = false;
+};
+/// Guard restores what it saved.
+struct GuardExit {
+  VarId Guard = NoVar;
+};
+/// Tensor read or written on Stream.
+struct Access {
+  bool Write = false;
+  TensorRef Tensor;
+  StreamRef Stream;
+  bool Async = false; ///< a copy that does not block the host
+  bool Copy = false;  ///< a copy (a DMA on host memory), not a computation
+};
+/// A call allocates a tensor (and, unless AllocateOnly, writes it) on Stream.
+struct Allocate {
+  ObjectId Result = 0;
+  StreamRef Stream;
+  bool Unowned = false;      ///< memory the caching allocator does not own
+  bool AllocateOnly = false; ///< empty*(): no values written
+  bool Host = false;         ///< the result lives in host memory
+  bool Async = false;        ///< a non_blocking copy produced it
+};
+/// Var := Value. A None value is a tensor the analysis does not follow.
+struct BindTensor {
+  VarId Var = NoVar;
+  TensorRef Value;
+};
+struct BindStream {
+  VarId Var = NoVar;
+  StreamRef Value;
+};
+/// Fresh: a new event (constructed here); otherwise one from elsewhere,
+/// which may have been recorded there and is not followed.
+struct BindEvent {
+  VarId Var = NoVar;
+  bool Fresh = false;
+};
+/// Var dies (scope end) or is reset.
+struct Unbind {
+  VarId Var = NoVar;
+};
+/// Tensor may outlive the function (returned, stored, captured).
+struct EscapeTensor {
+  TensorRef Tensor;
+};
+/// Event handed to code the analysis does not see.
+struct EscapeEvent {
+  VarId Event = NoVar;
+};
+struct EventRecord {
+  VarId Event = NoVar;
+  StreamRef Stream;
+};
+/// Stream waits on Event. RecordedLaterInLoop: the enclosing loop records
+/// the event after the wait (the wait sees the previous iteration's
+/// record; the first iteration's path is guarded by a condition).
+struct EventWait {
+  VarId Event = NoVar;
+  StreamRef Stream;
+  bool RecordedLaterInLoop = false;
+};
+/// The host waits on Event.
+struct EventSync {
+  VarId Event = NoVar;
+};
+/// The host waits on Stream. With IfHostInvolved, only when one of the two
+/// tensors lives on the host (a blocking copy_).
+struct StreamSync {
+  StreamRef Stream;
+  bool IfHostInvolved = false;
+  TensorRef A, B;
+};
+/// The host waits on the whole device.
+struct DeviceSync {};
+/// The allocator is told Tensor is used on Stream.
+struct RecordStream {
+  TensorRef Tensor;
+  StreamRef Stream;
+};
+/// Body runs on another thread (a new one, or an executor's), or right
+/// here (InPlace).
+struct Spawn {
+  BodyId Body = 0;
+  bool InPlace = false;
+  /// An executor's worker thread: runs on the executor's own stream (the
+  /// stream keyed by Executor when ExecutorKnown, else an unknown one).
+  bool HasExecutor = false;
+  bool ExecutorKnown = false;
+  ObjectId Executor = 0;
+  VarId ExecutorName = NoVar;
+};
+/// The current stream is asked for (getCurrentCUDAStream()).
+struct CurrentQuery {};
+/// The host reads or writes Tensor's memory (item, data_ptr, memcpy).
+struct HostAccess {
+  bool Write = false;
+  TensorRef Tensor;
+};
+} // namespace fact
+
+/// One fact: where it happens and what it does.
+struct Fact {
+  using Op = std::variant<
+      fact::SetCurrent, fact::GuardEnter, fact::GuardExit, fact::Access,
+      fact::Allocate, fact::BindTensor, fact::BindStream, fact::BindEvent,
+      fact::Unbind, fact::EscapeTensor, fact::EscapeEvent, fact::EventRecord,
+      fact::EventWait, fact::EventSync, fact::StreamSync, fact::DeviceSync,
+      fact::RecordStream, fact::Spawn, fact::CurrentQuery, fact::HostAccess>;
+  SiteId Site = NoSite;
+  Op What;
+  template <typename T> const T *as() const { return std::get_if<T>(&What); }
+};
+
+using FactList = llvm::SmallVector<Fact, 2>;
+
+struct Block {
+  FactList Facts;
+  llvm::SmallVector<unsigned, 2> Succs;
+  llvm::SmallVector<unsigned, 2> Preds;
+  /// For a block that leaves the function: where it leaves (a return, the
+  /// end of the body).
+  SiteId ExitSite = NoSite;
+};
+
+/// A control-flow graph of facts.
+struct Body {
+  std::vector<Block> Blocks;
+  unsigned Entry = 0;
+  unsigned Exit = 0;
+};
+
+/// A function as the solver sees it.
+struct Function {
+  std::string Name;
+  /// Bodies[0] is the function's own; the others are callables it runs.
+  std::vector<Body> Bodies;
+  std::vector<Variable> Vars;
+  /// Parameters, in order: tensors are ready on the caller's current
+  /// stream, streams are the caller's.
+  std::vector<VarId> Params;
+  /// For each parameter, where it is declared (a ParamReady site).
+  std::vector<SiteId> ParamSites;
+  SiteTable Sites;
+  SiteId EntrySite = NoSite;
+  /// Leaving a stream set is this function's job (a documented stream
+  /// binder, a lambda, a guard class's own method).
+  bool MayLeaveStreamSet = false;
+  unsigned ObjectCount = 0;
+
+  ObjectId newObject() { return ObjectCount++; }
+  const Variable &var(VarId V) const { return Vars[V]; }
+};
+
+} // namespace streamsafe
+
+#endif // STREAMSAFE_LIB_IR_IR_H
