@@ -12,6 +12,8 @@ namespace streamsafe {
 namespace {
 
 const char *factName(const Fact::Op &Op) {
+  if (const auto *A = std::get_if<fact::Access>(&Op))
+    return A->Write ? "write" : "read";
   static const char *const Names[] = {
       "set-current",   "guard-enter",   "guard-exit",    "access",
       "allocate",      "bind-tensor",   "bind-stream",   "bind-event",
@@ -34,12 +36,12 @@ std::string streamName(const Function &IR, StreamDesc D) {
   case StreamKind::EntryCurrent:
     return "entry-current";
   case StreamKind::Pool:
-    return "pool" + Name;
+    return "pool " + Name;
   case StreamKind::Executor:
-    return "executor" + Name;
+    return "executor " + Name;
   case StreamKind::Parameter:
   case StreamKind::Other:
-    return "other" + Name;
+    return "other " + Name;
   }
   llvm_unreachable("every stream kind is handled");
 }
@@ -52,10 +54,21 @@ void Transfer::dump(const Fact &F, const StreamState &S,
     return streamName(IR, Streams.describe(Id));
   };
   OS << "  fact " << factName(F.What) << " @" << IR.Sites[F.Site].Line;
-  if (const auto *B = F.as<fact::BindTensor>())
-    OS << " var=" << IR.var(B->Var).Name;
-  else if (const auto *U = F.as<fact::Unbind>())
-    OS << " var=" << IR.var(U->Var).Name;
+  VarId Var = NoVar;
+  if (const auto *X = F.as<fact::BindTensor>())
+    Var = X->Var;
+  else if (const auto *X = F.as<fact::BindStream>())
+    Var = X->Var;
+  else if (const auto *X = F.as<fact::BindEvent>())
+    Var = X->Var;
+  else if (const auto *X = F.as<fact::Unbind>())
+    Var = X->Var;
+  else if (const auto *X = F.as<fact::GuardEnter>())
+    Var = X->Guard;
+  else if (const auto *X = F.as<fact::GuardExit>())
+    Var = X->Guard;
+  if (Var != NoVar)
+    OS << " var=" << IR.var(Var).Name;
   OS << "\n    current=" << Stream(S.Current) << "\n";
   S.Tensors.forEach([&](StorageId Id, const TensorState &T) {
     VarId Named = Storages[Id].Named;

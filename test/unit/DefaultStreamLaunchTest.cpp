@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/DefaultStreamLaunch.h"
+#include "lib/frontend/DefaultStreamLaunch.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -52,8 +52,10 @@ TEST(DefaultStreamWork, FindsSynchronousCopiesAndNullStreams) {
   ASSERT_TRUE(AST);
   const FunctionDecl *F = definition(*AST, "f");
   ASSERT_TRUE(F);
+  ApiConfig Config;
+  ApiTable Table(Config);
   std::vector<DefaultStreamWork> Work =
-      findDefaultStreamWork(*F, AST->getASTContext());
+      findDefaultStreamWork(*F, AST->getASTContext(), Table);
   ASSERT_EQ(Work.size(), 2u);
   EXPECT_EQ(Work[0].Kind, WorkKind::SyncCopy);
   EXPECT_EQ(Work[0].AsyncApi, "cudaMemcpyAsync");

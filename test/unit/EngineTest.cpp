@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/FunctionAnalysis.h"
+#include "lib/frontend/FunctionAnalysis.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/Basic/SourceManager.h"
@@ -432,13 +432,28 @@ protected:
     const FunctionDecl *FD = function(Name);
     if (!FD) // reported by function(); an empty result keeps the test going
       return std::make_unique<FunctionResult>();
-    return analyzeFunction(*FD, AST->getASTContext(), Opts);
+    ApiTable Table(Opts.Config);
+    return analyzeFunction(*FD, AST->getASTContext(), Opts, Table);
   }
 
   static unsigned line(const FunctionResult &R, SiteId Id) {
     if (Id == NoSite)
       return 0;
-    return AST->getSourceManager().getPresumedLineNumber(R.Sites[Id].Loc);
+    return AST->getSourceManager().getPresumedLineNumber(R.loc(Id));
+  }
+
+  // A stream symbol as "pool 's1'", "entry-current", ...
+  static std::string stream(const FunctionResult &R, StreamDesc D) {
+    static const char *const Kinds[] = {"unknown", "default",   "entry-current",
+                                        "pool",    "parameter", "executor",
+                                        "other"};
+    std::string S = Kinds[static_cast<int>(D.Kind)];
+    if (D.Named != NoVar)
+      S += " '" + R.name(D.Named) + "'";
+    return S;
+  }
+  static std::string tensor(const FunctionResult &R, VarId V) {
+    return V == NoVar ? "<temporary>" : R.name(V);
   }
 
   // One line per finding: kind, tensor, both streams, and the lines of the
@@ -446,11 +461,12 @@ protected:
   static std::string describe(const FunctionResult &R, const Finding &F) {
     std::string S;
     llvm::raw_string_ostream OS(S);
-    OS << static_cast<int>(F.Kind) << " '" << F.Tensor << "' access@"
-       << line(R, F.Access.Site) << " on " << F.Access.Stream << " set@"
-       << line(R, F.Access.StreamSetAt) << " prior@" << line(R, F.Prior.Site)
-       << " on " << F.Prior.Stream << " set@" << line(R, F.Prior.StreamSetAt)
-       << " freed@" << line(R, F.FreedAt) << " related@" << line(R, F.Related)
+    OS << static_cast<int>(F.Kind) << " '" << tensor(R, F.Tensor) << "' access@"
+       << line(R, F.Access.Site) << " on " << stream(R, F.Access.Stream)
+       << " set@" << line(R, F.Access.StreamSetAt) << " prior@"
+       << line(R, F.Prior.Site) << " on " << stream(R, F.Prior.Stream)
+       << " set@" << line(R, F.Prior.StreamSetAt) << " freed@"
+       << line(R, F.FreedAt) << " related@" << line(R, F.Related)
        << (F.Maybe ? " maybe" : "");
     return S;
   }
@@ -476,8 +492,10 @@ TEST_F(Engine, NoStreamCodeIsSkipped) {
   EXPECT_EQ(R->State, FunctionResult::NoStreamCode);
   EXPECT_TRUE(R->Findings.empty());
   EXPECT_EQ(R->BlockVisits, 0u);
-  EXPECT_FALSE(mentionsStreamApis(*function("no_streams"), ApiConfig()));
-  EXPECT_TRUE(mentionsStreamApis(*function("missing_wait"), ApiConfig()));
+  ApiConfig Config;
+  ApiTable Table(Config);
+  EXPECT_FALSE(mentionsStreamApis(*function("no_streams"), Table));
+  EXPECT_TRUE(mentionsStreamApis(*function("missing_wait"), Table));
 }
 
 TEST_F(Engine, AnalysedWithinBudget) {
@@ -518,7 +536,7 @@ TEST_F(Engine, LoopsWhereSyncsCompleteWhatRecordsCoverConverge) {
 
 TEST_F(Engine, BudgetExceededOnLoopsWithOneVisitPerBlock) {
   AnalysisOptions Opts;
-  Opts.VisitsPerBlock = 1;
+  Opts.Limits.VisitsPerBlock = 1;
   auto R = analyze("nested_loops", Opts);
   ASSERT_TRUE(R);
   EXPECT_EQ(R->State, FunctionResult::BudgetExceeded);
@@ -532,7 +550,7 @@ TEST_F(Engine, BudgetExceededOnLoopsWithOneVisitPerBlock) {
 
 TEST_F(Engine, SessionCountsSkippedFunctions) {
   AnalysisOptions Opts;
-  Opts.VisitsPerBlock = 1;
+  Opts.Limits.VisitsPerBlock = 1;
   AnalysisSession Session(Opts);
   ASTContext &Ctx = AST->getASTContext();
   const FunctionResult &A = Session.get(*function("nested_loops"), Ctx);
@@ -549,29 +567,30 @@ TEST_F(Engine, MissingWaitBetweenPoolStreams) {
       << ::testing::PrintToString(describeAll(*R));
   const Finding &F = R->Findings[0];
   EXPECT_EQ(F.Kind, FindingKind::UnsynchronizedAccess);
-  EXPECT_EQ(F.Tensor, "B");
+  EXPECT_EQ(tensor(*R, F.Tensor), "B");
   EXPECT_EQ(F.Access.Mode, AccessMode::Read);
-  EXPECT_EQ(F.Access.Stream, "pool stream 's2'");
+  EXPECT_EQ(stream(*R, F.Access.Stream), "pool 's2'");
   EXPECT_TRUE(F.Access.OnCurrentStream);
   EXPECT_EQ(line(*R, F.Access.Site), lineOf("mw-read"));
   EXPECT_EQ(line(*R, F.Access.StreamSetAt), lineOf("mw-guard2"));
   EXPECT_EQ(F.Prior.Mode, AccessMode::Write);
-  EXPECT_EQ(F.Prior.Stream, "pool stream 's1'");
+  EXPECT_EQ(stream(*R, F.Prior.Stream), "pool 's1'");
   EXPECT_EQ(line(*R, F.Prior.Site), lineOf("mw-write"));
   EXPECT_EQ(line(*R, F.Prior.StreamSetAt), lineOf("mw-guard1"));
-  EXPECT_EQ(R->Sites[F.Access.StreamSetAt].Kind, SiteKind::GuardEnter);
+  EXPECT_EQ(R->site(F.Access.StreamSetAt).Kind, SiteKind::GuardEnter);
 
   // B's block was allocated on s1 (by mm), used on s2 and dies unrecorded.
   const Finding &M = R->Findings[1];
   EXPECT_EQ(M.Kind, FindingKind::MissingRecordStream);
-  EXPECT_EQ(M.Tensor, "B");
+  EXPECT_EQ(tensor(*R, M.Tensor), "B");
   EXPECT_EQ(line(*R, M.Access.Site), lineOf("mw-read"));
-  EXPECT_EQ(M.Access.Stream, "pool stream 's2'");
+  EXPECT_EQ(stream(*R, M.Access.Stream), "pool 's2'");
   EXPECT_EQ(M.Prior.Mode, AccessMode::Allocate);
   EXPECT_EQ(line(*R, M.Prior.Site), lineOf("mw-write"));
-  EXPECT_EQ(M.Prior.Stream, "pool stream 's1'");
+  EXPECT_EQ(stream(*R, M.Prior.Stream), "pool 's1'");
   EXPECT_EQ(line(*R, M.FreedAt), lineOf("mw-end"));
-  EXPECT_EQ(M.StreamVar, "s2");
+  EXPECT_EQ(R->name(M.Access.Stream.Named), "s2");
+  EXPECT_TRUE(M.SingleForeignStream);
 }
 
 TEST_F(Engine, EventRecordAndWaitIsSilent) {
@@ -585,12 +604,12 @@ TEST_F(Engine, ParameterIsReadyOnTheCallersStream) {
   ASSERT_EQ(R->Findings.size(), 1u);
   const Finding &F = R->Findings[0];
   EXPECT_EQ(F.Kind, FindingKind::UnsynchronizedAccess);
-  EXPECT_EQ(F.Tensor, "x");
+  EXPECT_EQ(tensor(*R, F.Tensor), "x");
   EXPECT_EQ(line(*R, F.Access.Site), lineOf("param-read"));
-  EXPECT_EQ(F.Access.Stream, "pool stream 's'");
+  EXPECT_EQ(stream(*R, F.Access.Stream), "pool 's'");
   EXPECT_EQ(F.Prior.Mode, AccessMode::EntryReady);
-  EXPECT_EQ(F.Prior.Stream, "the caller's current stream");
-  EXPECT_EQ(R->Sites[F.Prior.Site].Kind, SiteKind::ParamReady);
+  EXPECT_EQ(stream(*R, F.Prior.Stream), "entry-current");
+  EXPECT_EQ(R->site(F.Prior.Site).Kind, SiteKind::ParamReady);
 }
 
 TEST_F(Engine, BranchWhereOnlyOnePathWaits) {
@@ -598,12 +617,12 @@ TEST_F(Engine, BranchWhereOnlyOnePathWaits) {
   ASSERT_EQ(R->Findings.size(), 1u);
   const Finding &F = R->Findings[0];
   EXPECT_EQ(F.Kind, FindingKind::UnsynchronizedAccess);
-  EXPECT_EQ(F.Tensor, "A");
+  EXPECT_EQ(tensor(*R, F.Tensor), "A");
   EXPECT_EQ(F.Access.Mode, AccessMode::Write);
   EXPECT_EQ(line(*R, F.Access.Site), lineOf("opw-write"));
   EXPECT_EQ(F.Prior.Mode, AccessMode::Write) << "ones() writes its values";
   EXPECT_EQ(line(*R, F.Prior.Site), lineOf("opw-alloc"));
-  EXPECT_EQ(F.Prior.Stream, "the caller's current stream");
+  EXPECT_EQ(stream(*R, F.Prior.Stream), "entry-current");
 
   auto Both = analyze("both_paths_wait");
   EXPECT_EQ(describeAll(*Both), std::vector<std::string>{});
@@ -614,15 +633,17 @@ TEST_F(Engine, MissingRecordStream) {
   ASSERT_EQ(R->Findings.size(), 1u);
   const Finding &F = R->Findings[0];
   EXPECT_EQ(F.Kind, FindingKind::MissingRecordStream);
-  EXPECT_EQ(F.Tensor, "A");
+  EXPECT_EQ(tensor(*R, F.Tensor), "A");
   EXPECT_EQ(line(*R, F.Access.Site), lineOf("frs-use"));
-  EXPECT_EQ(F.Access.Stream, "pool stream 's'");
+  EXPECT_EQ(stream(*R, F.Access.Stream), "pool 's'");
   EXPECT_EQ(F.Prior.Mode, AccessMode::Allocate);
   EXPECT_EQ(line(*R, F.Prior.Site), lineOf("frs-alloc"));
-  EXPECT_EQ(F.Prior.Stream, "the caller's current stream");
+  EXPECT_EQ(stream(*R, F.Prior.Stream), "entry-current");
   EXPECT_EQ(line(*R, F.FreedAt), lineOf("frs-end"));
-  EXPECT_EQ(F.StreamVar, "s") << "fix-it: A.record_stream(s)";
-  EXPECT_TRUE(F.InsertAfter);
+  // The check's fix-it: A.record_stream(s).
+  EXPECT_EQ(R->name(F.Access.Stream.Named), "s");
+  EXPECT_EQ(R->name(F.Storage), "A");
+  EXPECT_TRUE(F.SingleForeignStream);
 }
 
 TEST_F(Engine, LoopCarriedRaceBothWays) {
@@ -634,9 +655,9 @@ TEST_F(Engine, LoopCarriedRaceBothWays) {
   // write on s; the write on s with this iteration's read.
   const Finding &Read = R->Findings[0], &Write = R->Findings[1];
   EXPECT_EQ(line(*R, Read.Access.Site), lineOf("lc-read"));
-  EXPECT_EQ(Read.Access.Stream, "the caller's current stream");
+  EXPECT_EQ(stream(*R, Read.Access.Stream), "entry-current");
   EXPECT_EQ(line(*R, Read.Prior.Site), lineOf("lc-write"));
-  EXPECT_EQ(Read.Prior.Stream, "pool stream 's'");
+  EXPECT_EQ(stream(*R, Read.Prior.Stream), "pool 's'");
   EXPECT_EQ(line(*R, Write.Access.Site), lineOf("lc-write"));
   EXPECT_EQ(Write.Access.Mode, AccessMode::Write);
   EXPECT_EQ(line(*R, Write.Prior.Site), lineOf("lc-read"));
@@ -649,9 +670,9 @@ TEST_F(Engine, UnrestoredCurrentStream) {
       << ::testing::PrintToString(describeAll(*R));
   const Finding &F = R->Findings[0];
   EXPECT_EQ(F.Kind, FindingKind::UnrestoredCurrentStream);
-  EXPECT_EQ(F.Tensor, "unrestored");
+  EXPECT_EQ(R->IR->Name, "unrestored");
   EXPECT_EQ(line(*R, F.Access.Site), lineOf("unrestored-set"));
-  EXPECT_EQ(R->Sites[F.Access.Site].Kind, SiteKind::SetCurrent);
+  EXPECT_EQ(R->site(F.Access.Site).Kind, SiteKind::SetCurrent);
   EXPECT_EQ(line(*R, F.Related), lineOf("unrestored-end"));
 }
 
@@ -661,7 +682,7 @@ TEST_F(Engine, EventRecordedOnOnePath) {
       << ::testing::PrintToString(describeAll(*R));
   const Finding &F = R->Findings[0];
   EXPECT_EQ(F.Kind, FindingKind::UnrecordedEventWait);
-  EXPECT_EQ(F.Tensor, "e");
+  EXPECT_EQ(tensor(*R, F.Tensor), "e");
   EXPECT_TRUE(F.Maybe);
   EXPECT_EQ(line(*R, F.Access.Site), lineOf("mr-wait"));
   EXPECT_EQ(line(*R, F.Prior.Site), lineOf("mr-record"));
@@ -687,7 +708,7 @@ TEST_F(Engine, NestedLoopsConverge) {
       << R->BlockVisits << " visits of " << R->Blocks << " blocks";
   // Enough budget to converge gives the same answer as a generous one.
   AnalysisOptions Tight;
-  Tight.VisitsPerBlock = (R->BlockVisits + R->Blocks - 1) / R->Blocks;
+  Tight.Limits.VisitsPerBlock = (R->BlockVisits + R->Blocks - 1) / R->Blocks;
   auto T = analyze("nested_loops", Tight);
   EXPECT_EQ(T->State, FunctionResult::Analysed);
   EXPECT_EQ(describeAll(*T), describeAll(*R));
@@ -726,20 +747,20 @@ TEST_F(Engine, DumpsFactsAndStates) {
   std::string Alloc = std::to_string(lineOf("dump-alloc"));
   std::string Guard = std::to_string(lineOf("dump-guard"));
   std::string Write = std::to_string(lineOf("dump-write"));
-  EXPECT_TRUE(Has("  fact allocate @" + Alloc +
-                  "\n    current=the caller's current stream\n"))
+  EXPECT_TRUE(
+      Has("  fact allocate @" + Alloc + "\n    current=entry-current\n"))
       << Dump;
-  EXPECT_TRUE(Has("  fact guard-enter @" + Guard +
-                  " var=g\n    current=pool stream 's'\n"))
+  EXPECT_TRUE(
+      Has("  fact guard-enter @" + Guard + " var=g\n    current=pool 's'\n"))
       << Dump;
   // The write on s races with ones() on the caller's stream, and stays
   // pending on s.
-  EXPECT_TRUE(Has("  fact write @" + Write +
-                  "\n    current=pool stream 's'\n    tensor t alloc=the "
-                  "caller's current stream W@" +
-                  Write + "[pool stream 's']"))
+  EXPECT_TRUE(
+      Has("  fact write @" + Write +
+          "\n    current=pool 's'\n    tensor t alloc=entry-current W@" +
+          Write + "[pool 's']"))
       << Dump;
-  EXPECT_TRUE(Has("    guard g saved=the caller's current stream\n")) << Dump;
+  EXPECT_TRUE(Has("    guard g saved=entry-current\n")) << Dump;
   EXPECT_TRUE(Has("  fact guard-exit @")) << Dump;
   EXPECT_TRUE(Has("  fact unbind @")) << Dump;
   ASSERT_EQ(R->Findings.size(), 2u);

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/PersistentMap.h"
+#include "lib/engine/PersistentMap.h"
 #include "gtest/gtest.h"
 #include <map>
 #include <random>

@@ -1,4 +1,4 @@
-//===--- StreamStateTest.cpp - lib/StreamState and lib/StreamTable --------===//
+//===--- StreamStateTest.cpp - lib/engine/StreamState and StreamTable ----===//
 //
 // The lattice on hand-built states: join intersects "visible to", unions
 // pending accesses, treats unreachable as bottom; events join must-recorded
@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/StreamState.h"
-#include "lib/StreamTable.h"
+#include "lib/engine/StreamState.h"
+#include "lib/engine/StreamTable.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <gtest/gtest.h>
 
@@ -16,10 +16,8 @@ using namespace streamsafe;
 
 namespace {
 
-// The lattice keys variables by address and never dereferences them.
-const clang::VarDecl *var(uintptr_t N) {
-  return reinterpret_cast<const clang::VarDecl *>(N * 64);
-}
+// Variables are numbered per function.
+VarId var(unsigned N) { return N; }
 
 // Stream ids past the three fixed ones, as a table would hand them out.
 constexpr StreamId S3 = 3, S4 = 4, S5 = 5;
@@ -124,7 +122,7 @@ TEST(StreamStateJoin, UnionsPendingAccessesSortedBySite) {
                access(4, S4, 0, AccessMode::Read)};
   });
   edit(B.Tensors, 0, [](TensorState &T) {
-    T.Foreign = {access(12, S3, 0, AccessMode::Read)};
+    T.CrossStreamUses = {access(12, S3, 0, AccessMode::Read)};
   });
   StreamState J = joined(A, B);
   const TensorState T = J.Tensors.get(0);
@@ -134,8 +132,8 @@ TEST(StreamStateJoin, UnionsPendingAccessesSortedBySite) {
   ASSERT_EQ(T.Reads.size(), 2u) << "site 4 is kept once";
   EXPECT_EQ(T.Reads[0].Site, 4u);
   EXPECT_EQ(T.Reads[1].Site, 12u);
-  ASSERT_EQ(T.Foreign.size(), 1u);
-  EXPECT_EQ(T.Foreign[0].Site, 12u);
+  ASSERT_EQ(T.CrossStreamUses.size(), 1u);
+  EXPECT_EQ(T.CrossStreamUses[0].Site, 12u);
 }
 
 TEST(StreamStateJoin, SameSiteOnDifferentStreamsBecomesUnknown) {
@@ -199,8 +197,7 @@ TEST(StreamStateJoin, VariablesKeepOnlyAgreeingBindings) {
   A.Guards[var(21)] = {S3, 4};
   B.Guards[var(21)] = {S4, 4};
   StreamState J = joined(A, B);
-  EXPECT_EQ(J.StreamVars,
-            (std::map<const clang::VarDecl *, StreamId>{{var(1), S3}}));
+  EXPECT_EQ(J.StreamVars, (std::map<VarId, StreamId>{{var(1), S3}}));
   EXPECT_EQ(J.TensorVars.size(), 1u);
   ASSERT_TRUE(J.TensorVars.lookup(var(10)));
   EXPECT_EQ(*J.TensorVars.lookup(var(10)), 0u);
@@ -417,7 +414,7 @@ TEST(StreamStateEquality, ComparesEveryComponent) {
     edit(S.Tensors, 0, [](TensorState &T) { T.Writes[0].OnCurrent = true; });
   }));
   EXPECT_TRUE(Differs([](StreamState &S) {
-    edit(S.Tensors, 0, [](TensorState &T) { T.Foreign = {access(1, S3)}; });
+    edit(S.Tensors, 0, [](TensorState &T) { T.CrossStreamUses = {access(1, S3)}; });
   }));
   EXPECT_TRUE(Differs([](StreamState &S) {
     edit(S.Tensors, 0, [](TensorState &T) { T.AllocSite = 1; });
@@ -447,36 +444,36 @@ TEST(JoinAccesses, KeepsOneEntryPerSite) {
 
 TEST(StreamTable, FixedSymbols) {
   StreamTable T;
-  EXPECT_EQ(T[StreamTable::Default].Kind, StreamKind::Default);
-  EXPECT_EQ(T[StreamTable::EntryCurrent].Kind, StreamKind::EntryCurrent);
-  EXPECT_EQ(T.get(StreamKind::Default, nullptr), StreamTable::Default);
-  EXPECT_EQ(T.get(StreamKind::EntryCurrent, nullptr),
-            StreamTable::EntryCurrent);
-  EXPECT_EQ(T.get(StreamKind::Unknown, &T), StreamTable::Unknown);
-  EXPECT_EQ(T.describe(StreamTable::Unknown), "an unknown stream");
-  EXPECT_EQ(T.describe(StreamTable::Default), "the default stream");
-  EXPECT_EQ(T.describe(StreamTable::EntryCurrent),
-            "the caller's current stream");
+  EXPECT_EQ(T.kind(StreamTable::Default), StreamKind::Default);
+  EXPECT_EQ(T.kind(StreamTable::EntryCurrent), StreamKind::EntryCurrent);
+  EXPECT_EQ(T.get(StreamKind::Default, 0), StreamTable::Default);
+  EXPECT_EQ(T.get(StreamKind::EntryCurrent, 0), StreamTable::EntryCurrent);
+  EXPECT_EQ(T.get(StreamKind::Unknown, 7), StreamTable::Unknown);
+  EXPECT_EQ(T.kind(StreamTable::Unknown), StreamKind::Unknown);
+  EXPECT_EQ(T.describe(StreamTable::Default).Named, NoVar);
 }
 
 TEST(StreamTable, OneSymbolPerKey) {
   StreamTable T;
-  int K1 = 0, K2 = 0;
-  StreamId A = T.get(StreamKind::Pool, &K1);
-  StreamId B = T.get(StreamKind::Pool, &K2);
+  const uint64_t K1 = 1, K2 = 2;
+  StreamId A = T.get(StreamKind::Pool, K1);
+  StreamId B = T.get(StreamKind::Pool, K2);
   EXPECT_NE(A, B);
-  EXPECT_EQ(T.get(StreamKind::Pool, &K1), A);
+  EXPECT_EQ(T.get(StreamKind::Pool, K1), A);
   EXPECT_GT(A, StreamTable::EntryCurrent);
-  EXPECT_EQ(T.describe(A), "a pool stream");
+  EXPECT_EQ(T.describe(A).Kind, StreamKind::Pool);
+  EXPECT_EQ(T.describe(A).Named, NoVar);
 }
 
 TEST(StreamTable, RunsOutOfBitsIntoUnknown) {
   StreamTable T;
-  std::vector<int> Keys(StreamTable::MaxStreams + 4);
+  std::vector<uint64_t> Keys(StreamTable::MaxStreams + 4);
+  for (unsigned I = 0; I < Keys.size(); ++I)
+    Keys[I] = 100 + I;
   StreamId Last = StreamTable::Unknown;
   unsigned Named = 0;
-  for (int &K : Keys) {
-    StreamId Id = T.get(StreamKind::Pool, &K);
+  for (uint64_t K : Keys) {
+    StreamId Id = T.get(StreamKind::Pool, K);
     if (Id == StreamTable::Unknown)
       continue;
     ++Named;
@@ -485,18 +482,18 @@ TEST(StreamTable, RunsOutOfBitsIntoUnknown) {
   }
   EXPECT_EQ(Named, StreamTable::MaxStreams - 3);
   EXPECT_EQ(Last, StreamTable::MaxStreams - 1);
-  EXPECT_EQ(T.get(StreamKind::Pool, &Keys.back()), StreamTable::Unknown);
+  EXPECT_EQ(T.get(StreamKind::Pool, Keys.back()), StreamTable::Unknown);
 }
 
 TEST(StreamTable, KnownDistinct) {
   StreamTable T;
-  int K[6];
-  StreamId Pool1 = T.get(StreamKind::Pool, &K[0]);
-  StreamId Pool2 = T.get(StreamKind::Pool, &K[1]);
-  StreamId Param = T.get(StreamKind::Parameter, &K[2]);
-  StreamId Other = T.get(StreamKind::Other, &K[3]);
-  StreamId Other2 = T.get(StreamKind::Other, &K[4]);
-  StreamId Exec = T.get(StreamKind::Executor, &K[5]);
+  const uint64_t K[6] = {1, 2, 3, 4, 5, 6};
+  StreamId Pool1 = T.get(StreamKind::Pool, K[0]);
+  StreamId Pool2 = T.get(StreamKind::Pool, K[1]);
+  StreamId Param = T.get(StreamKind::Parameter, K[2]);
+  StreamId Other = T.get(StreamKind::Other, K[3]);
+  StreamId Other2 = T.get(StreamKind::Other, K[4]);
+  StreamId Exec = T.get(StreamKind::Executor, K[5]);
   const StreamId Unknown = StreamTable::Unknown, Default = StreamTable::Default,
                  Entry = StreamTable::EntryCurrent;
 
@@ -526,15 +523,19 @@ TEST(StreamTable, KnownDistinct) {
   EXPECT_FALSE(T.knownDistinct(Other, Default));
 }
 
-TEST(StreamTable, DescribesByKind) {
+TEST(StreamTable, DescribesByKindAndFirstName) {
   StreamTable T;
-  int K[3];
-  EXPECT_EQ(T.describe(T.get(StreamKind::Executor, &K[0])),
-            "an executor's stream");
-  EXPECT_EQ(T.describe(T.get(StreamKind::Parameter, &K[1])), "another stream");
-  EXPECT_EQ(T.describe(T.get(StreamKind::Other, &K[2])), "another stream");
-  T.nameBy(StreamTable::Unknown, nullptr); // no-op, must not crash
-  EXPECT_EQ(T.describe(StreamTable::Unknown), "an unknown stream");
+  StreamId E = T.get(StreamKind::Executor, 1);
+  StreamId P = T.get(StreamKind::Parameter, 2);
+  EXPECT_EQ(T.describe(E).Kind, StreamKind::Executor);
+  EXPECT_EQ(T.describe(P).Kind, StreamKind::Parameter);
+  T.nameBy(P, 7);
+  T.nameBy(P, 8); // the first variable names it
+  EXPECT_EQ(T.describe(P).Named, 7u);
+  T.nameBy(StreamTable::Unknown, 3); // fixed symbols keep no name
+  T.nameBy(StreamTable::Default, 3);
+  EXPECT_EQ(T.describe(StreamTable::Unknown).Named, NoVar);
+  EXPECT_EQ(T.describe(StreamTable::Default).Named, NoVar);
 }
 
 } // namespace
