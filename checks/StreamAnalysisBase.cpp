@@ -35,45 +35,6 @@ StreamAnalysisBase::StreamAnalysisBase(StringRef Name,
   Shared->addOptions(O);
 }
 
-void SharedSession::addOptions(const AnalysisOptions &O) {
-  if (Sealed) {
-    // The first check of a new translation unit.
-    Pending = O;
-    Sealed = false;
-    return;
-  }
-  for (const ApiConfig::Entry &E : ApiConfig::entries())
-    for (const auto &Name : (O.Config.*E.Field).keys())
-      (Pending.Config.*E.Field).insert(Name);
-  if (Pending.DumpFunction.empty())
-    Pending.DumpFunction = O.DumpFunction;
-  const SolverLimits Defaults;
-  auto Merge = [](auto &Into, auto Value, auto Default) {
-    if (Value != Default && (Into == Default || Value > Into))
-      Into = Value;
-  };
-  Merge(Pending.Limits.VisitsPerBlock, O.Limits.VisitsPerBlock,
-        Defaults.VisitsPerBlock);
-  Merge(Pending.Limits.MaxStateWork, O.Limits.MaxStateWork,
-        Defaults.MaxStateWork);
-}
-
-void SharedSession::seal() {
-  Session = std::make_unique<AnalysisSession>(Pending);
-  Sealed = true;
-}
-
-void SharedSession::beginTranslationUnit() {
-  if (!Sealed)
-    seal();
-}
-
-AnalysisSession &SharedSession::get() {
-  if (!Sealed || !Session)
-    seal();
-  return *Session;
-}
-
 void StreamAnalysisBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   for (const auto &[Name, Value] : ApiOptions)
     Options.store(Opts, Name, Value);

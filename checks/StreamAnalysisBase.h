@@ -13,32 +13,13 @@
 #include "checks/StreamDescription.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "lib/frontend/FunctionAnalysis.h"
+#include "lib/frontend/TranslationUnitSession.h"
 #include <memory>
 
 namespace clang::tidy::streamsafe {
 
-/// The analysis session shared by the engine checks of one translation
-/// unit. clang-tidy constructs every check anew for each translation unit,
-/// with that file's options; each check adds its options here when it is
-/// constructed, and the first of them to start matching the unit seals them
-/// into a fresh AnalysisSession. Framework API lists are the union of what
-/// the checks were configured with; a limit (VisitsPerBlock, MaxStateWork)
-/// set away from its default by any check applies, the largest if several.
-class SharedSession {
-public:
-  void addOptions(const ::streamsafe::AnalysisOptions &O);
-  /// Called by each check as its translation unit starts.
-  void beginTranslationUnit();
-  ::streamsafe::AnalysisSession &get();
-
-private:
-  void seal();
-
-  ::streamsafe::AnalysisOptions Pending;
-  /// Pending was used for Session: the next addOptions starts a new unit.
-  bool Sealed = true;
-  std::unique_ptr<::streamsafe::AnalysisSession> Session;
-};
+/// The session the engine checks of a run share, one per translation unit.
+using SharedSession = ::streamsafe::TranslationUnitSession;
 
 class StreamAnalysisBase : public ClangTidyCheck {
 public:

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LibTorchAST.h"
 #include "lib/frontend/FunctionAnalysis.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -359,57 +360,14 @@ void big_thread_body(at::Tensor x) {
 }
 )cpp";
 
-unsigned lineOf(llvm::StringRef Marker) {
-  std::string Tag = ("// @" + Marker).str();
-  llvm::StringRef Text(Code);
-  size_t At = Text.find(Tag);
-  EXPECT_NE(At, llvm::StringRef::npos) << Marker.str();
-  // The tag must end there ("@a" is not "@ab").
-  char Next = At + Tag.size() < Text.size() ? Text[At + Tag.size()] : '\n';
-  EXPECT_TRUE(!isalnum(static_cast<unsigned char>(Next)) && Next != '-')
-      << Marker.str();
-  return 1 + Text.take_front(At).count('\n');
-}
+unsigned lineOf(llvm::StringRef Marker) { return test::lineOf(Code, Marker); }
 
 class Engine : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
-    std::vector<std::string> Args = {
-        "-std=c++17",
-        "-isystem",
-        STREAMSAFE_TEST_TORCH_API_INCLUDE,
-        "-isystem",
-        STREAMSAFE_SOURCE_DIR "/test/shim",
-        "-isystem",
-        STREAMSAFE_TEST_CUDA_INCLUDE,
-        "-resource-dir=" STREAMSAFE_TEST_RESOURCE_DIR};
-    // The lit tests' precompiled LibTorch headers, when built and current,
-    // save most of the parse (~4 s); the headers' include guards make the
-    // test's own #includes no-ops, so the AST is the same. Otherwise (not
-    // built, or stale: clang rejects it) parse the headers.
-    std::string Pch = STREAMSAFE_TEST_PCH_CXX;
-    if (!Pch.empty() && llvm::sys::fs::exists(Pch)) {
-      std::vector<std::string> WithPch = Args;
-      WithPch.insert(WithPch.end(), {"-include-pch", Pch});
-      static IgnoringDiagConsumer Quiet; // the AST keeps a pointer to it
-      AST = tooling::buildASTFromCodeWithArgs(
-          Code, WithPch, "input.cpp", "clang-tool",
-          std::make_shared<PCHContainerOperations>(),
-          tooling::getClangStripDependencyFileAdjuster(),
-          tooling::FileContentMappings(), &Quiet);
-      if (AST && AST->getDiagnostics().hasErrorOccurred())
-        AST.reset();
-    }
-    if (!AST)
-      AST = tooling::buildASTFromCodeWithArgs(Code, Args, "input.cpp");
-    if (!AST)
-      return;
-    // Top-level definitions of the main file: no need to walk ATen.
-    for (Decl *D : AST->getASTContext().getTranslationUnitDecl()->decls())
-      if (auto *FD = dyn_cast<FunctionDecl>(D))
-        if (FD->doesThisDeclarationHaveABody() &&
-            AST->getSourceManager().isInMainFile(FD->getLocation()))
-          Functions[FD->getName()] = FD;
+    AST = test::parseWithLibTorch(Code);
+    if (AST)
+      Functions = test::mainFileFunctions(*AST);
   }
   static void TearDownTestSuite() {
     Functions.clear();

@@ -414,7 +414,8 @@ TEST(StreamStateEquality, ComparesEveryComponent) {
     edit(S.Tensors, 0, [](TensorState &T) { T.Writes[0].OnCurrent = true; });
   }));
   EXPECT_TRUE(Differs([](StreamState &S) {
-    edit(S.Tensors, 0, [](TensorState &T) { T.CrossStreamUses = {access(1, S3)}; });
+    edit(S.Tensors, 0,
+         [](TensorState &T) { T.CrossStreamUses = {access(1, S3)}; });
   }));
   EXPECT_TRUE(Differs([](StreamState &S) {
     edit(S.Tensors, 0, [](TensorState &T) { T.AllocSite = 1; });
