@@ -17,7 +17,8 @@ void registerStreamSafeChecks(ClangTidyCheckFactories &Factories) {
   Factories.registerCheck<DefaultStreamLaunchCheck>(
       "streamsafe-default-stream-launch");
 
-  // The engine-based checks share one session: one analysis per function.
+  // The engine-based checks created for one translation unit share its
+  // session: one analysis per function, with the options of that unit.
   auto Shared = std::make_shared<SharedSession>();
   auto Add = [&](StringRef Name, auto Tag) {
     using Check = typename decltype(Tag)::type;

@@ -8,7 +8,8 @@ class ClangTidyCheckFactories;
 namespace streamsafe {
 
 /// Registers every streamsafe-* check with \p Factories. The checks that
-/// consume the stream dataflow engine share one AnalysisSession.
+/// consume the stream dataflow engine share one AnalysisSession per
+/// translation unit.
 void registerStreamSafeChecks(ClangTidyCheckFactories &Factories);
 
 } // namespace streamsafe

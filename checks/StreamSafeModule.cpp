@@ -1,8 +1,8 @@
 //===--- StreamSafeModule.cpp - Registers every streamsafe-* check --------===//
 //
 // One module, several check names, one analysis: the checks built on the
-// stream dataflow engine share an AnalysisSession, so each function of a
-// translation unit is analysed once however many of them are enabled.
+// stream dataflow engine share the AnalysisSession of their translation unit,
+// so each function is analysed once however many of them are enabled.
 //
 //===----------------------------------------------------------------------===//
 
