@@ -89,7 +89,7 @@ void MissingRecordStreamCheck::report(const FunctionResult &R, const Finding &F,
     // are in scope there and no other stream is involved.
     const NamedDecl *StreamVar = R.decl(F.Access.Stream.Named);
     const NamedDecl *TensorVar = R.decl(F.Storage);
-    if (F.SingleForeignStream && StreamVar && TensorVar && FD.getBody()) {
+    if (F.SingleOtherStream && StreamVar && TensorVar && FD.getBody()) {
       ParentMap Parents(FD.getBody());
       const Stmt *After = statementOf(R.stmt(F.Access.Site), Parents);
       if (After && inScopeAt(StreamVar, After, FD, Parents) &&

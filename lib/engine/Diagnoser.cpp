@@ -15,7 +15,8 @@ AccessInfo Diagnoser::info(const Access &A) const {
   return I;
 }
 
-void Diagnoser::before(const Fact &F, const StreamState &S) {
+void Diagnoser::before(const Fact &F, const StreamState &S,
+                       llvm::ArrayRef<StreamState> Paths) {
   if (const auto *X = F.as<fact::Access>())
     return access(F, *X, S);
   if (const auto *X = F.as<fact::Allocate>()) {
@@ -28,7 +29,7 @@ void Diagnoser::before(const Fact &F, const StreamState &S) {
   if (const auto *X = F.as<fact::HostAccess>())
     return hostAccess(F, X->Tensor, X->Write, S);
   if (const auto *X = F.as<fact::EventWait>())
-    return eventWait(F, *X, S);
+    return eventWait(F, *X, S, Paths);
 }
 
 void Diagnoser::access(const Fact &F, const fact::Access &X,
@@ -104,10 +105,19 @@ void Diagnoser::hostAccess(const Fact &F, const TensorRef &Tensor, bool Write,
 }
 
 void Diagnoser::eventWait(const Fact &F, const fact::EventWait &X,
-                          const StreamState &S) {
+                          const StreamState &S,
+                          llvm::ArrayRef<StreamState> Paths) {
   auto It = X.Event != NoVar ? S.Events.find(X.Event) : S.Events.end();
   if (It == S.Events.end() || It->second.MustRecorded ||
       (It->second.MayRecorded && X.RecordedLaterInLoop))
+    return;
+  // Recorded on some paths here: on this one, or on one kept apart from it.
+  const EventState *Recorded = It->second.MayRecorded ? &It->second : nullptr;
+  for (const StreamState &P : Paths)
+    if (auto E = P.Events.find(X.Event);
+        !Recorded && E != P.Events.end() && E->second.MayRecorded)
+      Recorded = &E->second;
+  if (Recorded && X.RecordedLaterInLoop)
     return;
   // CUDA and PyTorch treat a wait on a never-recorded event as complete.
   Finding Fi;
@@ -116,8 +126,8 @@ void Diagnoser::eventWait(const Fact &F, const fact::EventWait &X,
   Fi.Access.Site = F.Site;
   Fi.Access.Stream = T.streams().describe(T.streamOf(X.Stream, S));
   Fi.Related = It->second.Declared;
-  Fi.Maybe = It->second.MayRecorded;
-  Fi.Prior.Site = It->second.LastRecord;
+  Fi.Maybe = Recorded != nullptr;
+  Fi.Prior.Site = Recorded ? Recorded->LastRecord : NoSite;
   Out.push_back(Fi);
 }
 
@@ -172,7 +182,7 @@ void Diagnoser::released(StorageId Id, const TensorState &Tensor, SiteId At) {
     Alloc.Mode = AccessMode::Allocate;
     Fi.Prior = info(Alloc);
     Fi.FreedAt = At;
-    Fi.SingleForeignStream = Last.size() == 1;
+    Fi.SingleOtherStream = Last.size() == 1;
     Out.push_back(Fi);
   }
 }

@@ -13,6 +13,7 @@
 
 #include "lib/engine/Transfer.h"
 #include "lib/ir/Findings.h"
+#include "llvm/ADT/ArrayRef.h"
 #include <vector>
 
 namespace streamsafe {
@@ -22,7 +23,10 @@ public:
   Diagnoser(Transfer &T, std::vector<Finding> &Out) : T(T), Out(Out) {}
 
   /// Checks fact \p F against the state \p S it is about to be applied to.
-  void before(const Fact &F, const StreamState &S);
+  /// \p Paths: every state the fact is applied to there (S among them: the
+  /// solver keeps paths apart that contradict each other on a branch).
+  void before(const Fact &F, const StreamState &S,
+              llvm::ArrayRef<StreamState> Paths);
   /// The last reference to storage \p Id (in state \p Tensor) died at \p At.
   void released(StorageId Id, const TensorState &Tensor, SiteId At);
   /// A path leaves the function at \p Exit in state \p S.
@@ -32,7 +36,8 @@ private:
   void access(const Fact &F, const fact::Access &X, const StreamState &S);
   void hostAccess(const Fact &F, const TensorRef &Tensor, bool Write,
                   const StreamState &S);
-  void eventWait(const Fact &F, const fact::EventWait &X, const StreamState &S);
+  void eventWait(const Fact &F, const fact::EventWait &X, const StreamState &S,
+                 llvm::ArrayRef<StreamState> Paths);
   void threadCurrentStream(const Fact &F, const StreamState &S, bool Query);
   AccessInfo info(const Access &A) const;
 

@@ -5,6 +5,7 @@
 #include "lib/engine/Transfer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
+#include <functional>
 #include <set>
 #include <tuple>
 
@@ -21,6 +22,52 @@ constexpr unsigned GrowOnlyAfterVisits = 12;
 constexpr unsigned MaxBodyNesting = 4;
 /// Visits every body gets on top of VisitsPerBlock per block.
 constexpr unsigned VisitSlack = 16;
+/// States kept apart at one block because their paths contradict each other
+/// on a never-changing variable; past this, they are joined as one.
+constexpr unsigned MaxPartitions = 4;
+/// Variables whose branch outcomes a state remembers.
+constexpr unsigned MaxAssumptions = 4;
+
+/// The states at a program point, one per combination of branch outcomes on
+/// never-changing variables (usually one). Empty: unreachable.
+using StateSet = llvm::SmallVector<StreamState, 1>;
+
+/// The condition of the edge from \p P to \p To, if one edge leads there.
+Assumption edgeCondition(const Block &P, unsigned To) {
+  Assumption Found;
+  unsigned Edges = 0;
+  for (unsigned I = 0; I < P.Succs.size(); ++I)
+    if (P.Succs[I] == To) {
+      ++Edges;
+      if (I < P.SuccConds.size())
+        Found = P.SuccConds[I];
+    }
+  return Edges == 1 ? Found : Assumption();
+}
+
+/// Adds what edge condition \p C says to \p S; false when \p S contradicts
+/// it (the edge is never taken from there).
+bool assume(StreamState &S, Assumption C) {
+  if (C.Var == NoVar)
+    return true;
+  auto It = llvm::lower_bound(
+      S.Assumed, C,
+      [](const Assumption &A, const Assumption &B) { return A.Var < B.Var; });
+  if (It != S.Assumed.end() && It->Var == C.Var)
+    return It->Value == C.Value;
+  if (S.Assumed.size() < MaxAssumptions)
+    S.Assumed.insert(It, C);
+  return true;
+}
+
+StreamState joinAll(const StateSet &Set,
+                    const std::function<StorageId(VarId)> &PhiFor,
+                    bool Coarse) {
+  StreamState All;
+  for (const StreamState &S : Set)
+    All.join(S, PhiFor, Coarse);
+  return All;
+}
 
 /// Reverse post-order of a body's blocks, successors taken last to first:
 /// a loop's exit is finished before its body, so the body comes first and a
@@ -112,11 +159,13 @@ private:
     const Body &B = IR.Bodies[Id];
     const BodyOrder &O = orderOf(Id);
     unsigned N = B.Blocks.size();
-    std::vector<StreamState> In(N), OutState(N);
+    std::vector<StateSet> In(N), OutState(N);
     std::vector<char> Visited(N, 0);
     std::vector<unsigned> Visits(N, 0);
     unsigned JoinWork = 0;
-    auto PhiFor = [this](VarId V) { return T.phiFor(V); };
+    std::function<StorageId(VarId)> PhiFor = [this](VarId V) {
+      return T.phiFor(V);
+    };
     // A loop head (a predecessor comes later in the order), or a block
     // visited a few times already, joins coarsely: an event's covers are
     // what every path's record listed. The finer join is not monotone (what
@@ -130,14 +179,35 @@ private:
           return true;
       return false;
     };
+    // Paths that agree on every never-changing variable they tested are
+    // joined; paths that contradict each other are kept apart.
+    auto Add = [&](StateSet &Set, StreamState S, bool IsCoarse) {
+      for (StreamState &Have : Set)
+        if (Have.Assumed == S.Assumed) {
+          JoinWork += Have.join(S, PhiFor, IsCoarse);
+          return;
+        }
+      Set.push_back(std::move(S));
+      if (Set.size() > MaxPartitions) {
+        StreamState All = joinAll(Set, PhiFor, IsCoarse);
+        All.Assumed.clear();
+        Set.assign(1, std::move(All));
+      }
+    };
     auto InputOf = [&](unsigned Block) {
-      StreamState S;
-      if (Block == B.Entry)
-        S = Entry;
+      StateSet Set;
       bool IsCoarse = Coarse(Block);
-      for (unsigned P : B.Blocks[Block].Preds)
-        JoinWork += S.join(OutState[P], PhiFor, IsCoarse);
-      return S;
+      if (Block == B.Entry)
+        Add(Set, Entry, IsCoarse);
+      for (unsigned P : B.Blocks[Block].Preds) {
+        Assumption C = edgeCondition(B.Blocks[P], Block);
+        for (const StreamState &From : OutState[P]) {
+          StreamState S = From;
+          if (S.Reachable && assume(S, C))
+            Add(Set, std::move(S), IsCoarse);
+        }
+      }
+      return Set;
     };
     // Only the converged states are diagnosed: bodies run while this one
     // converges are not.
@@ -153,18 +223,20 @@ private:
         InReplay = Replay;
         return StreamState();
       }
-      StreamState NewIn = InputOf(Block);
+      StateSet NewIn = InputOf(Block);
       // A record covers what is in flight and a sync completes what was
       // covered, so a loop can otherwise swing between two states for ever.
       // The states form a finite lattice: growing only terminates.
       if (Visited[Block] && ++Visits[Block] > GrowOnlyAfterVisits) {
-        StreamState Grown = In[Block];
-        JoinWork += Grown.join(NewIn, PhiFor, /*Coarse=*/true);
-        NewIn = std::move(Grown);
+        StreamState Grown = joinAll(In[Block], PhiFor, /*Coarse=*/true);
+        JoinWork += Grown.join(joinAll(NewIn, PhiFor, /*Coarse=*/true), PhiFor,
+                               /*Coarse=*/true);
+        Grown.Assumed.clear();
+        NewIn.assign(1, std::move(Grown));
       }
       // Work, not only visits: the entries joins and sweeps touched (states
       // share what did not change, so this is what a visit costs).
-      R.StateWork += 1 + B.Blocks[Block].Facts.size() +
+      R.StateWork += 1 + NewIn.size() * B.Blocks[Block].Facts.size() +
                      std::exchange(JoinWork, 0) + T.takeWork();
       if (R.StateWork > Limits.MaxStateWork) {
         R.State = SolverResult::BudgetExceeded;
@@ -174,14 +246,16 @@ private:
       if (Visited[Block] && NewIn == In[Block])
         continue;
       Visited[Block] = 1;
-      StreamState S = NewIn;
+      StateSet Out = NewIn;
       In[Block] = std::move(NewIn);
-      for (const Fact &F : B.Blocks[Block].Facts)
-        T.apply(F, S);
-      T.collectGarbage(S);
-      if (S == OutState[Block] && OutState[Block].Reachable)
+      for (StreamState &S : Out) {
+        for (const Fact &F : B.Blocks[Block].Facts)
+          T.apply(F, S);
+        T.collectGarbage(S);
+      }
+      if (Out == OutState[Block] && !OutState[Block].empty())
         continue;
-      OutState[Block] = std::move(S);
+      OutState[Block] = std::move(Out);
       for (unsigned Succ : B.Blocks[Block].Succs)
         if (O.Rank[Succ] != ~0u)
           Work.insert(O.Rank[Succ]);
@@ -194,25 +268,31 @@ private:
     if (ExitPaths)
       for (unsigned P : B.Blocks[B.Exit].Preds)
         if (Visited[P])
-          ExitPaths->push_back({P, OutState[P]});
-    return In[B.Exit];
+          for (const StreamState &S : OutState[P])
+            ExitPaths->push_back({P, S});
+    return joinAll(In[B.Exit], PhiFor, /*Coarse=*/false);
   }
 
   /// The replay: each fact is checked against the converged state it sees.
   void diagnose(const Body &B, const BodyOrder &O,
-                const std::vector<StreamState> &In,
+                const std::vector<StateSet> &In,
                 const std::vector<char> &Visited) {
     for (unsigned Block : O.Order) {
       if (!Visited[Block])
         continue;
       if (Limits.Dump && Depth == 0)
         llvm::errs() << " block B" << Block << "\n";
-      StreamState S = In[Block];
+      // The paths kept apart at this block advance together, so a finding
+      // can say what happens on the others.
+      StateSet Paths = In[Block];
       for (const Fact &F : B.Blocks[Block].Facts) {
-        D.before(F, S);
-        T.apply(F, S);
-        if (Limits.Dump && Depth == 0)
-          T.dump(F, S, llvm::errs());
+        for (const StreamState &S : Paths)
+          D.before(F, S, Paths);
+        for (StreamState &S : Paths) {
+          T.apply(F, S);
+          if (Limits.Dump && Depth == 0)
+            T.dump(F, S, llvm::errs());
+        }
       }
     }
   }

@@ -10,8 +10,9 @@ bool StreamState::operator==(const StreamState &O) const {
          CurrentSetAt == O.CurrentSetAt && StreamVars == O.StreamVars &&
          TensorVars == O.TensorVars && Tensors == O.Tensors &&
          Events == O.Events && Guards == O.Guards &&
-         Unrestored == O.Unrestored && ThreadStart == O.ThreadStart &&
-         SpawnerStream == O.SpawnerStream && SpawnerSetAt == O.SpawnerSetAt;
+         Unrestored == O.Unrestored && Assumed == O.Assumed &&
+         ThreadStart == O.ThreadStart && SpawnerStream == O.SpawnerStream &&
+         SpawnerSetAt == O.SpawnerSetAt;
 }
 
 bool EventState::covers(CoveredAccess C) const {
@@ -190,6 +191,10 @@ unsigned StreamState::join(const StreamState &O,
     if (!llvm::is_contained(Unrestored, U))
       Unrestored.push_back(U);
   llvm::sort(Unrestored);
+  // What both paths assumed still holds.
+  llvm::erase_if(Assumed, [&](const Assumption &A) {
+    return !llvm::is_contained(O.Assumed, A);
+  });
   intersectEqual(StreamVars, O.StreamVars);
   // Variables that name different storages on the two paths (y = a on one,
   // y = b on the other; a loop's prev = prev.exp()) name a phi storage; the

@@ -15,6 +15,7 @@
 #include "lib/engine/PersistentMap.h"
 #include "lib/engine/StreamTable.h"
 #include "lib/ir/Findings.h"
+#include "lib/ir/IR.h"
 #include "lib/ir/Sites.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
@@ -144,6 +145,10 @@ struct StreamState {
   std::map<VarId, GuardState> Guards;
   /// setCurrentCUDAStream calls that may still be in effect (may: union).
   llvm::SmallVector<SiteId, 2> Unrestored;
+  /// What the branches taken to get here tell about variables that never
+  /// change (sorted by variable): paths that contradict each other are kept
+  /// apart by the solver, so an infeasible combination is never followed.
+  llvm::SmallVector<Assumption, 2> Assumed;
   /// Inside a thread body: where it was spawned, and the spawner's stream.
   SiteId ThreadStart = NoSite;
   StreamId SpawnerStream = StreamTable::Unknown;

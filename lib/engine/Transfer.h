@@ -101,6 +101,7 @@ private:
   void apply(const Fact &F, const fact::Spawn &X, StreamState &S);
   void apply(const Fact &F, const fact::CurrentQuery &X, StreamState &S);
   void apply(const Fact &F, const fact::HostAccess &X, StreamState &S);
+  void apply(const Fact &F, const fact::Forget &X, StreamState &S);
 
   StorageId storageFor(uint64_t Key, VarId Named, bool Persistent);
   void bindVar(StreamState &S, VarId V, StorageId Id);

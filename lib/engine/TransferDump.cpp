@@ -19,7 +19,8 @@ const char *factName(const Fact::Op &Op) {
       "allocate",      "bind-tensor",   "bind-stream",   "bind-event",
       "unbind",        "escape-tensor", "escape-event",  "event-record",
       "event-wait",    "event-sync",    "stream-sync",   "device-sync",
-      "record-stream", "spawn",         "current-query", "host-access"};
+      "record-stream", "spawn",         "current-query", "host-access",
+      "forget"};
   static_assert(sizeof(Names) / sizeof(Names[0]) ==
                     std::variant_size_v<Fact::Op>,
                 "one name per fact kind");

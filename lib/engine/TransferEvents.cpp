@@ -55,6 +55,11 @@ void Transfer::apply(const Fact &, const fact::HostAccess &, StreamState &) {
   // checks it against pending copies.
 }
 
+void Transfer::apply(const Fact &, const fact::Forget &X, StreamState &S) {
+  llvm::erase_if(S.Assumed,
+                 [&](const Assumption &A) { return A.Var == X.Var; });
+}
+
 //===-- Events -----------------------------------------------------------===//
 
 void Transfer::apply(const Fact &F, const fact::EventRecord &X,

@@ -1,6 +1,7 @@
 //===--- DefaultStreamLaunch.cpp - CUDA work on the default stream --------===//
 
 #include "lib/frontend/DefaultStreamLaunch.h"
+#include "lib/frontend/VariableChanges.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -41,12 +42,6 @@ bool isRuntimeFunction(const FunctionDecl *FD) {
 
 bool isDefaultOrigin(StreamOrigin O) {
   return O != StreamOrigin::Unknown && O != StreamOrigin::Current;
-}
-
-bool isCudaStreamType(QualType T) {
-  const auto *Ptr = T.getCanonicalType()->getAs<PointerType>();
-  const auto *Rec = Ptr ? Ptr->getPointeeType()->getAsRecordDecl() : nullptr;
-  return Rec && Rec->getName() == "CUstream_st";
 }
 
 // The spelled expression behind implicit conversions, copies and accessors.
@@ -93,14 +88,10 @@ bool isDeviceOnlyCode(const FunctionDecl &FD) {
 // One pass over a function body. It collects the launches and runtime calls
 // of the body itself (nested lambdas and local classes are functions of their
 // own, analysed when the matcher reaches them) and the local variables, and
-// tells which local variables may change after their initialization: every
-// use must be a plain read (an lvalue-to-rvalue conversion, a const view of
-// the object such as a const method call or a const reference, a copy,
-// `(void)v`), also inside nested lambdas; anything else (assignment, address
-// taken, non-const reference) counts as a change. Much cheaper than clang's
-// ExprMutationAnalyzer, which costs seconds on a LibTorch translation unit.
-class BodyScan : public RecursiveASTVisitor<BodyScan> {
-  using Base = RecursiveASTVisitor<BodyScan>;
+// tells which local variables may change after their initialization (also
+// inside nested lambdas).
+class BodyScan : public VariableChanges<BodyScan> {
+  using Base = VariableChanges<BodyScan>;
 
 public:
   explicit BodyScan(ApiTable &Table) : Table(Table) {}
@@ -108,8 +99,6 @@ public:
   std::vector<const CUDAKernelCallExpr *> Launches;
   std::vector<const CallExpr *> Calls;
   std::vector<const VarDecl *> Locals;
-
-  bool mayChange(const VarDecl &V) const { return Changed.count(&V); }
 
   bool TraverseLambdaExpr(LambdaExpr *L) {
     return nested([&] { return Base::TraverseLambdaExpr(L); });
@@ -136,35 +125,8 @@ public:
       Locals.push_back(V);
     return true;
   }
-  bool VisitImplicitCastExpr(ImplicitCastExpr *C) {
-    if (C->getCastKind() == CK_LValueToRValue ||
-        (C->getCastKind() == CK_NoOp && C->getType().isConstQualified()))
-      Reads.insert(C->getSubExpr()->IgnoreParens());
-    return true;
-  }
-  bool VisitExplicitCastExpr(ExplicitCastExpr *C) {
-    if (C->getCastKind() == CK_ToVoid)
-      Reads.insert(C->getSubExpr()->IgnoreParens());
-    return true;
-  }
-  bool VisitCXXConstructExpr(CXXConstructExpr *C) {
-    if (C->getNumArgs() == 1 && C->getConstructor()->isCopyConstructor())
-      Reads.insert(C->getArg(0)->IgnoreParens());
-    return true;
-  }
-  bool VisitDeclRefExpr(DeclRefExpr *R) {
-    if (const auto *V = dyn_cast<VarDecl>(R->getDecl()))
-      if (V->hasLocalStorage())
-        Refs.push_back(R);
-    return true;
-  }
 
-  // Call after the traversal: a use that is not a read changes its variable.
-  void finish() {
-    for (const DeclRefExpr *R : Refs)
-      if (!Reads.count(R))
-        Changed.insert(R->getDecl());
-  }
+  void finish() { finishChanges(); }
 
 private:
   template <typename F> bool nested(F Traverse) {
@@ -176,9 +138,6 @@ private:
 
   ApiTable &Table;
   unsigned Nested = 0;
-  std::vector<const DeclRefExpr *> Refs;
-  llvm::SmallPtrSet<const Expr *, 32> Reads;
-  llvm::SmallPtrSet<const ValueDecl *, 8> Changed;
 };
 
 // Classifies stream arguments within one function body.
@@ -344,10 +303,11 @@ private:
 
   // The row's stream argument, when the declaration agrees that it is a
   // cudaStream_t (runtime headers of other CUDA versions may differ).
-  static std::optional<unsigned> streamParameter(const FunctionDecl &FD,
-                                                 const ApiEntry &Api) {
+  std::optional<unsigned> streamParameter(const FunctionDecl &FD,
+                                          const ApiEntry &Api) {
     if (Api.Stream < 0 || unsigned(Api.Stream) >= FD.getNumParams() ||
-        !isCudaStreamType(FD.getParamDecl(Api.Stream)->getType()))
+        Table.classify(FD.getParamDecl(Api.Stream)->getType()) !=
+            ValueClass::RawStream)
       return std::nullopt;
     return unsigned(Api.Stream);
   }

@@ -1,6 +1,7 @@
 //===--- FunctionAnalysis.cpp - Clang CFGs to the fact IR, solved ---------===//
 
 #include "lib/frontend/FunctionAnalysis.h"
+#include "lib/frontend/BranchConditions.h"
 #include "lib/frontend/Lowering.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMap.h"
@@ -59,9 +60,11 @@ private:
 class IRBuilder {
 public:
   IRBuilder(const FunctionDecl &FD, ASTContext &Ctx, ApiTable &Table)
-      : FD(FD), Ctx(Ctx), Parents(FD.getBody()),
-        L(Ctx, Table, *IR, Parents,
-          [this](const LambdaExpr &Lambda) { return bodyFor(Lambda); }) {}
+      : FD(FD), Ctx(Ctx), Parents(FD.getBody()), Conditions(FD),
+        L(
+            Ctx, Table, *IR, Parents,
+            [this](const LambdaExpr &Lambda) { return bodyFor(Lambda); },
+            Conditions) {}
 
   std::unique_ptr<Function> build() {
     IR->Name = FD.getQualifiedNameAsString();
@@ -125,11 +128,24 @@ private:
       for (const CFGBlock *S : From->succs())
         if (S)
           Out.Succs.push_back(S->getBlockID());
+      branchConditions(*From, Out);
       for (const CFGBlock *P : From->preds())
         if (P)
           Out.Preds.push_back(P->getBlockID());
     }
     IR->Bodies[Id] = std::move(B);
+  }
+
+  // A two-way branch on a never-changing variable: what each edge tells.
+  void branchConditions(const CFGBlock &From, Block &Out) {
+    if (From.succ_size() != 2 || Out.Succs.size() != 2)
+      return;
+    std::optional<Assumption> True = Conditions.whenTrue(
+        dyn_cast_or_null<Expr>(From.getTerminatorCondition()),
+        [this](const VarDecl *V) { return L.varOf(V); });
+    if (!True)
+      return;
+    Out.SuccConds = {*True, Assumption{True->Var, !True->Value}};
   }
 
   // Where each path leaves the function: its return statement, or the end
@@ -153,6 +169,7 @@ private:
   const FunctionDecl &FD;
   ASTContext &Ctx;
   ParentMap Parents;
+  BranchConditions Conditions;
   std::unique_ptr<Function> IR = std::make_unique<Function>();
   Lowering L;
   llvm::DenseMap<const LambdaExpr *, BodyId> Bodies;

@@ -510,6 +510,43 @@ void Lowering::lowerUnknownCall(const CallExpr *CE, FactList &Out) {
       access(Out, /*Write=*/false, T, StreamRef::current());
     escape(Out, site(SiteKind::Other, CE), T);
   }
+  if (FD && !FD->hasBody() && !Library)
+    lowerLauncher(CE, *FD, Out);
+}
+
+// A launcher defined in another file (the usual shape of extension code:
+// `kernels::dispatch(out.data_ptr<float>(), in.data_ptr<float>(), n,
+// stream)`): it receives tensor data pointers and a stream, so it accesses
+// those tensors on that stream, writing through a pointer to non-const and
+// reading through a pointer to const. Without a stream argument nothing is
+// assumed (the work may be synchronous or on any stream).
+void Lowering::lowerLauncher(const CallExpr *CE, const FunctionDecl &FD,
+                             FactList &Out) {
+  const Expr *Stream = nullptr;
+  for (const Expr *Arg : CE->arguments()) {
+    ValueClass C = Table.classify(Arg->getType());
+    if (C == ValueClass::Stream || C == ValueClass::RawStream) {
+      Stream = Arg;
+      break;
+    }
+  }
+  if (!Stream)
+    return;
+  StreamRef On = streamRef(Stream);
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    const Expr *Arg = CE->getArg(I);
+    const Expr *T = tensorBehindPointer(Arg);
+    if (!T)
+      continue;
+    // The parameter says whether the launcher may write (a variadic
+    // argument: the argument's own type).
+    QualType Param = I < FD.getNumParams() ? FD.getParamDecl(I)->getType()
+                                           : Arg->IgnoreImpCasts()->getType();
+    bool Write = true;
+    if (const auto *PT = Param->getAs<PointerType>())
+      Write = !PT->getPointeeType().isConstQualified();
+    access(Out, Write, T, On, /*Async=*/false, /*Copy=*/false, Arg);
+  }
 }
 
 } // namespace streamsafe

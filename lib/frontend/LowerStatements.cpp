@@ -3,6 +3,7 @@
 #include "lib/frontend/Lowering.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
 
 using namespace clang;
@@ -10,9 +11,11 @@ using namespace clang;
 namespace streamsafe {
 
 Lowering::Lowering(ASTContext &Ctx, ApiTable &Table, Function &IR,
-                   const ParentMap &Parents, BodyLowerer LowerBody)
+                   const ParentMap &Parents, BodyLowerer LowerBody,
+                   const BranchConditions &Conditions)
     : Ctx(Ctx), SM(Ctx.getSourceManager()), Table(Table), IR(IR),
-      Parents(Parents), LowerBody(std::move(LowerBody)) {}
+      Parents(Parents), LowerBody(std::move(LowerBody)),
+      Conditions(Conditions) {}
 
 void Lowering::emit(FactList &Out, SiteId At, Fact::Op What) {
   Fact F;
@@ -101,6 +104,11 @@ void Lowering::bind(const VarDecl *V, const Expr *Value, SiteId At,
 
 void Lowering::lowerDecl(const VarDecl *V, const Stmt *DS, FactList &Out) {
   const Expr *Init = V->getInit();
+  // A tracked condition variable declared in a loop takes a new value each
+  // time round: what the last iteration's branches told is forgotten.
+  if (Conditions.tracked(V) && inLoop(DS))
+    emit(Out, site(SiteKind::Other, V->getLocation(), DS, V),
+         fact::Forget{varOf(V)});
   switch (Table.classify(V->getType())) {
   case ValueClass::None: {
     // std::vector<at::Tensor> v{a, b}; Pair p{a, b}: the object keeps them.
@@ -137,6 +145,13 @@ void Lowering::lowerDecl(const VarDecl *V, const Stmt *DS, FactList &Out) {
   }
   }
   llvm_unreachable("every value class is handled");
+}
+
+bool Lowering::inLoop(const Stmt *S) const {
+  for (const Stmt *P = Parents.getParent(S); P; P = Parents.getParent(P))
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P))
+      return true;
+  return false;
 }
 
 void Lowering::lowerReturn(const ReturnStmt *RS, FactList &Out) {

@@ -15,6 +15,7 @@
 #define STREAMSAFE_LIB_FRONTEND_LOWERING_H
 
 #include "lib/frontend/ApiTable.h"
+#include "lib/frontend/BranchConditions.h"
 #include "lib/ir/IR.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
@@ -50,7 +51,8 @@ public:
   using BodyLowerer = std::function<BodyId(const clang::LambdaExpr &)>;
 
   Lowering(clang::ASTContext &Ctx, ApiTable &Table, Function &IR,
-           const clang::ParentMap &Parents, BodyLowerer LowerBody);
+           const clang::ParentMap &Parents, BodyLowerer LowerBody,
+           const BranchConditions &Conditions);
 
   void lower(const clang::CFGElement &Elem, FactList &Out);
 
@@ -75,6 +77,8 @@ private:
   void lowerConstruct(const clang::CXXConstructExpr *CE, FactList &Out);
   void bind(const clang::VarDecl *V, const clang::Expr *Value, SiteId At,
             FactList &Out);
+  /// True when \p S is inside a loop of the function (it may run again).
+  bool inLoop(const clang::Stmt *S) const;
 
   //===-- Calls (LowerCalls.cpp)
   //-------------------------------------------===//
@@ -94,6 +98,8 @@ private:
   bool lowerAtenCall(const clang::CallExpr *CE, const ApiEntry &A,
                      FactList &Out);
   void lowerUnknownCall(const clang::CallExpr *CE, FactList &Out);
+  void lowerLauncher(const clang::CallExpr *CE, const clang::FunctionDecl &FD,
+                     FactList &Out);
   void spawn(const clang::Stmt *At, llvm::ArrayRef<const clang::Expr *> Args,
              const clang::Expr *Executor, FactList &Out);
 
@@ -136,6 +142,7 @@ private:
   Function &IR;
   const clang::ParentMap &Parents;
   BodyLowerer LowerBody;
+  const BranchConditions &Conditions;
   llvm::DenseMap<const clang::NamedDecl *, VarId> Vars;
   llvm::DenseMap<const void *, ObjectId> Objects;
 };

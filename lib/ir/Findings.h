@@ -77,7 +77,7 @@ struct Finding {
   /// MissingRecordStream: the tensor is used on no other foreign stream,
   /// so "Storage.record_stream(<the use's stream variable>)" after the use
   /// is the fix, if the check finds both names in scope there.
-  bool SingleForeignStream = false;
+  bool SingleOtherStream = false;
 };
 
 } // namespace streamsafe

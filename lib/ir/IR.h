@@ -191,16 +191,24 @@ struct HostAccess {
   bool Write = false;
   TensorRef Tensor;
 };
+/// Var, whose branch outcomes are tracked (see Assumption), is initialised
+/// again (its declaration runs again in a loop): what branches told about
+/// its previous value no longer holds.
+struct Forget {
+  VarId Var = NoVar;
+};
 } // namespace fact
 
 /// One fact: where it happens and what it does.
 struct Fact {
-  using Op = std::variant<
-      fact::SetCurrent, fact::GuardEnter, fact::GuardExit, fact::Access,
-      fact::Allocate, fact::BindTensor, fact::BindStream, fact::BindEvent,
-      fact::Unbind, fact::EscapeTensor, fact::EscapeEvent, fact::EventRecord,
-      fact::EventWait, fact::EventSync, fact::StreamSync, fact::DeviceSync,
-      fact::RecordStream, fact::Spawn, fact::CurrentQuery, fact::HostAccess>;
+  using Op =
+      std::variant<fact::SetCurrent, fact::GuardEnter, fact::GuardExit,
+                   fact::Access, fact::Allocate, fact::BindTensor,
+                   fact::BindStream, fact::BindEvent, fact::Unbind,
+                   fact::EscapeTensor, fact::EscapeEvent, fact::EventRecord,
+                   fact::EventWait, fact::EventSync, fact::StreamSync,
+                   fact::DeviceSync, fact::RecordStream, fact::Spawn,
+                   fact::CurrentQuery, fact::HostAccess, fact::Forget>;
   SiteId Site = NoSite;
   Op What;
   template <typename T> const T *as() const { return std::get_if<T>(&What); }
@@ -208,9 +216,25 @@ struct Fact {
 
 using FactList = llvm::SmallVector<Fact, 2>;
 
+/// What a branch edge tells about a variable that no statement of the
+/// function changes (a by-value parameter, a local set once): it is truthy
+/// (Value) or not. Var is NoVar for an edge that tells nothing.
+struct Assumption {
+  VarId Var = NoVar;
+  bool Value = false;
+  bool operator==(const Assumption &O) const {
+    return Var == O.Var && Value == O.Value;
+  }
+  bool operator<(const Assumption &O) const {
+    return Var != O.Var ? Var < O.Var : Value < O.Value;
+  }
+};
+
 struct Block {
   FactList Facts;
   llvm::SmallVector<unsigned, 2> Succs;
+  /// Parallel to Succs: the condition under which each edge is taken.
+  llvm::SmallVector<Assumption, 2> SuccConds;
   llvm::SmallVector<unsigned, 2> Preds;
   /// For a block that leaves the function: where it leaves (a return, the
   /// end of the body).

@@ -548,7 +548,7 @@ TEST_F(Engine, MissingWaitBetweenPoolStreams) {
   EXPECT_EQ(stream(*R, M.Prior.Stream), "pool 's1'");
   EXPECT_EQ(line(*R, M.FreedAt), lineOf("mw-end"));
   EXPECT_EQ(R->name(M.Access.Stream.Named), "s2");
-  EXPECT_TRUE(M.SingleForeignStream);
+  EXPECT_TRUE(M.SingleOtherStream);
 }
 
 TEST_F(Engine, EventRecordAndWaitIsSilent) {
@@ -601,7 +601,7 @@ TEST_F(Engine, MissingRecordStream) {
   // The check's fix-it: A.record_stream(s).
   EXPECT_EQ(R->name(F.Access.Stream.Named), "s");
   EXPECT_EQ(R->name(F.Storage), "A");
-  EXPECT_TRUE(F.SingleForeignStream);
+  EXPECT_TRUE(F.SingleOtherStream);
 }
 
 TEST_F(Engine, LoopCarriedRaceBothWays) {

@@ -56,6 +56,20 @@ void copies(at::Tensor dst, const at::Tensor &src, cudaStream_t stream) {
   at::Tensor h = src.cpu(); // @cp-cpu
   h.copy_(src, /*non_blocking=*/true); // @cp-copy
 } // @cp-end
+
+void branches(bool flag, bool changed, int *ptr, int n) {
+  if (flag)
+    at::cuda::setCurrentCUDAStream(at::cuda::getStreamFromPool());
+  if (!changed)
+    changed = true;
+  if (ptr == nullptr)
+    return;
+  for (int i = 0; i < n; ++i) {
+    bool odd = i % 2;
+    if (odd)
+      at::cuda::setCurrentCUDAStream(at::cuda::getStreamFromPool());
+  }
+}
 )cpp";
 
 std::string str(const Function &IR, VarId V) {
@@ -155,6 +169,10 @@ std::string str(const Function &IR, const Fact &F) {
           OS << "current-query";
         else if constexpr (std::is_same_v<T, fact::HostAccess>)
           OS << (X.Write ? "host-write " : "host-read ") << str(IR, X.Tensor);
+        else if constexpr (std::is_same_v<T, fact::Forget>)
+          OS << "forget " << str(IR, X.Var);
+        else
+          static_assert(sizeof(T) == 0, "every fact kind is printed");
       },
       F.What);
   return S;
@@ -249,6 +267,31 @@ TEST_F(Lowering, CopiesPointersAndHostReads) {
                 at("cp-copy") + "read var src on current async copy",
                 at("cp-end") + "unbind h",
             }));
+}
+
+// Branches on variables no statement changes carry what each edge tells;
+// a variable the function assigns tells nothing; a declaration that runs
+// again forgets what the last iteration's branches told.
+TEST_F(Lowering, BranchesOnNeverChangingVariables) {
+  ApiConfig Config;
+  ApiTable Table(Config);
+  auto IR = lowerFunction(*Functions["branches"], AST->getASTContext(), Table);
+  ASSERT_TRUE(IR);
+  std::vector<std::string> Conditions;
+  unsigned Forgets = 0;
+  for (const Block &B : IR->Bodies[0].Blocks) {
+    for (const Assumption &A : B.SuccConds)
+      Conditions.push_back(IR->var(A.Var).Name + (A.Value ? "=1" : "=0"));
+    for (const Fact &F : B.Facts)
+      if (const auto *X = F.as<fact::Forget>()) {
+        ++Forgets;
+        EXPECT_EQ(IR->var(X->Var).Name, "odd");
+      }
+  }
+  llvm::sort(Conditions);
+  EXPECT_EQ(Conditions, std::vector<std::string>({"flag=0", "flag=1", "odd=0",
+                                                  "odd=1", "ptr=0", "ptr=1"}));
+  EXPECT_EQ(Forgets, 1u);
 }
 
 } // namespace
