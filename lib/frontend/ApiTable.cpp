@@ -1,6 +1,7 @@
 //===--- ApiTable.cpp - Lookups in the table of stream APIs ---------------===//
 
 #include "lib/frontend/ApiTable.h"
+#include "lib/frontend/StreamSwitchers.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -67,8 +68,19 @@ ValueClass ApiTable::classify(const CXXRecordDecl *RD) {
     C = ValueClass::Event;
   else if (Config.StreamGuardClasses.contains(Name))
     C = ValueClass::StreamGuard;
+  else if (C == ValueClass::None)
+    if (std::optional<unsigned> P = streamSwitcherParameter(*RD, *this)) {
+      C = ValueClass::StreamGuard;
+      GuardParameters[RD] = *P;
+    }
   Records[RD] = C;
   return C;
+}
+
+unsigned ApiTable::guardStreamParameter(const CXXRecordDecl *RD) {
+  classify(RD);
+  auto It = GuardParameters.find(RD);
+  return It == GuardParameters.end() ? 0 : It->second;
 }
 
 ValueClass ApiTable::classify(QualType T) {

@@ -150,6 +150,9 @@ public:
   ValueClass classify(const clang::CXXRecordDecl *RD);
   /// std::thread / std::jthread: constructing one spawns a thread.
   bool isThreadClass(const clang::CXXRecordDecl *RD);
+  /// For a guard class: the constructor argument that becomes the current
+  /// stream (0 but for a hand-written switcher, see StreamSwitchers.h).
+  unsigned guardStreamParameter(const clang::CXXRecordDecl *RD);
   const ApiConfig &config() const { return Config; }
 
 private:
@@ -158,6 +161,7 @@ private:
   const ApiConfig &Config;
   llvm::DenseMap<const clang::FunctionDecl *, ApiEntry> Calls;
   llvm::DenseMap<const clang::CXXRecordDecl *, ValueClass> Records;
+  llvm::DenseMap<const clang::CXXRecordDecl *, unsigned> GuardParameters;
 };
 
 /// The built-in row for \p QualifiedName, or null (ApiRows.cpp). Methods of

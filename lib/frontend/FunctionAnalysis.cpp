@@ -208,12 +208,14 @@ std::unique_ptr<FunctionResult> analyzeFunction(const FunctionDecl &FD,
   // A function may leave a stream set when it is a documented initialiser
   // (it binds a stream for its thread's life), a lambda (its thread's
   // current stream is its own business; thread bodies are checked where
-  // they are spawned) or a method of a configured guard class.
+  // they are spawned) or a method of a guard class (configured, or a
+  // hand-written switcher: its constructor sets what its destructor
+  // restores).
   const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
   IR.MayLeaveStreamSet =
       Opts.Config.StreamBindingInitializers.contains(canonicalName(&FD)) ||
       (MD && MD->getParent()->isLambda()) ||
-      (MD && Opts.Config.isGuardClass(MD->getParent()));
+      (MD && Table.classify(MD->getParent()) == ValueClass::StreamGuard);
 
   SolverLimits Limits = Opts.Limits;
   Limits.Dump = !Opts.DumpFunction.empty() &&

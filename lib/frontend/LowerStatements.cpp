@@ -137,10 +137,11 @@ void Lowering::lowerDecl(const VarDecl *V, const Stmt *DS, FactList &Out) {
     SiteId At = site(SiteKind::GuardEnter, V->getLocation(), DS, V);
     // An empty optional guard sets nothing yet, but a later reset_stream is
     // undone at its scope end: it remembers the stream to restore now.
-    if (CE->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(CE->getArg(0)))
+    unsigned P = Table.guardStreamParameter(V->getType()->getAsCXXRecordDecl());
+    if (CE->getNumArgs() <= P || isa<CXXDefaultArgExpr>(CE->getArg(P)))
       return emit(Out, At,
                   fact::GuardEnter{varOf(V), StreamRef::unknown(), true});
-    emit(Out, At, fact::GuardEnter{varOf(V), streamRef(CE->getArg(0)), false});
+    emit(Out, At, fact::GuardEnter{varOf(V), streamRef(CE->getArg(P)), false});
     return;
   }
   }

@@ -25,14 +25,12 @@ public:
   void Launch(std::function<void()> Task);
 };
 
-// Sets the current stream for a scope.
+// Sets the current stream for a scope. Defined in the framework's library:
+// this translation unit cannot see that it is a guard unless told.
 class Scope {
 public:
-  explicit Scope(at::cuda::CUDAStream S)
-      : Saved(at::cuda::getCurrentCUDAStream()) {
-    at::cuda::setCurrentCUDAStream(S);
-  }
-  ~Scope() { at::cuda::setCurrentCUDAStream(Saved); }
+  explicit Scope(at::cuda::CUDAStream S);
+  ~Scope();
 
 private:
   at::cuda::CUDAStream Saved;
