@@ -5,6 +5,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 
 using namespace clang;
 
@@ -28,6 +29,12 @@ bool isInTopNamespace(const Decl *D, StringRef NS) {
       Top = C;
   const auto *N = dyn_cast_or_null<NamespaceDecl>(Top);
   return N && N->getName() == NS;
+}
+
+bool isTensorHandleTemplate(llvm::StringRef QualifiedName) {
+  return QualifiedName == "std::shared_ptr" ||
+         QualifiedName == "std::unique_ptr" ||
+         QualifiedName == "std::optional" || QualifiedName == "c10::optional";
 }
 
 bool isStreamEffect(ApiEffect E) {
@@ -64,6 +71,14 @@ ValueClass ApiTable::classify(const CXXRecordDecl *RD) {
     return It->second;
   std::string Name = canonicalName(RD);
   ValueClass C = builtinClass(Name);
+  // std::shared_ptr<at::Tensor>, std::optional<at::Tensor>, ...: the tensor
+  // they hold (followed through *p, p->, value()).
+  if (C == ValueClass::None && isTensorHandleTemplate(Name))
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+        Spec && Spec->getTemplateArgs().size() >= 1 &&
+        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
+        classify(Spec->getTemplateArgs()[0].getAsType()) == ValueClass::Tensor)
+      C = ValueClass::Tensor;
   if (Config.EventClasses.contains(Name))
     C = ValueClass::Event;
   else if (Config.StreamGuardClasses.contains(Name))
@@ -87,8 +102,12 @@ ValueClass ApiTable::classify(QualType T) {
   if (T.isNull())
     return ValueClass::None;
   T = T.getNonReferenceType();
-  // cudaStream_t and cudaEvent_t are pointers to opaque driver structs.
+  // cudaStream_t and cudaEvent_t are pointers to opaque driver structs; a
+  // pointer to a tensor is followed as the tensor.
   if (const auto *PT = T->getAs<PointerType>()) {
+    if (const auto *Pointee = PT->getPointeeType()->getAsCXXRecordDecl();
+        Pointee && classify(Pointee) == ValueClass::Tensor)
+      return ValueClass::Tensor;
     if (const auto *RT = PT->getPointeeType()->getAs<RecordType>()) {
       const RecordDecl *RD = RT->getDecl();
       if (RD->getDeclContext()->getRedeclContext()->isTranslationUnit()) {

@@ -40,7 +40,8 @@ bool isInTopNamespace(const clang::Decl *D, llvm::StringRef NS);
 /// The kinds of values the analysis follows.
 enum class ValueClass {
   None,
-  Tensor,        ///< at::Tensor / at::TensorBase
+  Tensor,        ///< at::Tensor / at::TensorBase, and what holds one
+                 ///< (at::Tensor *, shared_ptr, optional)
   Stream,        ///< c10::cuda::CUDAStream, c10::Stream
   RawStream,     ///< cudaStream_t
   Event,         ///< CUDAEvent, c10::Event, configured event classes
@@ -133,6 +134,11 @@ struct ApiEntry {
   /// For synchronous runtime calls: the stream-ordered alternative.
   const char *AsyncAlternative = nullptr;
 };
+
+/// True for the class templates that hold one tensor (shared_ptr,
+/// unique_ptr, optional): a specialisation for at::Tensor is followed as the
+/// tensor it holds.
+bool isTensorHandleTemplate(llvm::StringRef QualifiedName);
 
 /// True for effects that are about streams (not plain tensor work): a
 /// function calling one of them is worth analysing.

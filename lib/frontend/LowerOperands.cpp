@@ -27,9 +27,38 @@ static bool isTransparentCall(const Expr *E, ApiTable &Table) {
              ApiEffect::TransparentCast;
 }
 
+// `*p`, `p->`, `p.value()` of a pointer, shared_ptr or optional holding a
+// tensor: the holder, which the analysis follows as the tensor.
+static const Expr *tensorHolder(const Expr *E, ApiTable &Table) {
+  const Expr *Holder = nullptr;
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->getOpcode() == UO_Deref)
+    Holder = U->getSubExpr();
+  else if (const auto *O = dyn_cast<CXXOperatorCallExpr>(E);
+           O && O->getNumArgs() == 1 &&
+           (O->getOperator() == OO_Star || O->getOperator() == OO_Arrow))
+    Holder = O->getArg(0);
+  else if (const auto *M = dyn_cast<CXXMemberCallExpr>(E);
+           M && M->getNumArgs() == 0 && M->getMethodDecl() &&
+           M->getMethodDecl()->getIdentifier() &&
+           M->getMethodDecl()->getName() == "value")
+    Holder = M->getImplicitObjectArgument();
+  // The operators of shared_ptr are its base class's: look through the
+  // derived-to-base conversion.
+  if (Holder)
+    Holder = Holder->IgnoreParenImpCasts();
+  if (!Holder || Table.classify(Holder->getType()) != ValueClass::Tensor)
+    return nullptr;
+  return Holder;
+}
+
 const Expr *stripValue(const Expr *E, ApiTable &Table) {
   while (E) {
     E = E->IgnoreParenImpCasts();
+    if (const Expr *Holder = tensorHolder(E, Table)) {
+      E = Holder;
+      continue;
+    }
     if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
       E = M->getSubExpr();
     else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
@@ -119,7 +148,9 @@ VarId Lowering::varOf(const NamedDecl *D) {
     case ValueClass::None:
       break;
     }
-    V.Reference = VD->getType()->isReferenceType();
+    // A reference or a raw pointer never owns a storage.
+    V.Reference =
+        VD->getType()->isReferenceType() || VD->getType()->isPointerType();
   }
   if (const auto *Var = dyn_cast<VarDecl>(D))
     V.Persistent = Var->hasGlobalStorage();

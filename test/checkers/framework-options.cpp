@@ -17,6 +17,8 @@
 #include <cuda_runtime_api.h>
 #include <deque>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <mutex>
 #include <thread>
 
@@ -175,3 +177,56 @@ void guarded_side_work(const at::Tensor &X) {
 void task_on_parameter(dtorch::CudaKernelStream &Ks, at::Tensor &Out) {
   Ks.LaunchKernel([&] { Out.add_(1); });
 }
+
+// The DTorch shape: kernels capture their tensors through a shared_ptr and
+// write `*p` on one kernel stream, read it on another with no wait.
+void shared_pointer_pipeline(dtorch::CudaKernelStream &Producer,
+                             dtorch::CudaKernelStream &Consumer) {
+  auto Buf = std::make_shared<at::Tensor>();
+  auto Out = std::make_shared<at::Tensor>();
+  Producer.LaunchKernel([Buf] { *Buf = at::randn({64, 64}, at::kCUDA); });
+  Consumer.LaunchKernel([Buf, Out] { *Out = Buf->relu(); });
+  // CHECK-NOTES: :[[@LINE-1]]:45: warning: tensor 'Buf' is read on the stream of executor 'Consumer' while its write on the stream of executor 'Producer' may still be pending; nothing makes the stream of executor 'Consumer' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: the current stream is thread-local: the thread started here runs on the stream of executor 'Consumer'
+  // CHECK-NOTES: :[[@LINE-4]]:40: note: 'Buf' is written on the stream of executor 'Producer' here
+  // CHECK-NOTES: :[[@LINE-5]]:3: note: the current stream is thread-local: the thread started here runs on the stream of executor 'Producer'
+}
+
+// The fixed twin: the consumer waits on the producer's event.
+void shared_pointer_pipeline_with_event(dtorch::CudaKernelStream &Producer,
+                                        dtorch::CudaKernelStream &Consumer) {
+  auto Buf = std::make_shared<at::Tensor>();
+  auto Out = std::make_shared<at::Tensor>();
+  auto Produced = std::make_shared<dtorch::CudaEvent>();
+  Produced->Create();
+  Producer.LaunchKernel([Buf, Produced] {
+    *Buf = at::randn({64, 64}, at::kCUDA);
+    Produced->Record(at::cuda::getCurrentCUDAStream());
+  });
+  Consumer.LaunchKernel([Buf, Out, Produced] {
+    Produced->StreamWaitEvent(at::cuda::getCurrentCUDAStream());
+    *Out = Buf->relu();
+  });
+}
+
+// Through an optional and a raw pointer: the same race.
+void optional_and_pointer(dtorch::CudaKernelStream &Producer,
+                          dtorch::CudaKernelStream &Consumer) {
+  std::optional<at::Tensor> Maybe;
+  at::Tensor Held;
+  at::Tensor *Ptr = &Held;
+  Producer.LaunchKernel([&] {
+    Maybe = at::ones({8}, at::kCUDA);
+    *Ptr = at::zeros({8}, at::kCUDA);
+  });
+  Consumer.LaunchKernel([&] { at::Tensor S = Maybe.value() + *Ptr; });
+  // CHECK-NOTES: :[[@LINE-1]]:46: warning: tensor 'Maybe' is read on the stream of executor 'Consumer' while its write on the stream of executor 'Producer' may still be pending; nothing makes the stream of executor 'Consumer' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: the current stream is thread-local: the thread started here runs on the stream of executor 'Consumer'
+  // CHECK-NOTES: :[[@LINE-6]]:13: note: 'Maybe' is written on the stream of executor 'Producer' here
+  // CHECK-NOTES: :[[@LINE-8]]:3: note: the current stream is thread-local: the thread started here runs on the stream of executor 'Producer'
+  // CHECK-NOTES: :[[@LINE-5]]:62: warning: tensor 'Ptr' is read on the stream of executor 'Consumer' while its write on the stream of executor 'Producer' may still be pending; nothing makes the stream of executor 'Consumer' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-6]]:3: note: the current stream is thread-local: the thread started here runs on the stream of executor 'Consumer'
+  // CHECK-NOTES: :[[@LINE-9]]:12: note: 'Ptr' is written on the stream of executor 'Producer' here
+  // CHECK-NOTES: :[[@LINE-12]]:3: note: the current stream is thread-local: the thread started here runs on the stream of executor 'Producer'
+}
+

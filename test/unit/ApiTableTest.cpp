@@ -25,6 +25,8 @@ namespace {
 const char *const Code = R"cpp(#include <ATen/ATen.h>
 #include <c10/cuda/CUDAStream.h>
 #include <cuda_runtime_api.h>
+#include <memory>
+#include <optional>
 #include <torch/cuda.h>
 
 namespace mylib {
@@ -39,7 +41,9 @@ void recordStream(Tensor, Stream);
 } // namespace mylib
 
 void calls(mylib::Stream s, mylib::Tensor t, c10::cuda::CUDAStream cs,
-           at::Tensor x, cudaStream_t raw, void *d) {
+           at::Tensor x, cudaStream_t raw, void *d,
+           std::shared_ptr<at::Tensor> sp, std::shared_ptr<int> si,
+           at::Tensor *tp, std::optional<at::Tensor> opt) {
   mylib::getCurrentCUDAStream(); // @user-getter
   s.synchronize(); // @user-sync
   t.add_(1); // @user-inplace
@@ -115,6 +119,15 @@ TEST_F(ApiTableTest, TypesAreMatchedByQualifiedName) {
   EXPECT_EQ(Table.classify(paramType(3)), ValueClass::Tensor);
   EXPECT_EQ(Table.classify(paramType(4)), ValueClass::RawStream);
   EXPECT_EQ(Table.classify(paramType(5)), ValueClass::None);
+}
+
+TEST_F(ApiTableTest, WhatHoldsATensorIsFollowedAsTheTensor) {
+  ApiConfig Config;
+  ApiTable Table(Config);
+  EXPECT_EQ(Table.classify(paramType(6)), ValueClass::Tensor) << "shared_ptr";
+  EXPECT_EQ(Table.classify(paramType(7)), ValueClass::None) << "of int";
+  EXPECT_EQ(Table.classify(paramType(8)), ValueClass::Tensor) << "Tensor *";
+  EXPECT_EQ(Table.classify(paramType(9)), ValueClass::Tensor) << "optional";
 }
 
 TEST_F(ApiTableTest, CallsReachTheirRows) {
