@@ -69,7 +69,7 @@ void Transfer::apply(const Fact &F, const fact::BindTensor &X, StreamState &S) {
     Opaque.Escaped = true;
     S.Tensors.set(*New, Opaque);
   }
-  if (Storages[*New].Named == NoVar)
+  if (Storages[*New].Named == NoVar && !IR.var(X.Var).Synthetic)
     Storages[*New].Named = X.Var;
   std::optional<StorageId> Old;
   if (const StorageId *Bound = S.TensorVars.lookup(X.Var))

@@ -1,7 +1,7 @@
 //===--- FunctionAnalysis.cpp - Clang CFGs to the fact IR, solved ---------===//
 
 #include "lib/frontend/FunctionAnalysis.h"
-#include "lib/frontend/BranchConditions.h"
+#include "lib/frontend/IRBuilder.h"
 #include "lib/frontend/Lowering.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMap.h"
@@ -55,138 +55,12 @@ private:
   ApiTable &Table;
 };
 
-/// Builds the IR of one function: its body and the callables it runs,
-/// each from its own clang::CFG.
-class IRBuilder {
-public:
-  IRBuilder(const FunctionDecl &FD, ASTContext &Ctx, ApiTable &Table)
-      : FD(FD), Ctx(Ctx), Parents(FD.getBody()), Conditions(FD),
-        L(
-            Ctx, Table, *IR, Parents,
-            [this](const LambdaExpr &Lambda) { return bodyFor(Lambda); },
-            Conditions) {}
-
-  std::unique_ptr<Function> build() {
-    IR->Name = FD.getQualifiedNameAsString();
-    IR->EntrySite =
-        L.site(SiteKind::FunctionEntry, FD.getLocation(), nullptr, &FD);
-    IR->Bodies.emplace_back();
-    auto G = buildCFG(&FD, FD.getBody());
-    if (!G)
-      return nullptr;
-    lowerBody(*G, 0);
-    for (const ParmVarDecl *P : FD.parameters()) {
-      VarId V = L.varOf(P);
-      IR->Params.push_back(V);
-      IR->ParamSites.push_back(
-          IR->var(V).Class == VarClass::Tensor
-              ? L.site(SiteKind::ParamReady, P->getLocation(), nullptr, P)
-              : NoSite);
-    }
-    // Callables, in the order they were found (each may find more).
-    while (!Pending.empty()) {
-      auto [Lambda, Id] = Pending.front();
-      Pending.pop_front();
-      const CXXMethodDecl *Call = Lambda->getCallOperator();
-      if (auto Body = buildCFG(Call, Lambda->getBody()))
-        lowerBody(*Body, Id);
-    }
-    exitSites(*G);
-    return std::move(IR);
-  }
-
-private:
-  std::unique_ptr<CFG> buildCFG(const Decl *D, Stmt *Body) {
-    CFG::BuildOptions BO;
-    BO.AddImplicitDtors = true;
-    BO.AddTemporaryDtors = true;
-    BO.AddInitializers = true;
-    BO.setAllAlwaysAdd();
-    return CFG::buildCFG(D, Body, &Ctx, BO);
-  }
-
-  BodyId bodyFor(const LambdaExpr &Lambda) {
-    auto [It, New] = Bodies.try_emplace(&Lambda, 0);
-    if (New) {
-      It->second = static_cast<BodyId>(IR->Bodies.size());
-      IR->Bodies.emplace_back();
-      Pending.push_back({&Lambda, It->second});
-    }
-    return It->second;
-  }
-
-  void lowerBody(const CFG &G, BodyId Id) {
-    // Lowering may add bodies: fill a local one, then move it in place.
-    Body B;
-    B.Blocks.resize(G.getNumBlockIDs());
-    B.Entry = G.getEntry().getBlockID();
-    B.Exit = G.getExit().getBlockID();
-    for (const CFGBlock *From : G) {
-      Block &Out = B.Blocks[From->getBlockID()];
-      for (const CFGElement &E : *From)
-        L.lower(E, Out.Facts);
-      for (const CFGBlock *S : From->succs())
-        if (S)
-          Out.Succs.push_back(S->getBlockID());
-      branchConditions(*From, Out);
-      for (const CFGBlock *P : From->preds())
-        if (P)
-          Out.Preds.push_back(P->getBlockID());
-    }
-    IR->Bodies[Id] = std::move(B);
-  }
-
-  // A two-way branch on a never-changing variable: what each edge tells.
-  void branchConditions(const CFGBlock &From, Block &Out) {
-    if (From.succ_size() != 2 || Out.Succs.size() != 2)
-      return;
-    std::optional<Assumption> True = Conditions.whenTrue(
-        dyn_cast_or_null<Expr>(From.getTerminatorCondition()),
-        [this](const VarDecl *V) { return L.varOf(V); });
-    if (!True)
-      return;
-    Out.SuccConds = {*True, Assumption{True->Var, !True->Value}};
-  }
-
-  // Where each path leaves the function: its return statement, or the end
-  // of the body.
-  void exitSites(const CFG &G) {
-    Body &B = IR->Bodies[0];
-    for (const CFGBlock *P : G.getExit().preds()) {
-      if (!P)
-        continue;
-      const Stmt *Ret = nullptr;
-      for (const CFGElement &E : *P)
-        if (auto CS = E.getAs<CFGStmt>())
-          if (isa<ReturnStmt>(CS->getStmt()))
-            Ret = CS->getStmt();
-      SourceLocation Loc = Ret ? Ret->getBeginLoc() : FD.getBody()->getEndLoc();
-      B.Blocks[P->getBlockID()].ExitSite =
-          L.site(SiteKind::FunctionExit, Loc, Ret);
-    }
-  }
-
-  const FunctionDecl &FD;
-  ASTContext &Ctx;
-  ParentMap Parents;
-  BranchConditions Conditions;
-  std::unique_ptr<Function> IR = std::make_unique<Function>();
-  Lowering L;
-  llvm::DenseMap<const LambdaExpr *, BodyId> Bodies;
-  std::deque<std::pair<const LambdaExpr *, BodyId>> Pending;
-};
-
 } // namespace
 
 bool mentionsStreamApis(const FunctionDecl &FD, ApiTable &Table) {
   StreamApiFinder Finder(Table);
   Finder.TraverseStmt(FD.getBody());
   return Finder.Found;
-}
-
-std::unique_ptr<Function> lowerFunction(const FunctionDecl &FD, ASTContext &Ctx,
-                                        ApiTable &Table) {
-  return IRBuilder(FD, Ctx, Table).build();
 }
 
 std::unique_ptr<FunctionResult> analyzeFunction(const FunctionDecl &FD,

@@ -13,6 +13,7 @@
 #include "lib/engine/Solver.h"
 #include "lib/frontend/ApiConfig.h"
 #include "lib/frontend/ApiTable.h"
+#include "lib/frontend/IRBuilder.h"
 #include "lib/ir/Findings.h"
 #include "lib/ir/IR.h"
 #include "clang/Basic/SourceLocation.h"
@@ -74,12 +75,6 @@ struct FunctionResult {
 /// True when the body mentions streams, guards, events, synchronisation or
 /// kernel launches; other functions cannot have a finding and are skipped.
 bool mentionsStreamApis(const clang::FunctionDecl &FD, ApiTable &Table);
-
-/// Lowers \p FD (which must have a body) to the fact IR; null when Clang
-/// builds no CFG for it.
-std::unique_ptr<Function> lowerFunction(const clang::FunctionDecl &FD,
-                                        clang::ASTContext &Ctx,
-                                        ApiTable &Table);
 
 /// Lowers and solves \p FD.
 std::unique_ptr<FunctionResult> analyzeFunction(const clang::FunctionDecl &FD,

@@ -8,6 +8,7 @@
 
 #include "lib/frontend/Lowering.h"
 #include "clang/AST/ExprCXX.h"
+#include <algorithm>
 
 using namespace clang;
 
@@ -128,7 +129,67 @@ void Lowering::lowerCall(const CallExpr *CE, FactList &Out) {
     return;
   if (A.Effect == ApiEffect::TransparentCast)
     return;
+  if (A.Effect == ApiEffect::None && lowerInlinedCall(CE, Out))
+    return;
   lowerUnknownCall(CE, Out);
+}
+
+// A callee defined in this translation unit that uses streams runs here, in
+// place: its parameters are bound to the arguments (a tensor, a stream, the
+// tensor behind a data pointer), its body runs on the current stream as it
+// is, and a tensor it returns is the call's value.
+bool Lowering::lowerInlinedCall(const CallExpr *CE, FactList &Out) {
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  std::optional<BodyId> Body = Callee ? LowerCallee(*Callee) : std::nullopt;
+  if (!Body)
+    return false;
+  const FunctionDecl *Def = nullptr;
+  Callee->hasBody(Def);
+  SiteId At = site(SiteKind::Other, CE);
+  llvm::SmallVector<VarId, 4> Bound;
+  unsigned N = std::min<unsigned>(CE->getNumArgs(), Def->getNumParams());
+  for (unsigned I = 0; I < N; ++I) {
+    const ParmVarDecl *P = Def->getParamDecl(I);
+    const Expr *Arg = CE->getArg(I);
+    VarId V = varOf(P);
+    switch (IR.var(V).Class) {
+    case VarClass::Tensor:
+      emit(Out, At, fact::BindTensor{V, tensorRef(Arg)});
+      Bound.push_back(V);
+      break;
+    case VarClass::Stream:
+      emit(Out, At, fact::BindStream{V, streamRef(Arg)});
+      Bound.push_back(V);
+      break;
+    case VarClass::Other:
+      if (P->getType()->isPointerType())
+        if (const Expr *T = tensorBehindPointer(Arg)) {
+          emit(Out, At, fact::BindTensor{V, tensorRef(T)});
+          Bound.push_back(V);
+        }
+      break;
+    case VarClass::Event:
+    case VarClass::Guard:
+      // An event handed to the callee may be recorded there: not followed.
+      if (IR.var(V).Class == VarClass::Event)
+        emit(Out, At, fact::EscapeEvent{eventVar(Arg)});
+      break;
+    }
+  }
+  // The variable the callee's return binds is the caller's, so that what
+  // the body binds it to comes back.
+  bool Returns = Table.classify(CE->getType()) == ValueClass::Tensor;
+  if (Returns)
+    emit(Out, At, fact::BindTensor{returnVar(*Def), TensorRef()});
+  fact::Spawn S;
+  S.Body = *Body;
+  S.InPlace = true;
+  emit(Out, At, S);
+  for (VarId V : Bound)
+    emit(Out, At, fact::Unbind{V});
+  if (Returns)
+    InlinedResults[CE] = returnVar(*Def);
+  return true;
 }
 
 void Lowering::lowerKernelLaunch(const CUDAKernelCallExpr *KE, FactList &Out) {

@@ -228,8 +228,10 @@ TensorRef Lowering::tensorRef(const Expr *E) {
     R = tensorRef(OC->getArg(0)); // t[i], t += u, t = u
   } else if (const auto *CE = dyn_cast<CallExpr>(E)) {
     ApiEffect Effect = Table.lookup(CE->getDirectCallee()).Effect;
-    if (CE->getNumArgs() > 0 &&
-        (Effect == ApiEffect::AtenInPlace || Effect == ApiEffect::AtenOutFirst))
+    if (auto It = InlinedResults.find(CE); It != InlinedResults.end())
+      R = TensorRef{TensorRef::Var, It->second, NoVar};
+    else if (CE->getNumArgs() > 0 && (Effect == ApiEffect::AtenInPlace ||
+                                      Effect == ApiEffect::AtenOutFirst))
       R = tensorRef(CE->getArg(0));
     else if (CE->getNumArgs() > 0 && Effect == ApiEffect::AtenOutLast)
       R = tensorRef(CE->getArg(CE->getNumArgs() - 1));
@@ -329,12 +331,19 @@ const Expr *Lowering::tensorBehindPointer(const Expr *E) {
   // float *p = t.data_ptr<float>(); ... kernel<<<..>>>(p): a local pointer
   // initialised from a tensor's data (the usual extension-code shape). A
   // pointer assigned again later is not followed.
-  if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(E))
+  if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(E)) {
     if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
         V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) &&
         V->getType()->isPointerType() && V->getInit() &&
         !isa<DeclRefExpr>(stripValue(V->getInit(), Table)))
       return tensorBehindPointer(V->getInit());
+    // A pointer parameter: the tensor a caller running this body in place
+    // bound it to (nothing, when the function is analysed on its own).
+    if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl());
+        P && P->getType()->isPointerType() &&
+        !P->getType()->getPointeeType()->isRecordType())
+      return DR;
+  }
   const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
   if (!MC || !MC->getMethodDecl())
     return nullptr;
@@ -425,8 +434,8 @@ bool Lowering::targetsHost(const CallExpr *CE) const {
 // condition the analysis does not follow. Not reported (precision first).
 bool Lowering::recordedLaterInLoop(const Stmt *Wait, VarId Event) {
   const Stmt *Loop = nullptr;
-  for (const Stmt *P = Parents.getParent(Wait); P && !Loop;
-       P = Parents.getParent(P))
+  for (const Stmt *P = Parents->getParent(Wait); P && !Loop;
+       P = Parents->getParent(P))
     if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P))
       Loop = P;
   if (!Loop)
@@ -458,10 +467,10 @@ bool Lowering::recordedLaterInLoop(const Stmt *Wait, VarId Event) {
 // `float *p = h.data_ptr<float>();` only takes an address; the read is the
 // later dereference, which the analysis does not follow (silent).
 bool Lowering::pointerKeptForLater(const Stmt *Call) const {
-  const Stmt *P = Parents.getParent(Call);
+  const Stmt *P = Parents->getParent(Call);
   while (P &&
          isa<ImplicitCastExpr, ParenExpr, CXXStaticCastExpr, CStyleCastExpr>(P))
-    P = Parents.getParent(P);
+    P = Parents->getParent(P);
   if (isa_and_nonnull<DeclStmt>(P))
     return true;
   const auto *BO = dyn_cast_or_null<BinaryOperator>(P);

@@ -11,11 +11,17 @@ using namespace clang;
 namespace streamsafe {
 
 Lowering::Lowering(ASTContext &Ctx, ApiTable &Table, Function &IR,
-                   const ParentMap &Parents, BodyLowerer LowerBody,
-                   const BranchConditions &Conditions)
+                   BodyLowerer LowerBody, CalleeLowerer LowerCallee)
     : Ctx(Ctx), SM(Ctx.getSourceManager()), Table(Table), IR(IR),
-      Parents(Parents), LowerBody(std::move(LowerBody)),
-      Conditions(Conditions) {}
+      LowerBody(std::move(LowerBody)), LowerCallee(std::move(LowerCallee)) {}
+
+void Lowering::setContext(const FunctionDecl &F, const ParentMap &P,
+                          const BranchConditions &C, unsigned Index) {
+  CurrentFunction = &F;
+  Parents = &P;
+  Conditions = &C;
+  ContextIndex = Index;
+}
 
 void Lowering::emit(FactList &Out, SiteId At, Fact::Op What) {
   Fact F;
@@ -106,7 +112,7 @@ void Lowering::lowerDecl(const VarDecl *V, const Stmt *DS, FactList &Out) {
   const Expr *Init = V->getInit();
   // A tracked condition variable declared in a loop takes a new value each
   // time round: what the last iteration's branches told is forgotten.
-  if (Conditions.tracked(V) && inLoop(DS))
+  if (Conditions->tracked(V) && inLoop(DS))
     emit(Out, site(SiteKind::Other, V->getLocation(), DS, V),
          fact::Forget{varOf(V)});
   switch (Table.classify(V->getType())) {
@@ -149,7 +155,7 @@ void Lowering::lowerDecl(const VarDecl *V, const Stmt *DS, FactList &Out) {
 }
 
 bool Lowering::inLoop(const Stmt *S) const {
-  for (const Stmt *P = Parents.getParent(S); P; P = Parents.getParent(P))
+  for (const Stmt *P = Parents->getParent(S); P; P = Parents->getParent(P))
     if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P))
       return true;
   return false;
@@ -160,6 +166,26 @@ void Lowering::lowerReturn(const ReturnStmt *RS, FactList &Out) {
   collectTensors(RS->getRetValue(), Tensors);
   for (const Expr *T : Tensors)
     escape(Out, site(SiteKind::Other, RS), T);
+  // A returned tensor is what a call of this function (run in place) gives.
+  if (const Expr *Value = RS->getRetValue();
+      Value && Table.classify(Value->getType()) == ValueClass::Tensor &&
+      CurrentFunction)
+    emit(Out, site(SiteKind::Other, RS),
+         fact::BindTensor{returnVar(*CurrentFunction), tensorRef(Value)});
+}
+
+VarId Lowering::returnVar(const FunctionDecl &F) {
+  auto [It, New] = ReturnVars.try_emplace(&F, 0);
+  if (New) {
+    Variable V;
+    V.Name = F.getNameAsString() + "()";
+    V.Class = VarClass::Tensor;
+    V.Synthetic = true;
+    V.Decl = &F;
+    IR.Vars.push_back(std::move(V));
+    It->second = static_cast<VarId>(IR.Vars.size() - 1);
+  }
+  return It->second;
 }
 
 void Lowering::lowerAssign(const BinaryOperator *BO, FactList &Out) {

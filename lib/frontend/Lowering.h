@@ -20,6 +20,7 @@
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
 #include <functional>
+#include <optional>
 
 namespace clang {
 class ASTContext;
@@ -49,10 +50,18 @@ class Lowering {
 public:
   /// Lowers a callable's body and returns its id in the function.
   using BodyLowerer = std::function<BodyId(const clang::LambdaExpr &)>;
+  /// The body of a callee that runs in place at its call sites, if any.
+  using CalleeLowerer =
+      std::function<std::optional<BodyId>(const clang::FunctionDecl &)>;
 
   Lowering(clang::ASTContext &Ctx, ApiTable &Table, Function &IR,
-           const clang::ParentMap &Parents, BodyLowerer LowerBody,
-           const BranchConditions &Conditions);
+           BodyLowerer LowerBody, CalleeLowerer LowerCallee);
+
+  /// The function whose statements are lowered next, its parent map and
+  /// its branch conditions (\p Index names them for context()).
+  void setContext(const clang::FunctionDecl &F, const clang::ParentMap &Parents,
+                  const BranchConditions &Conditions, unsigned Index);
+  unsigned context() const { return ContextIndex; }
 
   void lower(const clang::CFGElement &Elem, FactList &Out);
 
@@ -98,6 +107,9 @@ private:
   bool lowerAtenCall(const clang::CallExpr *CE, const ApiEntry &A,
                      FactList &Out);
   void lowerUnknownCall(const clang::CallExpr *CE, FactList &Out);
+  bool lowerInlinedCall(const clang::CallExpr *CE, FactList &Out);
+  /// The variable a callee's returned tensor is bound to.
+  VarId returnVar(const clang::FunctionDecl &F);
   void lowerLauncher(const clang::CallExpr *CE, const clang::FunctionDecl &FD,
                      FactList &Out);
   void spawn(const clang::Stmt *At, llvm::ArrayRef<const clang::Expr *> Args,
@@ -140,9 +152,15 @@ private:
   const clang::SourceManager &SM;
   ApiTable &Table;
   Function &IR;
-  const clang::ParentMap &Parents;
   BodyLowerer LowerBody;
-  const BranchConditions &Conditions;
+  CalleeLowerer LowerCallee;
+  const clang::FunctionDecl *CurrentFunction = nullptr;
+  const clang::ParentMap *Parents = nullptr;
+  const BranchConditions *Conditions = nullptr;
+  unsigned ContextIndex = 0;
+  /// Calls whose callee runs in place: the variable holding its result.
+  llvm::DenseMap<const clang::CallExpr *, VarId> InlinedResults;
+  llvm::DenseMap<const clang::FunctionDecl *, VarId> ReturnVars;
   llvm::DenseMap<const clang::NamedDecl *, VarId> Vars;
   llvm::DenseMap<const void *, ObjectId> Objects;
 };

@@ -42,6 +42,9 @@ struct Variable {
   /// A global, static or field: one storage for the whole function, never
   /// bound or unbound by it.
   bool Persistent = false;
+  /// Made up by the front end (what a called function returns): never
+  /// names a storage in messages.
+  bool Synthetic = false;
   /// The front end's declaration (Clang: a NamedDecl).
   const void *Decl = nullptr;
 };

@@ -1,0 +1,214 @@
+//===--- IRBuilder.cpp - A function's fact IR from Clang CFGs -------------===//
+
+#include "lib/frontend/IRBuilder.h"
+#include "lib/frontend/BranchConditions.h"
+#include "lib/frontend/FunctionAnalysis.h"
+#include "lib/frontend/Lowering.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/Analysis/CFG.h"
+#include <deque>
+
+using namespace clang;
+
+namespace streamsafe {
+
+namespace {
+
+/// Callee bodies a function inlines at most (each lowered once, however
+/// many call sites run it).
+constexpr unsigned MaxInlinedCallees = 32;
+
+class IRBuilder {
+public:
+  IRBuilder(const FunctionDecl &FD, ASTContext &Ctx, ApiTable &Table)
+      : FD(FD), Ctx(Ctx), Table(Table),
+        L(
+            Ctx, Table, *IR,
+            [this](const LambdaExpr &Lambda) { return bodyFor(Lambda); },
+            [this](const FunctionDecl &Callee) { return calleeBody(Callee); }) {
+    enter(FD);
+  }
+
+  std::unique_ptr<Function> build() {
+    IR->Name = FD.getNameAsString();
+    IR->EntrySite =
+        L.site(SiteKind::FunctionEntry, FD.getLocation(), nullptr, &FD);
+    IR->Bodies.emplace_back();
+    auto G = buildCFG(&FD, FD.getBody());
+    if (!G)
+      return nullptr;
+    lowerBody(*G, 0);
+    for (const ParmVarDecl *P : FD.parameters()) {
+      VarId V = L.varOf(P);
+      IR->Params.push_back(V);
+      IR->ParamSites.push_back(
+          IR->var(V).Class == VarClass::Tensor
+              ? L.site(SiteKind::ParamReady, P->getLocation(), nullptr, P)
+              : NoSite);
+    }
+    // Bodies run from this one, in the order they were found (each may
+    // find more), each lowered in the context of the function it is in.
+    while (!Pending.empty()) {
+      PendingBody Next = Pending.front();
+      Pending.pop_front();
+      setContext(Next.Context);
+      std::unique_ptr<CFG> Body;
+      if (Next.Lambda)
+        Body = buildCFG(Next.Lambda->getCallOperator(), Next.Lambda->getBody());
+      else
+        Body = buildCFG(Next.Callee, Next.Callee->getBody());
+      if (Body)
+        lowerBody(*Body, Next.Id);
+    }
+    exitSites(*G);
+    return std::move(IR);
+  }
+
+private:
+  /// What lowering a statement needs to know of the function it is in.
+  struct Context {
+    explicit Context(const FunctionDecl &F)
+        : Function(F), Parents(F.getBody()), Conditions(F) {}
+    const FunctionDecl &Function;
+    ParentMap Parents;
+    BranchConditions Conditions;
+  };
+  struct PendingBody {
+    const LambdaExpr *Lambda = nullptr;
+    const FunctionDecl *Callee = nullptr;
+    BodyId Id = 0;
+    unsigned Context = 0;
+  };
+
+  unsigned enter(const FunctionDecl &F) {
+    Contexts.push_back(std::make_unique<Context>(F));
+    unsigned Index = Contexts.size() - 1;
+    setContext(Index);
+    return Index;
+  }
+  void setContext(unsigned Index) {
+    const Context &C = *Contexts[Index];
+    L.setContext(C.Function, C.Parents, C.Conditions, Index);
+  }
+
+  std::unique_ptr<CFG> buildCFG(const Decl *D, Stmt *Body) {
+    CFG::BuildOptions BO;
+    BO.AddImplicitDtors = true;
+    BO.AddTemporaryDtors = true;
+    BO.AddInitializers = true;
+    BO.setAllAlwaysAdd();
+    return CFG::buildCFG(D, Body, &Ctx, BO);
+  }
+
+  BodyId newBody() {
+    IR->Bodies.emplace_back();
+    return static_cast<BodyId>(IR->Bodies.size() - 1);
+  }
+
+  BodyId bodyFor(const LambdaExpr &Lambda) {
+    auto [It, New] = Lambdas.try_emplace(&Lambda, 0);
+    if (New) {
+      It->second = newBody();
+      Pending.push_back({&Lambda, nullptr, It->second, L.context()});
+    }
+    return It->second;
+  }
+
+  // A callee defined in this translation unit that uses streams runs in
+  // place. Constructors and destructors (guards are recognised from their
+  // code), virtual methods (the callee may be another), lambdas (run as
+  // callables) and function templates' patterns are not inlined.
+  std::optional<BodyId> calleeBody(const FunctionDecl &Callee) {
+    const FunctionDecl *Def = nullptr;
+    if (!Callee.hasBody(Def) || !Def->getBody() || Def->isDependentContext() ||
+        isa<CXXConstructorDecl, CXXDestructorDecl>(Def))
+      return std::nullopt;
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+        MD && (MD->isVirtual() || MD->getParent()->isLambda()))
+      return std::nullopt;
+    auto It = Callees.find(Def);
+    if (It != Callees.end())
+      return It->second;
+    std::optional<BodyId> Id;
+    if (Callees.size() < MaxInlinedCallees && mentionsStreamApis(*Def, Table)) {
+      Id = newBody();
+      unsigned Here = L.context();
+      unsigned Callee = enter(*Def);
+      Pending.push_back({nullptr, Def, *Id, Callee});
+      setContext(Here);
+    }
+    Callees[Def] = Id;
+    return Id;
+  }
+
+  void lowerBody(const CFG &G, BodyId Id) {
+    // Lowering may add bodies: fill a local one, then move it in place.
+    Body B;
+    B.Blocks.resize(G.getNumBlockIDs());
+    B.Entry = G.getEntry().getBlockID();
+    B.Exit = G.getExit().getBlockID();
+    for (const CFGBlock *From : G) {
+      Block &Out = B.Blocks[From->getBlockID()];
+      for (const CFGElement &E : *From)
+        L.lower(E, Out.Facts);
+      for (const CFGBlock *S : From->succs())
+        if (S)
+          Out.Succs.push_back(S->getBlockID());
+      branchConditions(*From, Out);
+      for (const CFGBlock *P : From->preds())
+        if (P)
+          Out.Preds.push_back(P->getBlockID());
+    }
+    IR->Bodies[Id] = std::move(B);
+  }
+
+  // A two-way branch on a never-changing variable: what each edge tells.
+  void branchConditions(const CFGBlock &From, Block &Out) {
+    if (From.succ_size() != 2 || Out.Succs.size() != 2)
+      return;
+    std::optional<Assumption> True = Contexts[L.context()]->Conditions.whenTrue(
+        dyn_cast_or_null<Expr>(From.getTerminatorCondition()),
+        [this](const VarDecl *V) { return L.varOf(V); });
+    if (!True)
+      return;
+    Out.SuccConds = {*True, Assumption{True->Var, !True->Value}};
+  }
+
+  // Where each path leaves the function: its return statement, or the end
+  // of the body.
+  void exitSites(const CFG &G) {
+    Body &B = IR->Bodies[0];
+    for (const CFGBlock *P : G.getExit().preds()) {
+      if (!P)
+        continue;
+      const Stmt *Ret = nullptr;
+      for (const CFGElement &E : *P)
+        if (auto CS = E.getAs<CFGStmt>())
+          if (isa<ReturnStmt>(CS->getStmt()))
+            Ret = CS->getStmt();
+      SourceLocation Loc = Ret ? Ret->getBeginLoc() : FD.getBody()->getEndLoc();
+      B.Blocks[P->getBlockID()].ExitSite =
+          L.site(SiteKind::FunctionExit, Loc, Ret);
+    }
+  }
+
+  const FunctionDecl &FD;
+  ASTContext &Ctx;
+  ApiTable &Table;
+  std::unique_ptr<Function> IR = std::make_unique<Function>();
+  std::vector<std::unique_ptr<Context>> Contexts;
+  Lowering L;
+  llvm::DenseMap<const LambdaExpr *, BodyId> Lambdas;
+  llvm::DenseMap<const FunctionDecl *, std::optional<BodyId>> Callees;
+  std::deque<PendingBody> Pending;
+};
+
+} // namespace
+
+std::unique_ptr<Function> lowerFunction(const FunctionDecl &FD, ASTContext &Ctx,
+                                        ApiTable &Table) {
+  return IRBuilder(FD, Ctx, Table).build();
+}
+
+} // namespace streamsafe
