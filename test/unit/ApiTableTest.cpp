@@ -68,19 +68,11 @@ void user_look_alikes_only(mylib::Stream s, mylib::Tensor t) {
 }
 )cpp";
 
-class ApiTableTest : public ::testing::Test {
-protected:
-  static void SetUpTestSuite() {
-    AST = test::parseWithLibTorch(Code);
-    if (AST)
-      Functions = test::mainFileFunctions(*AST);
-  }
-  static void TearDownTestSuite() {
-    Functions.clear();
-    AST.reset();
-  }
-  void SetUp() override { ASSERT_TRUE(AST) << "the test code did not parse"; }
+class ApiTableTest : public test::ParsedSuite<ApiTableTest> {
+public:
+  static const char *code() { return Code; }
 
+protected:
   /// The callee of the outermost call on each marked line of calls().
   static const FunctionDecl *callee(llvm::StringRef Marker) {
     struct Finder : RecursiveASTVisitor<Finder> {
@@ -102,13 +94,7 @@ protected:
   static QualType paramType(unsigned I) {
     return Functions["calls"]->getParamDecl(I)->getType();
   }
-
-  static std::unique_ptr<ASTUnit> AST;
-  static llvm::StringMap<const FunctionDecl *> Functions;
 };
-
-std::unique_ptr<ASTUnit> ApiTableTest::AST;
-llvm::StringMap<const FunctionDecl *> ApiTableTest::Functions;
 
 TEST_F(ApiTableTest, TypesAreMatchedByQualifiedName) {
   ApiConfig Config;

@@ -362,23 +362,11 @@ void big_thread_body(at::Tensor x) {
 
 unsigned lineOf(llvm::StringRef Marker) { return test::lineOf(Code, Marker); }
 
-class Engine : public ::testing::Test {
+class Engine : public test::ParsedSuite<Engine> {
+public:
+  static const char *code() { return Code; }
+
 protected:
-  static void SetUpTestSuite() {
-    AST = test::parseWithLibTorch(Code);
-    if (AST)
-      Functions = test::mainFileFunctions(*AST);
-  }
-  static void TearDownTestSuite() {
-    Functions.clear();
-    AST.reset();
-  }
-
-  void SetUp() override {
-    ASSERT_TRUE(AST) << "the test code did not parse";
-    ASSERT_FALSE(AST->getDiagnostics().hasErrorOccurred());
-  }
-
   static const FunctionDecl *function(llvm::StringRef Name) {
     auto It = Functions.find(Name);
     EXPECT_NE(It, Functions.end()) << Name.str();
@@ -434,13 +422,7 @@ protected:
       Out.push_back(describe(R, F));
     return Out;
   }
-
-  static std::unique_ptr<ASTUnit> AST;
-  static llvm::StringMap<const FunctionDecl *> Functions;
 };
-
-std::unique_ptr<ASTUnit> Engine::AST;
-llvm::StringMap<const FunctionDecl *> Engine::Functions;
 
 //===-- Statuses ----------------------------------------------------------===//
 

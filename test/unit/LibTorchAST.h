@@ -12,6 +12,7 @@
 #include "clang/Frontend/ASTUnit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include <gtest/gtest.h>
 #include <memory>
 
 namespace streamsafe::test {
@@ -26,6 +27,25 @@ mainFileFunctions(clang::ASTUnit &AST);
 
 /// The line of the "// @Marker" comment in \p Code.
 unsigned lineOf(llvm::StringRef Code, llvm::StringRef Marker);
+
+/// A test suite over one snippet, parsed once for the suite: Suite gives
+/// it as `static const char *code()`.
+template <typename Suite> class ParsedSuite : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    AST = parseWithLibTorch(Suite::code());
+    if (AST)
+      Functions = mainFileFunctions(*AST);
+  }
+  static void TearDownTestSuite() {
+    Functions.clear();
+    AST.reset();
+  }
+  void SetUp() override { ASSERT_TRUE(AST) << "the test code did not parse"; }
+
+  static inline std::unique_ptr<clang::ASTUnit> AST;
+  static inline llvm::StringMap<const clang::FunctionDecl *> Functions;
+};
 
 } // namespace streamsafe::test
 

@@ -178,19 +178,11 @@ std::string str(const Function &IR, const Fact &F) {
   return S;
 }
 
-class Lowering : public ::testing::Test {
-protected:
-  static void SetUpTestSuite() {
-    AST = test::parseWithLibTorch(Code);
-    if (AST)
-      Functions = test::mainFileFunctions(*AST);
-  }
-  static void TearDownTestSuite() {
-    Functions.clear();
-    AST.reset();
-  }
-  void SetUp() override { ASSERT_TRUE(AST) << "the test code did not parse"; }
+class Lowering : public test::ParsedSuite<Lowering> {
+public:
+  static const char *code() { return Code; }
 
+protected:
   /// The facts of \p Name's own body, in source order (by site).
   static std::vector<std::string> facts(llvm::StringRef Name) {
     ApiConfig Config;
@@ -215,13 +207,7 @@ protected:
   static std::string at(llvm::StringRef Marker) {
     return std::to_string(test::lineOf(Code, Marker)) + " ";
   }
-
-  static std::unique_ptr<ASTUnit> AST;
-  static llvm::StringMap<const FunctionDecl *> Functions;
 };
-
-std::unique_ptr<ASTUnit> Lowering::AST;
-llvm::StringMap<const FunctionDecl *> Lowering::Functions;
 
 TEST_F(Lowering, GuardsOpsAndLifetimes) {
   EXPECT_EQ(facts("guard_and_op"), std::vector<std::string>({
