@@ -17,7 +17,7 @@ at::Tensor scale(const at::Tensor &X, float S) {
   int64_t N = X.numel();
   int Threads = 256;
   int Blocks = int((N + Threads - 1) / Threads);
-  scaleKernel<<<Blocks, Threads>>>(In, Out, S, N); // EXPECT: streamsafe-default-stream-launch
+  scaleKernel<<<Blocks, Threads>>>(In, Out, S, N); // EXPECT: streamsafe-default-stream-launch // EXPECT: streamsafe-unsynchronized-access (scale() runs in place: X is read before the pool stream wrote it)
   C10_CUDA_KERNEL_LAUNCH_CHECK();
   return Y;
 }

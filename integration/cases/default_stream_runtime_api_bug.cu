@@ -19,9 +19,9 @@ int64_t countEqual(const at::Tensor &In, float Want) {
   int Blocks = int((N + 255) / 256);
   // Meant to be passed to the calls below:
   cudaStream_t Stream = at::cuda::getCurrentCUDAStream();
-  C10_CUDA_CHECK(cudaMemsetAsync(Count, 0, // EXPECT: streamsafe-default-stream-launch
+  C10_CUDA_CHECK(cudaMemsetAsync(Count, 0, // EXPECT: streamsafe-default-stream-launch // EXPECT: streamsafe-unsynchronized-access (run in place under the caller's pool stream guard)
                                  sizeof(int)));
-  countKernel<<<Blocks, 256, 0, 0>>>(Data, Want, // EXPECT: streamsafe-default-stream-launch
+  countKernel<<<Blocks, 256, 0, 0>>>(Data, Want, // EXPECT: streamsafe-default-stream-launch // EXPECT: streamsafe-unsynchronized-access
                                      Count, N);
   C10_CUDA_KERNEL_LAUNCH_CHECK();
   int Host = 0;
