@@ -3,7 +3,16 @@
 # when everything is already there (no apt-get update then); run as root or
 # with sudo available. CUDA is not installed: its headers must already be in
 # $CUDA_HOME (default /usr/local/cuda).
+#
+# It also installs the SARIF validator of the streamsafe-ci tests (Microsoft's
+# SARIF Multitool, from npm) into .tools/sarif-multitool. This is the only
+# step that goes to a package registry besides apt-get, and it runs with your
+# environment: npm gets your proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), your CA
+# bundle (NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, SSL_CERT_DIR), your npm_config_*
+# variables and your ~/.npmrc. The tests only run what is installed here and
+# never reach the network (scripts/test.sh --offline checks that).
 set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
 
 PACKAGES=(
   clang-22 clang-tidy-22 clang-format-22 libclang-22-dev llvm-22-dev
@@ -52,4 +61,50 @@ if [[ ! -f $CUDA_HOME/include/cuda_runtime.h ]]; then
   echo "setup: install the CUDA toolkit (13.x) or set CUDA_HOME to it." >&2
   exit 1
 fi
-echo "setup: ok (LLVM 22, LibTorch headers, CUDA headers in $CUDA_HOME)"
+
+# The SARIF validator. A failure does not stop the set-up (the rest of the
+# suite does not need it); it is recorded in install-error.txt, which the
+# SARIF tests print as the reason they fail.
+SARIF_PACKAGE=@microsoft/sarif-multitool@5
+sarif_dir=$root/.tools/sarif-multitool
+sarif_tool=$sarif_dir/node_modules/.bin/sarif-multitool
+sarif_note=""
+if [[ ! -x $sarif_tool ]]; then
+  echo "setup: installing the SARIF validator ($SARIF_PACKAGE) into" \
+    ".tools/sarif-multitool with npm"
+  mkdir -p "$sarif_dir"
+  rm -f "$sarif_dir/install-error.txt"
+  status=0
+  # npm can hang on a proxy that swallows connections: bound it.
+  timeout 900 npm install --no-audit --no-fund --no-update-notifier \
+    --prefix "$sarif_dir" "$SARIF_PACKAGE" </dev/null >"$sarif_dir/install.log" 2>&1 ||
+    status=$?
+  if [[ $status != 0 || ! -e $sarif_tool ]]; then
+    reason="npm install $SARIF_PACKAGE failed (exit status $status"
+    [[ $status == 124 ]] && reason+=", killed after 900 s"
+    # npm's code and message, without its stack trace and object dump.
+    reason+="): $(grep -E '^npm (error|ERR!) ' "$sarif_dir/install.log" |
+      grep -vE '^npm (error|ERR!) ( {2,}|at |[{}]|$)|^npm (error|ERR!) (syscall|errno) ' |
+      head -n 3 | sed -E 's/^npm (error|ERR!) //' | paste -sd ';' | sed 's/;/; /g')"
+    printf '%s\n' "$reason" >"$sarif_dir/install-error.txt"
+    {
+      echo "setup: WARNING: could not install the SARIF validator: $reason"
+      echo "setup: npm's log: $sarif_dir/install.log"
+      echo "setup: npm used this environment: HTTPS_PROXY=${HTTPS_PROXY:-${https_proxy:-(unset)}}" \
+        "NODE_EXTRA_CA_CERTS=${NODE_EXTRA_CA_CERTS:-(unset)}" \
+        "SSL_CERT_FILE=${SSL_CERT_FILE:-(unset)}; behind a proxy with its own" \
+        "CA, set NODE_EXTRA_CA_CERTS to its bundle and run scripts/setup.sh again."
+      echo "setup: until then the SARIF validation tests (ci/sarif.test) fail" \
+        "with this reason; everything else works."
+    } >&2
+    sarif_note=", WITHOUT the SARIF validator"
+  fi
+fi
+if [[ -e $sarif_tool ]]; then
+  # npm may skip the package's postinstall `chmod u+x` of the binary.
+  for exe in "$sarif_dir"/node_modules/@microsoft/sarif-multitool-*/Sarif.Multitool; do
+    if [[ -e $exe && ! -x $exe ]]; then chmod 755 "$exe"; fi
+  done
+  rm -f "$sarif_dir/install-error.txt"
+fi
+echo "setup: ok (LLVM 22, LibTorch headers, CUDA headers in $CUDA_HOME$sarif_note)"

@@ -22,6 +22,32 @@ config.environment["PATH"] = os.pathsep.join(
 config.environment["LC_ALL"] = "C"
 config.environment["HOME"] = config.test_exec_root
 
+# Network. The suite needs none: scripts/setup.sh installs what comes from a
+# registry (the SARIF validator) beforehand, with the user's environment.
+# lit starts tests with an almost empty environment; the user's proxy, CA
+# bundle and npm settings are passed through, so that a tool a test runs
+# sees the same network settings as outside lit. `lit --param offline=1`
+# (scripts/test.sh --offline, which CI runs) points the proxies at a closed
+# port and tells npm it is offline instead: a test that still reached for
+# the network through them fails.
+NETWORK_VARS = ("NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR",
+                "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY",
+                "http_proxy", "https_proxy", "no_proxy", "all_proxy")
+offline = lit_config.params.get("offline", "0") not in ("0", "false", "off")
+if offline:
+    nowhere = "http://127.0.0.1:9"   # discard port: connection refused
+    for k in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY",
+              "http_proxy", "https_proxy", "all_proxy"):
+        config.environment[k] = nowhere
+    config.environment["npm_config_offline"] = "true"
+    config.environment["npm_config_proxy"] = nowhere
+    config.environment["npm_config_https_proxy"] = nowhere
+    config.available_features.add("offline")
+else:
+    for k, v in os.environ.items():
+        if k in NETWORK_VARS or k.lower().startswith("npm_config_"):
+            config.environment[k] = v
+
 # lit --param pch=0 parses the LibTorch headers in every test instead of
 # loading the precompiled ones (slower; results must be the same).
 use_pch = lit_config.params.get("pch", "1") not in ("0", "false", "off")

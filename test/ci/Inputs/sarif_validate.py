@@ -1,49 +1,50 @@
 #!/usr/bin/env python3
 """Validates SARIF files with Microsoft's SARIF Multitool (sarif-sdk).
 
-usage: sarif_validate.py --npm-dir DIR [--home DIR] [--allow-warnings] FILE...
+usage: sarif_validate.py --tool-dir DIR [--allow-warnings] FILE...
 
-Installs @microsoft/sarif-multitool from the npm registry into DIR the first
-time (later runs find it and skip the install), runs
-`sarif-multitool validate FILE -o FILE.validation.sarif` and fails when the
-validation log has an error- or warning-level result (JSON schema violations
-are JSON1xxx errors, SARIF1xxx are spec rules, SARIF2xxx best practices).
-The multitool exits 0 even when it finds errors, so its log is what counts.
-Notes (e.g. SARIF2006 "URI not reachable" without network) do not fail.
+The multitool is installed by scripts/setup.sh into DIR (an npm prefix,
+.tools/sarif-multitool of the source tree), with the user's proxy and CA
+settings; this script only runs it and never goes to the network. When it is
+not there, the script fails (exit code 2) and says why: the reason setup.sh
+recorded in DIR/install-error.txt, or that setup.sh has not been run.
+
+It runs `sarif-multitool validate FILE -o FILE.validation.sarif` and fails
+(exit code 1) when the validation log has an error- or warning-level result
+(JSON schema violations are JSON1xxx errors, SARIF1xxx are spec rules,
+SARIF2xxx best practices). The multitool exits 0 even when it finds errors,
+so its log is what counts. Notes (e.g. SARIF2006 "URI not reachable" without
+network) do not fail.
 """
 import argparse
-import fcntl
 import json
 import os
 import subprocess
 import sys
 
-PACKAGE = "@microsoft/sarif-multitool@5"
+EXIT_INVALID, EXIT_NO_TOOL = 1, 2
 
 
-def ensure_installed(npm_dir, home):
-    tool = os.path.join(npm_dir, "node_modules", ".bin", "sarif-multitool")
-    os.makedirs(npm_dir, exist_ok=True)
-    with open(os.path.join(npm_dir, ".install.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)   # lit runs tests in parallel
-        if not os.path.exists(tool):
-            env = dict(os.environ)
-            if home:
-                env["HOME"] = home
-            proc = subprocess.run(
-                ["npm", "install", "--no-audit", "--no-fund", "--prefix",
-                 npm_dir, PACKAGE], env=env, capture_output=True, text=True)
-            if proc.returncode != 0 or not os.path.exists(tool):
-                sys.exit(f"sarif_validate: cannot install {PACKAGE} from the "
-                         f"npm registry into {npm_dir} (npm exit code "
-                         f"{proc.returncode}):\n{proc.stdout}{proc.stderr}")
-        # npm may skip the package's postinstall `chmod u+x`.
-        for platform in ("linux", "darwin"):
-            exe = os.path.join(npm_dir, "node_modules", "@microsoft",
-                               f"sarif-multitool-{platform}", "Sarif.Multitool")
-            if os.path.exists(exe) and not os.access(exe, os.X_OK):
-                os.chmod(exe, 0o755)
-    return tool
+def find_tool(tool_dir):
+    """The installed multitool, or exits with the reason it is missing."""
+    tool = os.path.join(tool_dir, "node_modules", ".bin", "sarif-multitool")
+    if os.access(tool, os.X_OK):
+        return tool
+    why = "scripts/setup.sh has not installed it (run scripts/setup.sh)"
+    try:
+        with open(os.path.join(tool_dir, "install-error.txt"),
+                  encoding="utf-8", errors="replace") as f:
+            why = ("scripts/setup.sh could not install it: " +
+                   f.read().strip())
+    except OSError:
+        pass
+    sys.stderr.write(
+        f"sarif_validate: error: the SARIF validator is not installed in "
+        f"{tool_dir}: {why}\n"
+        "sarif_validate: the tests never install it themselves (they must "
+        "not need the network); fix the cause and run scripts/setup.sh "
+        "again\n")
+    sys.exit(EXIT_NO_TOOL)
 
 
 def problems(log_path):
@@ -71,22 +72,21 @@ def problems(log_path):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--npm-dir", required=True)
-    ap.add_argument("--home")
+    ap.add_argument("--tool-dir", required=True)
     ap.add_argument("--allow-warnings", action="store_true")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
-    tool = ensure_installed(args.npm_dir, args.home)
+    tool = find_tool(args.tool_dir)
     failed = False
     for path in args.files:
         out = path + ".validation.sarif"
         proc = subprocess.run([tool, "validate", path, "-o", out, "--log",
                                "ForceOverwrite"], capture_output=True, text=True)
         if proc.returncode != 0 or not os.path.exists(out):
-            print(f"{path}: sarif-multitool failed (exit code "
-                  f"{proc.returncode}):\n{proc.stdout}{proc.stderr}")
-            failed = True
-            continue
+            sys.stderr.write(f"sarif_validate: error: {path}: sarif-multitool "
+                             f"failed (exit code {proc.returncode}):\n"
+                             f"{proc.stdout}{proc.stderr}")
+            sys.exit(EXIT_NO_TOOL)
         found = problems(out)
         if args.allow_warnings:
             found = [p for p in found if not p.startswith("warning")]
@@ -96,7 +96,7 @@ def main():
             failed = True
         else:
             print(f"{path}: valid SARIF 2.1.0 (sarif-multitool)")
-    sys.exit(1 if failed else 0)
+    sys.exit(EXIT_INVALID if failed else 0)
 
 
 if __name__ == "__main__":
