@@ -8,8 +8,8 @@ import sys
 import tempfile
 import time
 
-from . import __version__, compdb, findings as fmod, report, rules, runner
-from . import selection
+from . import __version__, cache as rcache, compdb, findings as fmod
+from . import report, rules, runner, selection
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -96,6 +96,17 @@ def build_parser():
                    metavar="URL",
                    help="where the check pages live: the help URI of "
                         "streamsafe-foo is URLfoo.md (default: %(default)s)")
+    p.add_argument("--cache", metavar="DIR",
+                   help="reuse the findings of files whose inputs (the file, "
+                        "every header it read, the compile command, the "
+                        "check configuration, the tool) are unchanged since "
+                        "an earlier run with the same DIR; DIR may be shared "
+                        "by parallel jobs")
+    p.add_argument("--cache-max-size", default="256M", metavar="SIZE",
+                   help="evict the least recently used cache entries beyond "
+                        "SIZE (default: %(default)s; suffixes K, M, G)")
+    p.add_argument("--cache-stats", action="store_true",
+                   help="print the cache's hits and misses on standard error")
     p.add_argument("--progress", choices=["auto", "always", "never"],
                    default="auto",
                    help="progress on standard error (default: auto, only "
@@ -301,7 +312,8 @@ def main(argv=None, launcher=None):
                    if args.config_file else [])
     try:
         runner.verify_checks(driver_argv, args.checks, config_args, cwd)
-        version = runner.driver_version(driver_argv) or __version__
+        version_text = runner.version_output(driver_argv)
+        version = runner.driver_version(version_text) or __version__
     except runner.DriverError as e:
         _err(str(e))
         return EXIT_ERROR
@@ -318,6 +330,14 @@ def main(argv=None, launcher=None):
         header_filter = "^" + runner.ere_escape(root.rstrip("/") + "/")
     extra = ([f"--extra-arg={a}" for a in args.extra_arg] +
              [f"--extra-arg-before={a}" for a in args.extra_arg_before])
+    cache = None
+    if args.cache:
+        try:
+            cache = open_cache(args, driver_argv, version_text, header_filter,
+                               extra)
+        except rcache.CacheError as e:
+            _err(str(e))
+            return EXIT_ERROR
     sources = fmod.SourceCache()
     show_progress = (args.progress == "always" or
                      (args.progress == "auto" and sys.stderr.isatty()))
@@ -327,16 +347,31 @@ def main(argv=None, launcher=None):
         db_dir = os.path.join(work, "db")
         compdb.write([c for u in selected for c in u.commands], db_dir)
         run = runner.Runner(driver_argv, args.checks, header_filter,
-                            config_args, extra, sources, args.timeout, work)
+                            config_args, extra, sources, args.timeout, work,
+                            record_inputs=cache is not None)
         results = [None] * len(selected)
+        keys = {}
+        todo = []
+        for i, u in enumerate(selected):
+            if cache:
+                keys[i] = cache.key(u)
+                hit = cache.lookup(keys[i])
+                if hit:
+                    results[i] = runner.cached_result(u, *hit)
+                    progress.step(u)
+                    continue
+            todo.append(i)
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-            futures = {pool.submit(run.run_unit, u, db_dir, i): i
-                       for i, u in enumerate(selected)}
+            futures = {pool.submit(run.run_unit, selected[i], db_dir, i): i
+                       for i in todo}
             for fut in concurrent.futures.as_completed(futures):
                 i = futures[fut]
-                results[i] = fut.result()
+                results[i] = r = fut.result()
+                if cache:
+                    cache.store(keys[i], r)
                 progress.step(selected[i])
         progress.finish()
+    cache_left = cache.evict() if cache else None
 
     # Collect, deduplicate (headers seen from several units), sort.
     unique = {}
@@ -387,11 +422,35 @@ def main(argv=None, launcher=None):
     if not args.quiet:
         _print_summary(summary, failures, skipped, results, root,
                        time.monotonic() - start, args)
+    if args.cache_stats:
+        if cache:
+            sys.stderr.write(f"streamsafe-ci: {cache.summary(*cache_left)}\n")
+        else:
+            _warn("--cache-stats without --cache: no cache was used")
     if failures:
         return EXIT_ERROR
     if reported and not args.write_baseline:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def open_cache(args, driver_argv, version_text, header_filter, extra):
+    """The result cache of --cache, keyed on the tool and the options that
+    change findings; raises rcache.CacheError."""
+    max_size = rcache.parse_size(args.cache_max_size)
+    config = None
+    if args.config_file:
+        try:
+            config = rcache.file_sha256(args.config_file)
+        except OSError as e:
+            raise rcache.CacheError(
+                f"cannot read {args.config_file}: {e}") from e
+    options = {"checks": args.checks, "header_filter": header_filter,
+               "config_file": config, "extra": extra}
+    return rcache.ResultCache(
+        args.cache, max_size,
+        rcache.tool_identity(driver_argv, version_text, __version__),
+        options, _warn)
 
 
 def _print_summary(summary, failures, skipped, results, root, seconds, args):

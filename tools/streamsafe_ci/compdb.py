@@ -341,6 +341,15 @@ def remove_arguments(cmd, unknown):
     return out
 
 
+def with_arguments(cmd, extra):
+    """A copy of `cmd` with `extra` appended to its arguments."""
+    out = CompileCommand(cmd.directory, cmd.file, cmd.arguments + list(extra),
+                         cmd.output, cmd.index)
+    out.dropped = cmd.dropped
+    out.cuda = cmd.cuda
+    return out
+
+
 def write(commands, directory):
     os.makedirs(directory, exist_ok=True)
     with open(os.path.join(directory, "compile_commands.json"), "w",

@@ -13,12 +13,18 @@ A unit *fails* when the driver exits non-zero, reports an error, or leaves no
 readable YAML; its compiler errors are kept for the report. When the only
 errors are "unknown argument" (GCC-only flags in a GCC compile database), the
 unit is rerun once without those arguments, which are then listed as dropped.
+
+With the result cache (--cache), every command of a unit also asks the
+compiler for its dependency output (DEPFILE_ARGS: the main file and every file
+it read, system headers included); a successful unit's `inputs` are those
+files, which the cache records with their hashes.
 """
 
 import os
 import re
 import subprocess
 import tempfile
+import time
 
 from . import compdb, tidyyaml
 from .findings import Finding, Location, Note, Replacement
@@ -33,13 +39,60 @@ def _run(argv, cwd=None, timeout=None):
                           errors="replace", timeout=timeout)
 
 
-def driver_version(driver_argv):
+def version_output(driver_argv):
+    """What `<driver> --version` prints (the cache keys on it)."""
     try:
         out = _run(driver_argv + ["--version"])
     except OSError as e:
         raise DriverError(f"cannot run {driver_argv[0]}: {e}") from e
-    m = re.search(r"StreamSafe version (\S+)", out.stdout + out.stderr)
+    return out.stdout + out.stderr
+
+
+def driver_version(output):
+    """StreamSafe's version in the output of version_output(), or None."""
+    m = re.search(r"StreamSafe version (\S+)", output)
     return m.group(1) if m else None
+
+
+def depfile_args(path):
+    """Compiler arguments that write the dependency output to `path`.
+
+    Spelled -Xclang=...: clang-tidy strips -MD/-MF/-MT and every other -M*
+    argument from compile commands (with `-Xclang -MT` it would leave a
+    dangling -Xclang), and -dependency-file needs a target."""
+    return ["-Xclang=-dependency-file", f"-Xclang={path}",
+            "-Xclang=-MTstreamsafe", "-Xclang=-sys-header-deps"]
+
+
+def parse_depfile(text, base):
+    """The prerequisites of a Makefile rule as clang writes it, as canonical
+    absolute paths (relative ones are relative to `base`)."""
+    text = text.replace("\\\r\n", " ").replace("\\\n", " ")
+    colon = re.search(r":(\s|$)", text)
+    if colon is None:
+        raise ValueError("no rule in the dependency output")
+    body = text[colon.end():]
+    paths, cur, i = [], [], 0
+    while i < len(body):
+        c = body[i]
+        if c == "\\" and i + 1 < len(body) and body[i + 1] in " #\\":
+            cur.append(body[i + 1])
+            i += 2
+            continue
+        if c == "$" and body.startswith("$$", i):
+            cur.append("$")
+            i += 2
+            continue
+        if c.isspace():
+            if cur:
+                paths.append("".join(cur))
+                cur = []
+        else:
+            cur.append(c)
+        i += 1
+    if cur:
+        paths.append("".join(cur))
+    return [os.path.realpath(os.path.join(base, p)) for p in paths]
 
 
 def _listed(output):
@@ -94,7 +147,8 @@ def ere_escape(text):
 
 class UnitResult:
     __slots__ = ("unit", "findings", "errors", "failed", "exit_code",
-                 "message", "dropped", "stderr")
+                 "message", "dropped", "stderr", "inputs", "started",
+                 "cached")
 
     def __init__(self, unit):
         self.unit = unit
@@ -105,6 +159,18 @@ class UnitResult:
         self.message = ""
         self.dropped = []
         self.stderr = ""
+        self.inputs = None    # files the analysis read (with --cache)
+        self.started = 0.0    # time.time() when the analysis started
+        self.cached = False   # findings from the result cache
+
+
+def cached_result(unit, findings, dropped):
+    """A UnitResult made of a cache hit."""
+    result = UnitResult(unit)
+    result.findings = findings
+    result.dropped = dropped
+    result.cached = True
+    return result
 
 
 _UNKNOWN_ARG = re.compile(r"unknown argument:? '([^']+)'")
@@ -112,8 +178,9 @@ _UNKNOWN_ARG = re.compile(r"unknown argument:? '([^']+)'")
 
 class Runner:
     def __init__(self, driver_argv, checks, header_filter, config_args,
-                 extra_args, sources, timeout, workdir):
+                 extra_args, sources, timeout, workdir, record_inputs=False):
         self.driver_argv = driver_argv
+        self.record_inputs = record_inputs
         self.checks = checks
         self.header_filter = header_filter
         self.config_args = config_args
@@ -134,18 +201,47 @@ class Runner:
     def run_unit(self, unit, db_dir, index):
         """Analyses one unit (a source file with all its compile commands)."""
         result = UnitResult(unit)
+        result.started = time.time()
+        commands, depfiles = unit.commands, []
+        if self.record_inputs:
+            depfiles = [os.path.join(self.workdir, f"unit-{index}-{k}.d")
+                        for k in range(len(commands))]
+            commands = [compdb.with_arguments(c, depfile_args(d))
+                        for c, d in zip(commands, depfiles)]
+            db_dir = os.path.join(self.workdir, f"unit-{index}")
+            compdb.write(commands, db_dir)
         yaml_path = os.path.join(self.workdir, f"unit-{index}.yaml")
         self._attempt(result, unit.file, db_dir, yaml_path)
         unknown = self._only_unknown_arguments(result)
         if unknown:
+            for d in depfiles:
+                _remove(d)
             retry_dir = tempfile.mkdtemp(prefix=f"retry-{index}-",
                                          dir=self.workdir)
-            fixed = [compdb.remove_arguments(c, unknown) for c in unit.commands]
-            compdb.write(fixed, retry_dir)
+            commands = [compdb.remove_arguments(c, unknown) for c in commands]
+            compdb.write(commands, retry_dir)
+            started = result.started
             result = UnitResult(unit)
+            result.started = started
             result.dropped = sorted(unknown)
             self._attempt(result, unit.file, retry_dir, yaml_path + ".retry")
+        if depfiles and not result.failed:
+            result.inputs = self._read_inputs(depfiles, commands)
         return result
+
+    @staticmethod
+    def _read_inputs(depfiles, commands):
+        """Every file the commands read, or None when a dependency output
+        is missing or unreadable (the result is then not cached)."""
+        inputs = set()
+        for path, cmd in zip(depfiles, commands):
+            try:
+                with open(path, encoding="utf-8",
+                          errors="surrogateescape") as f:
+                    inputs.update(parse_depfile(f.read(), cmd.directory))
+            except (OSError, ValueError):
+                return None
+        return sorted(inputs)
 
     @staticmethod
     def _only_unknown_arguments(result):
@@ -245,3 +341,10 @@ class Runner:
         level = "error" if (d.get("Level") or "").lower() == "error" else "warning"
         return Finding(d.get("DiagnosticName") or "unknown", level,
                        msg.get("Message") or "", loc, notes, fixes)
+
+
+def _remove(path):
+    try:
+        os.unlink(path)
+    except OSError:
+        pass

@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
 """Unit tests of streamsafe-ci's pure parts: the export-fixes YAML reader,
-the nvcc translation, globs, shards, fingerprints and SARIF rule metadata."""
+the nvcc translation, globs, shards, fingerprints, SARIF rule metadata, the
+dependency output reader and the result cache's entries."""
+import json
 import os
 import sys
 import tempfile
+import threading
+import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 os.pardir, os.pardir, os.pardir, "tools"))
 
-from streamsafe_ci import compdb, findings, rules, selection, tidyyaml  # noqa: E402
+from streamsafe_ci import cache, compdb, findings, rules, runner  # noqa: E402
+from streamsafe_ci import selection, tidyyaml  # noqa: E402
 
 
 class TidyYaml(unittest.TestCase):
@@ -210,6 +215,191 @@ class Rules(unittest.TestCase):
         r = cat.describe("bugprone-use-after-move")
         self.assertEqual(r["helpUri"], "https://clang.llvm.org/extra/"
                          "clang-tidy/checks/bugprone/use-after-move.html")
+
+
+class DepFile(unittest.TestCase):
+    def test_make_syntax(self):
+        text = ("streamsafe: /p/src/a.cpp ../include/x\\ y.h \\\n"
+                "  /usr/include/c++/12/../../../include/c++/12/vector \\\n"
+                "  /p/$$dollar.h /p/hash\\#.h\n")
+        self.assertEqual(runner.parse_depfile(text, "/p/build"), [
+            "/p/src/a.cpp", "/p/include/x y.h", "/usr/include/c++/12/vector",
+            "/p/$dollar.h", "/p/hash#.h"])
+
+    def test_no_rule(self):
+        with self.assertRaises(ValueError):
+            runner.parse_depfile("", "/p")
+
+    def test_arguments_survive_clang_tidy(self):
+        # clang-tidy drops every argument that starts with -M.
+        for a in runner.depfile_args("/t/u.d"):
+            self.assertTrue(a.startswith("-Xclang="), a)
+
+
+class _Unit:
+    def __init__(self, file, commands):
+        self.file, self.commands = file, commands
+
+
+class _Result:
+    def __init__(self, unit, findings, inputs, failed=False):
+        self.unit, self.findings, self.inputs = unit, findings, inputs
+        self.dropped, self.failed, self.cached = [], failed, False
+        self.started = time.time()
+
+
+class ResultCache(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+        self.warnings = []
+        self.src = os.path.join(self.dir, "src")
+        os.makedirs(self.src)
+        self.file = self.write("src/a.cpp", "int a;")
+        self.header = self.write("src/a.h", "int h;")
+        cmd = compdb.CompileCommand(self.src, self.file, ["c++", "-c", "a.cpp"])
+        self.unit = _Unit(self.file, [cmd])
+        loc = findings.Location(self.file, 1, 5, 4)
+        self.finding = findings.Finding(
+            "streamsafe-x", "warning", "msg", loc,
+            [findings.Note("n", loc)],
+            [findings.Replacement(self.file, 4, 0, ", s")])
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, rel, text, mtime=None):
+        path = os.path.join(self.dir, rel)
+        with open(path, "w") as f:
+            f.write(text)
+        if mtime is not None:
+            os.utime(path, (mtime, mtime))
+        return path
+
+    def open(self, tool="tool-1", options=None, max_size=1 << 20):
+        return cache.ResultCache(os.path.join(self.dir, "cache"), max_size,
+                                 tool, options or {}, self.warnings.append)
+
+    def analysed(self, c, failed=False):
+        r = _Result(self.unit, [self.finding], [self.file, self.header],
+                    failed)
+        r.started = time.time() + 1   # the inputs are older than the run
+        c.store(c.key(self.unit), r)
+
+    def test_round_trip_and_changed_input(self):
+        c = self.open()
+        self.assertIsNone(c.lookup(c.key(self.unit)))
+        self.analysed(c)
+        c = self.open()
+        found, dropped = c.lookup(c.key(self.unit))
+        f = found[0]
+        self.assertEqual((f.check, f.message, f.location.key(),
+                          f.notes[0].message, f.fixes[0].text),
+                         ("streamsafe-x", "msg", (self.file, 1, 5), "n", ", s"))
+        self.write("src/a.h", "int h2;")
+        c = self.open()
+        self.assertIsNone(c.lookup(c.key(self.unit)))
+        self.assertEqual((c.stats.hits, c.stats.changed), (0, 1))
+
+    def test_variants(self):
+        # Switching a header back and forth (branches) keeps both results.
+        c = self.open()
+        self.analysed(c)
+        self.write("src/a.h", "int other;")
+        c = self.open()
+        self.analysed(c)
+        self.write("src/a.h", "int h;")
+        c = self.open()
+        self.assertIsNotNone(c.lookup(c.key(self.unit)))
+
+    def test_key_covers_tool_options_config_command(self):
+        key = self.open().key(self.unit)
+        self.assertNotEqual(key, self.open(tool="tool-2").key(self.unit))
+        self.assertNotEqual(key, self.open(options={"checks": "x"}).key(
+            self.unit))
+        self.write("src/.clang-tidy", "Checks: '-*'")
+        self.assertNotEqual(key, self.open().key(self.unit))
+        other = _Unit(self.file, [compdb.CompileCommand(
+            self.src, self.file, ["c++", "-DX", "-c", "a.cpp"])])
+        self.assertNotEqual(self.open().key(self.unit),
+                            self.open().key(other))
+
+    def test_not_stored(self):
+        c = self.open()
+        self.analysed(c, failed=True)
+        r = _Result(self.unit, [], [self.file, self.header])
+        r.started = time.time() - 60     # an input changed during the run
+        c.store(c.key(self.unit), r)
+        self.assertEqual((c.stats.stored, c.stats.not_stored), (0, 2))
+        self.assertIsNone(self.open().lookup(c.key(self.unit)))
+
+    def test_corrupted_entries(self):
+        c = self.open()
+        self.analysed(c)
+        path = c._path(c.key(self.unit))
+        with open(path) as f:
+            good = f.read()
+        for bad in (good[:len(good) // 2], "[]", '{"format": 99}',
+                    good.replace('"check"', '"chekc"')):
+            with open(path, "w") as f:
+                f.write(bad)
+            c = self.open()
+            self.assertIsNone(c.lookup(c.key(self.unit)))
+            self.assertEqual(c.stats.corrupt, 1)
+            self.assertIn("ignoring corrupted cache entry", self.warnings[-1])
+            self.analysed(c)                   # rewritten whole
+            self.assertIsNotNone(self.open().lookup(c.key(self.unit)))
+
+    def test_lru_eviction(self):
+        c = self.open()
+        paths = []
+        for i in range(3):
+            p = os.path.join(c.dir, "aa", f"{i}.json")
+            os.makedirs(os.path.dirname(p), exist_ok=True)
+            with open(p, "w") as f:
+                f.write("x" * 1000)
+            os.utime(p, (1000 + i, 1000 + i))
+            paths.append(p)
+        os.utime(paths[0], (5000, 5000))      # a hit refreshed the oldest
+        c.max_size = 2500
+        self.assertEqual(c.evict(), (2, 2000))
+        self.assertEqual([os.path.exists(p) for p in paths],
+                         [True, False, True])
+        c.max_size = 1500                      # down to 80 %: one left
+        self.assertEqual(c.evict(), (1, 1000))
+        self.assertTrue(os.path.exists(paths[0]))
+
+    def test_concurrent_writers(self):
+        # Jobs sharing the cache: every reader sees a whole entry.
+        c = self.open()
+        key = c.key(self.unit)
+        errors = []
+
+        def job():
+            mine = self.open()
+            for _ in range(20):
+                self.analysed(mine)
+                if mine.lookup(key) is None:
+                    errors.append("miss")
+        threads = [threading.Thread(target=job) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(errors, [])
+        self.assertEqual(self.warnings, [])
+        left = [n for _, _, files in os.walk(c.dir) for n in files]
+        self.assertEqual(left, [os.path.basename(c._path(key))])
+        with open(c._path(key)) as f:
+            self.assertEqual(len(json.load(f)["variants"]), 1)
+
+    def test_sizes(self):
+        self.assertEqual(cache.parse_size("512M"), 512 << 20)
+        self.assertEqual(cache.parse_size("2G"), 2 << 30)
+        self.assertEqual(cache.parse_size("1.5k"), 1536)
+        self.assertEqual(cache.parse_size("100"), 100)
+        with self.assertRaises(cache.CacheError):
+            cache.parse_size("lots")
 
 
 if __name__ == "__main__":
