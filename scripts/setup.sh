@@ -19,6 +19,7 @@ PACKAGES=(
   llvm-22-tools          # lit, FileCheck, not
   libtorch-dev           # the real LibTorch headers the tests parse
   libgtest-dev ninja-build pre-commit
+  help2man lintian       # scripts/package.sh, scripts/test-package.sh
 )
 # Packages that a command of the same name from elsewhere also satisfies.
 COMMANDS=(

@@ -1,0 +1,119 @@
+#!/bin/bash
+# Tests the Debian package that scripts/package.sh builds: lintian finds no
+# error in it; extracted with dpkg-deb -x into a temporary directory (not
+# installed), its driver finds the bugs of examples/side_stream.cpp, its
+# plugin loads into clang-tidy-22 and finds the same, its streamsafe-ci runs
+# with the driver next to it; its man pages, hook file and Depends are there.
+# CI runs it before the suite (.ci/run). Ends "package: N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+if ! out=$(scripts/package.sh 2>&1); then
+  printf '%s\n' "$out"
+  echo "package: 0 passed, 1 failed"
+  exit 1
+fi
+printf '%s\n' "$out" | grep '^package:'
+deb=$(printf '%s\n' "$out" | sed -n 's/^package: \(.*\.deb\) (.*/\1/p' | tail -n 1)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+root=$tmp/root
+example=examples/side_stream.cpp
+llvm_major=$(build/bin/streamsafe --version | sed -n 's/.*LLVM version \([0-9]*\)\..*/\1/p')
+passed=0
+failed=0
+
+check() {
+  local name=$1
+  shift
+  if "$@" >"$tmp/log" 2>&1; then
+    passed=$((passed + 1))
+    echo "PASS: package: $name"
+  else
+    failed=$((failed + 1))
+    echo "FAIL: package: $name"
+    tail -n 40 "$tmp/log" | sed 's/^/    /'
+  fi
+}
+
+lintian_clean() {
+  # --fail-on error is lintian's default; warnings are shown, not fatal.
+  lintian --fail-on error --display-level '>=warning' "$deb"
+  local status=$?
+  echo "lintian exit status $status"
+  return $status
+}
+
+extract() {
+  dpkg-deb -x "$deb" "$root" && ls -R "$root" >/dev/null
+}
+
+# The warnings of a run, without paths, for comparisons.
+warnings() { grep -o 'warning: .*\[streamsafe-[a-z-]*\]' | sort; }
+
+driver_finds_bugs() {
+  readelf -d "$root/usr/bin/streamsafe" | grep -q RUNPATH &&
+    { echo "the installed driver has a RUNPATH"; return 1; }
+  "$root/usr/bin/streamsafe" -p build/examples --quiet "$example" >"$tmp/driver.txt" 2>&1
+  cat "$tmp/driver.txt"
+  grep -q 'warning: .*\[streamsafe-missing-record-stream\]' "$tmp/driver.txt" &&
+    grep -q 'warning: .*\[streamsafe-unsynchronized-access\]' "$tmp/driver.txt"
+}
+
+plugin_loads() {
+  local plugin
+  plugin=$(find "$root/usr/lib" -name libStreamSafe.so)
+  [[ $plugin == "$root"/usr/lib/*/streamsafe/libStreamSafe.so ]] ||
+    { echo "no plugin in /usr/lib/<multiarch>/streamsafe: $plugin"; return 1; }
+  "clang-tidy-$llvm_major" --load="$plugin" --checks='-*,streamsafe-*' \
+    --list-checks | tee "$tmp/list.txt"
+  grep -q 'streamsafe-missing-record-stream' "$tmp/list.txt" || return 1
+  "clang-tidy-$llvm_major" --load="$plugin" --checks='-*,streamsafe-*' \
+    -p build/examples --quiet "$example" >"$tmp/plugin.txt" 2>&1
+  cat "$tmp/plugin.txt"
+  [[ -n $(warnings <"$tmp/plugin.txt") ]] &&
+    diff <(warnings <"$tmp/driver.txt") <(warnings <"$tmp/plugin.txt")
+}
+
+ci_gate_runs() {
+  "$root/usr/bin/streamsafe-ci" --version | grep -q "streamsafe-ci " || return 1
+  local status=0
+  "$root/usr/bin/streamsafe-ci" -p build/examples --root "$PWD" -f sarif \
+    -o "$tmp/ci.sarif" "$example" || status=$?
+  echo "exit status $status (1: findings)"
+  # Findings from the packaged driver, with help from the packaged pages.
+  [[ $status == 1 ]] && grep -q '"ruleId": "streamsafe-missing-record-stream"' "$tmp/ci.sarif" &&
+    grep -q '"markdown": ".' "$tmp/ci.sarif"
+}
+
+files_there() {
+  local f
+  for f in usr/share/man/man1/streamsafe.1.gz usr/share/man/man1/streamsafe-ci.1.gz \
+    usr/share/streamsafe/pre-commit-hooks.yaml usr/share/doc/streamsafe/copyright \
+    usr/share/doc/streamsafe/README.md usr/share/doc/streamsafe/docs/ci.md \
+    usr/share/streamsafe/docs/checks/missing-record-stream.md; do
+    [[ -s $root/$f ]] || { echo "missing: /$f"; return 1; }
+  done
+  zcat "$root/usr/share/man/man1/streamsafe-ci.1.gz" | grep -q 'cache\\-stats' &&
+    zcat "$root/usr/share/man/man1/streamsafe.1.gz" | grep -q 'list\\-checks'
+}
+
+depends_right() {
+  local depends
+  depends=$(dpkg-deb -f "$deb" Depends)
+  echo "Depends: $depends"
+  for pkg in "libclang-cpp$llvm_major" "libllvm$llvm_major" python3 libc6 libstdc++6; do
+    [[ ", $depends," == *", $pkg "* || ", $depends," == *", $pkg,"* ]] ||
+      { echo "no $pkg"; return 1; }
+  done
+}
+
+check "lintian reports no error" lintian_clean
+check "dpkg-deb -x extracts it" extract
+check "its driver finds the bugs of $example" driver_finds_bugs
+check "its plugin loads into clang-tidy-$llvm_major and finds the same" plugin_loads
+check "its streamsafe-ci runs the packaged driver" ci_gate_runs
+check "man pages, hook file, docs" files_there
+check "Depends: the LLVM runtime libraries, python3" depends_right
+echo "package: $passed passed, $failed failed"
+((failed == 0))
