@@ -12,11 +12,13 @@ for clang-tidy):
   the unit's translated compile commands (directory, arguments, file);
 - its *inputs*: the main file and every file the compiler read for it, system
   headers included, as the compiler's dependency output listed them at the
-  analysis (runner.DEPFILE_ARGS), each with its SHA-256.
+  analysis (runner.depfile_args), and one SHA-256 over their paths and
+  contents.
 
-An entry, DIR/<key[:2]>/<key>.json, holds the results of up to MAX_VARIANTS
-sets of inputs (newest first). A lookup hits when every input of a variant
-still has its hash, so a changed header re-analyses exactly the units that
+An entry, DIR/<key[:2]>/<key>.json.gz (gzip-compressed JSON: a LibTorch
+file has some 3,000 inputs), holds the results of up to MAX_VARIANTS
+sets of inputs (newest first). A lookup hits when the inputs of a variant
+still have its digest, so a changed header re-analyses exactly the units that
 included it. Failed analyses are not stored.
 
 Sharing between jobs: an entry is written to a temporary file next to it and
@@ -27,16 +29,19 @@ rewritten. A hit refreshes the entry's modification time; `evict()` deletes
 the least recently used entries until the cache is below 80 % of its limit.
 """
 
+import gzip
 import hashlib
 import json
 import os
 import re
 import tempfile
 import time
+import zlib
 
 from .findings import Finding, Location, Note, Replacement
 
 FORMAT = 1
+SUFFIX = ".json.gz"
 MAX_VARIANTS = 4
 DEFAULT_MAX_SIZE = 256 << 20
 _STALE_TEMP_SECONDS = 3600
@@ -164,7 +169,7 @@ class ResultCache:
                       for c in unit.commands]))
 
     def _path(self, key):
-        return os.path.join(self.dir, key[:2], key + ".json")
+        return os.path.join(self.dir, key[:2], key + SUFFIX)
 
     # --- lookup and store ------------------------------------------------
 
@@ -174,8 +179,8 @@ class ResultCache:
         """The entry's variants; None when there is none, _CORRUPT when it
         cannot be used."""
         try:
-            with open(path, encoding="utf-8", errors="surrogateescape") as f:
-                text = f.read()
+            with open(path, "rb") as f:
+                raw = f.read()
         except FileNotFoundError:
             return None
         except OSError as e:
@@ -183,25 +188,37 @@ class ResultCache:
                 self.warn(f"cannot read cache entry {path}: {e}")
             return self._CORRUPT
         try:
-            data = json.loads(text)
+            data = json.loads(gzip.decompress(raw).decode(
+                "utf-8", "surrogateescape"))
             if data.get("format") != FORMAT:
                 raise ValueError(f"format {data.get('format')!r}, "
                                  f"expected {FORMAT}")
             variants = data["variants"]
             for v in variants:   # the whole entry must be usable
-                for p, h in v["inputs"]:
-                    if not isinstance(p, str) or not isinstance(h, str):
-                        raise TypeError("an input is not a path and a hash")
+                if not all(isinstance(p, str) for p in v["inputs"]) or \
+                        not isinstance(v["digest"], str):
+                    raise TypeError("inputs are not paths and a digest")
                 for f in v["findings"]:
                     _finding_from_json(f)
                 list(v["dropped"])
             return variants
-        except (ValueError, KeyError, TypeError, IndexError,
-                AttributeError) as e:
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError,
+                EOFError, OSError, zlib.error) as e:
             if not quiet:
                 self.warn(f"ignoring corrupted cache entry {path} "
                           f"({type(e).__name__}: {e})")
             return self._CORRUPT
+
+    def _digest_of(self, inputs):
+        """One hash of the inputs' paths and contents (None if one is
+        missing): an entry stores it instead of a hash per input."""
+        h = hashlib.sha256()
+        for p in inputs:
+            content = self.hasher.get(p)
+            if content is None:
+                return None
+            h.update(f"{p}\0{content}\n".encode("utf-8", "surrogateescape"))
+        return h.hexdigest()
 
     def lookup(self, key):
         """-> (findings, dropped) of a variant whose inputs are unchanged,
@@ -215,7 +232,7 @@ class ResultCache:
             self.stats.misses += 1
             return None
         for v in variants:
-            if all(self.hasher.get(p) == h for p, h in v["inputs"]):
+            if self._digest_of(v["inputs"]) == v["digest"]:
                 self.stats.hits += 1
                 try:
                     os.utime(path)       # recently used: evicted last
@@ -234,32 +251,33 @@ class ResultCache:
         if result.failed or result.inputs is None:
             self.stats.not_stored += 1
             return
-        hashed = []
-        for p in result.inputs:
-            h = self.hasher.get(p)
+        inputs = result.inputs
+        for p in inputs:
             # Gone, or changed while the driver ran: cannot vouch for it.
-            if h is None or _mtime(p) > result.started:
+            if self.hasher.get(p) is None or _mtime(p) > result.started:
                 self.stats.not_stored += 1
                 return
-            hashed.append([p, h])
+        digest = self._digest_of(inputs)
         findings, dropped = result.findings, result.dropped
-        variant = {"inputs": hashed,
+        variant = {"inputs": inputs, "digest": digest,
                    "findings": [_finding_to_json(f) for f in findings],
                    "dropped": list(dropped)}
         path = self._path(key)
         old = self._read(path, quiet=True)
-        old = [v for v in old if v["inputs"] != hashed] if isinstance(
+        old = [v for v in old if v["digest"] != digest] if isinstance(
             old, list) else []
         data = {"format": FORMAT, "variants": [variant] +
                 old[:MAX_VARIANTS - 1]}
         try:
             os.makedirs(os.path.dirname(path), exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json",
+            blob = gzip.compress(json.dumps(data, separators=(",", ":")).encode(
+                "utf-8", "surrogateescape"), compresslevel=6, mtime=0)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=SUFFIX,
                                        dir=os.path.dirname(path))
             try:
-                with os.fdopen(fd, "w", encoding="utf-8",
-                               errors="surrogateescape") as f:
-                    json.dump(data, f, separators=(",", ":"))
+                with os.fdopen(fd, "wb") as f:
+                    os.fchmod(f.fileno(), 0o644)   # for jobs of other users
+                    f.write(blob)
                 os.replace(tmp, path)
             except BaseException:
                 os.unlink(tmp)
@@ -287,7 +305,7 @@ class ResultCache:
                     if now - st.st_mtime > _STALE_TEMP_SECONDS:
                         _remove(path)
                     continue
-                if name.endswith(".json"):
+                if name.endswith(SUFFIX):
                     found.append((st.st_mtime, st.st_size, path))
         return found
 
@@ -338,4 +356,6 @@ def _mtime(path):
 
 
 def _mib(n):
+    if n < 1 << 20:
+        return f"{n >> 10} KiB"
     return f"{n / (1 << 20):.1f} MiB"

@@ -2,6 +2,7 @@
 """Unit tests of streamsafe-ci's pure parts: the export-fixes YAML reader,
 the nvcc translation, globs, shards, fingerprints, SARIF rule metadata, the
 dependency output reader and the result cache's entries."""
+import gzip
 import json
 import os
 import sys
@@ -337,11 +338,15 @@ class ResultCache(unittest.TestCase):
         c = self.open()
         self.analysed(c)
         path = c._path(c.key(self.unit))
-        with open(path) as f:
+        with open(path, "rb") as f:
             good = f.read()
-        for bad in (good[:len(good) // 2], "[]", '{"format": 99}',
-                    good.replace('"check"', '"chekc"')):
-            with open(path, "w") as f:
+        text = gzip.decompress(good).decode()
+        for bad in (good[:len(good) // 2], b"not gzip",
+                    gzip.compress(b"not json"), gzip.compress(b"[]"),
+                    gzip.compress(b'{"format": 99}'),
+                    gzip.compress(text.replace('"check"', '"chekc"')
+                                  .encode())):
+            with open(path, "wb") as f:
                 f.write(bad)
             c = self.open()
             self.assertIsNone(c.lookup(c.key(self.unit)))
@@ -354,7 +359,7 @@ class ResultCache(unittest.TestCase):
         c = self.open()
         paths = []
         for i in range(3):
-            p = os.path.join(c.dir, "aa", f"{i}.json")
+            p = os.path.join(c.dir, "aa", f"{i}{cache.SUFFIX}")
             os.makedirs(os.path.dirname(p), exist_ok=True)
             with open(p, "w") as f:
                 f.write("x" * 1000)
@@ -390,7 +395,7 @@ class ResultCache(unittest.TestCase):
         self.assertEqual(self.warnings, [])
         left = [n for _, _, files in os.walk(c.dir) for n in files]
         self.assertEqual(left, [os.path.basename(c._path(key))])
-        with open(c._path(key)) as f:
+        with gzip.open(c._path(key)) as f:
             self.assertEqual(len(json.load(f)["variants"]), 1)
 
     def test_sizes(self):
