@@ -22,6 +22,7 @@ void HostReadBeforeSyncCheck::report(const FunctionResult &R, const Finding &F,
   diag(R.loc(F.Prior.Site), "the non_blocking copy is enqueued on %0 here",
        DiagnosticIDs::Note)
       << describeStream(R, F.Prior.Stream);
+  noteCallSite(R, F);
 }
 
 } // namespace clang::tidy::streamsafe

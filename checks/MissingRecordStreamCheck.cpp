@@ -115,6 +115,7 @@ void MissingRecordStreamCheck::report(const FunctionResult &R, const Finding &F,
          "and no synchronization with %2",
          DiagnosticIDs::Note)
         << Tensor << Used << Allocated;
+  noteCallSite(R, F);
 }
 
 } // namespace clang::tidy::streamsafe

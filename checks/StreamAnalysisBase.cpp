@@ -1,6 +1,7 @@
 //===--- StreamAnalysisBase.cpp - Base of engine-based checks ------------===//
 
 #include "checks/StreamAnalysisBase.h"
+#include "clang/AST/Expr.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -64,6 +65,17 @@ void StreamAnalysisBase::check(const MatchFinder::MatchResult &Result) {
   }
   for (const Finding &F : R.Findings)
     report(R, F, *FD, *Result.Context);
+}
+
+void StreamAnalysisBase::noteCallSite(const FunctionResult &R,
+                                      const Finding &F) {
+  if (F.CallSite == NoSite)
+    return;
+  const auto *Call = dyn_cast_or_null<CallExpr>(R.stmt(F.CallSite));
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  diag(R.loc(F.CallSite), "in '%0', called here from '%1'", DiagnosticIDs::Note)
+      << (Callee ? Callee->getNameAsString() : std::string("the helper"))
+      << R.IR->Name;
 }
 
 void StreamAnalysisBase::noteStreamSetAt(const FunctionResult &R,

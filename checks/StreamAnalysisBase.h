@@ -38,6 +38,9 @@ protected:
   virtual void report(const ::streamsafe::FunctionResult &R,
                       const ::streamsafe::Finding &F, const FunctionDecl &FD,
                       ASTContext &Ctx) = 0;
+  /// For a finding inside a helper run in place: the note at the call.
+  void noteCallSite(const ::streamsafe::FunctionResult &R,
+                    const ::streamsafe::Finding &F);
   /// Adds the note that says where the stream of an access came from.
   void noteStreamSetAt(const ::streamsafe::FunctionResult &R,
                        const ::streamsafe::AccessInfo &A, llvm::StringRef Verb);

@@ -31,6 +31,7 @@ void ThreadCurrentStreamCheck::report(const FunctionResult &R, const Finding &F,
          "the spawning thread's current stream is set to %0 here",
          DiagnosticIDs::Note)
         << describeStream(R, F.Prior.Stream);
+  noteCallSite(R, F);
 }
 
 } // namespace clang::tidy::streamsafe

@@ -28,6 +28,7 @@ void UnrecordedEventWaitCheck::report(const FunctionResult &R, const Finding &F,
     diag(R.loc(F.Prior.Site), "'%0' is recorded here on some paths only",
          DiagnosticIDs::Note)
         << tensorName(R, F.Tensor);
+  noteCallSite(R, F);
 }
 
 } // namespace clang::tidy::streamsafe

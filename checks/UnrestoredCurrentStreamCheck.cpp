@@ -21,6 +21,7 @@ void UnrestoredCurrentStreamCheck::report(const FunctionResult &R,
   diag(R.loc(F.Related), "'%0' can return here with the stream still set",
        DiagnosticIDs::Note)
       << FD.getNameAsString();
+  noteCallSite(R, F);
 }
 
 } // namespace clang::tidy::streamsafe

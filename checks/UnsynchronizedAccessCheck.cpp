@@ -48,6 +48,7 @@ void UnsynchronizedAccessCheck::report(const FunctionResult &R,
     diag(Prior, "'%0' is assumed ready on %1 at function entry",
          DiagnosticIDs::Note)
         << tensorName(R, F.Tensor) << describeStream(R, F.Prior.Stream);
+    noteCallSite(R, F);
     return;
   }
   std::string Tensor = tensorName(R, F.Tensor);
@@ -64,6 +65,7 @@ void UnsynchronizedAccessCheck::report(const FunctionResult &R,
       << Storage << verb(F.Prior.Mode) << describeStream(R, F.Prior.Stream);
   if (F.Prior.StreamSetAt != F.Access.StreamSetAt)
     noteStreamSetAt(R, F.Prior, "was");
+  noteCallSite(R, F);
 }
 
 } // namespace clang::tidy::streamsafe

@@ -107,9 +107,10 @@ class Solver {
 public:
   Solver(const Function &IR, const SolverLimits &Limits, SolverResult &R)
       : IR(IR), Limits(Limits), R(R), T(IR), D(T, Findings) {
-    T.setBodyRunner([this](BodyId B, const StreamState &Entry) {
-      return runBody(B, Entry);
-    });
+    T.setBodyRunner(
+        [this](BodyId B, const StreamState &Entry, SiteId CallSite) {
+          return runBody(B, Entry, CallSite);
+        });
     T.setReleaseObserver([this](StorageId Id, const TensorState &Tensor,
                                 SiteId At, const StreamState &) {
       if (InReplay)
@@ -286,6 +287,7 @@ private:
       // can say what happens on the others.
       StateSet Paths = In[Block];
       for (const Fact &F : B.Blocks[Block].Facts) {
+        size_t Known = Findings.size();
         for (const StreamState &S : Paths)
           D.before(F, S, Paths);
         for (StreamState &S : Paths) {
@@ -293,22 +295,31 @@ private:
           if (Limits.Dump && Depth == 0)
             T.dump(F, S, llvm::errs());
         }
+        // Found in a helper run in place: reached through the outermost call.
+        if (!CallStack.empty())
+          for (size_t I = Known; I < Findings.size(); ++I)
+            if (Findings[I].CallSite == NoSite)
+              Findings[I].CallSite = CallStack.front();
       }
     }
   }
 
   /// Runs a callable's body from \p Entry. While diagnosing, the body is
   /// diagnosed too (it runs from the spawner's converged state).
-  StreamState runBody(BodyId Id, const StreamState &Entry) {
+  StreamState runBody(BodyId Id, const StreamState &Entry, SiteId CallSite) {
     if (Depth >= MaxBodyNesting || Id >= IR.Bodies.size())
       return StreamState();
     // A body has a budget of its own: its visits do not count against the
     // function that runs it.
     ++Depth;
+    if (CallSite != NoSite)
+      CallStack.push_back(CallSite);
     unsigned Before = R.BlockVisits;
     StreamState Exit = solveBody(Id, Entry, nullptr);
     R.NestedVisits += R.BlockVisits - Before;
     R.BlockVisits = Before;
+    if (CallSite != NoSite)
+      CallStack.pop_back();
     --Depth;
     return Exit;
   }
@@ -320,6 +331,8 @@ private:
   Diagnoser D;
   /// Replaying converged states: facts are diagnosed.
   bool InReplay = false;
+  /// The calls of helpers being run in place, outermost first.
+  std::vector<SiteId> CallStack;
   llvm::DenseMap<BodyId, BodyOrder> Orders;
   unsigned Depth = 0;
 };

@@ -41,8 +41,8 @@ class Transfer {
 public:
   /// Runs callable \p Body from \p Entry and returns its exit state
   /// (unreachable when it could not be solved); set by the solver.
-  using BodyRunner =
-      std::function<StreamState(BodyId Body, const StreamState &Entry)>;
+  using BodyRunner = std::function<StreamState(
+      BodyId Body, const StreamState &Entry, SiteId CallSite)>;
   /// Called when the last reference to a storage dies (from bind, unbind
   /// and spawn), with the storage's state at that moment.
   using ReleaseObserver = std::function<void(StorageId Id, const TensorState &T,

@@ -31,7 +31,7 @@ void Transfer::apply(const Fact &F, const fact::Spawn &X, StreamState &S) {
     return;
   if (X.InPlace) {
     // Called here: same thread, same current stream; what it sets persists.
-    StreamState Exit = RunBody(X.Body, S);
+    StreamState Exit = RunBody(X.Body, S, X.Callee ? F.Site : NoSite);
     if (!Exit.Reachable)
       return;
     auto Guards = std::move(S.Guards);
@@ -65,7 +65,7 @@ void Transfer::apply(const Fact &F, const fact::Spawn &X, StreamState &S) {
       Streams.nameBy(Entry.Current, X.ExecutorName);
     Entry.SpawnerStream = StreamTable::Unknown;
   }
-  StreamState Exit = RunBody(X.Body, Entry);
+  StreamState Exit = RunBody(X.Body, Entry, NoSite);
   if (!Exit.Reachable)
     return;
   // Model the body as done by the next statement: its accesses and event

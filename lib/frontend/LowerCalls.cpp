@@ -184,6 +184,7 @@ bool Lowering::lowerInlinedCall(const CallExpr *CE, FactList &Out) {
   fact::Spawn S;
   S.Body = *Body;
   S.InPlace = true;
+  S.Callee = true;
   emit(Out, At, S);
   for (VarId V : Bound)
     emit(Out, At, fact::Unbind{V});

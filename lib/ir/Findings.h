@@ -74,6 +74,9 @@ struct Finding {
   /// ThreadCurrentStream: the body calls getCurrentCUDAStream() (rather
   /// than doing work on it).
   bool Query = false;
+  /// When the access is in a helper run in place: the call, in the analysed
+  /// function, through which it was reached.
+  SiteId CallSite = NoSite;
   /// MissingRecordStream: the tensor is used on no other foreign stream,
   /// so "Storage.record_stream(<the use's stream variable>)" after the use
   /// is the fix, if the check finds both names in scope there.

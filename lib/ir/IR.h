@@ -180,6 +180,9 @@ struct RecordStream {
 struct Spawn {
   BodyId Body = 0;
   bool InPlace = false;
+  /// In place, the body of a function the analysed one calls (not a lambda):
+  /// findings in it are reached through this call.
+  bool Callee = false;
   /// An executor's worker thread: runs on the executor's own stream (the
   /// stream keyed by Executor when ExecutorKnown, else an unknown one).
   bool HasExecutor = false;

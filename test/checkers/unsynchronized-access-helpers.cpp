@@ -98,7 +98,7 @@ at::Tensor calls_a_later_helper(const at::Tensor &in) {
   late_helper(t, side);
   return t.sum();
   // CHECK-NOTES: :[[@LINE-1]]:10: warning: tensor 't' is read on the caller's current stream while its write on pool stream 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
-  // CHECK-NOTES: :[[@LINE+11]]:1: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE+12]]:1: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
   // CHECK-NOTES: :[[@LINE+6]]:3: note: 't' is written on pool stream 'side' here
   // CHECK-NOTES: :[[@LINE+4]]:29: note: the current stream was set to pool stream 'side' here
 }
@@ -109,6 +109,7 @@ static void late_helper(at::Tensor &t, c10::cuda::CUDAStream s) {
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 't' is written on pool stream 'side' while its write on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
   // CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is set to pool stream 'side' here
   // CHECK-NOTES: :[[@LINE-14]]:18: note: 't' is written on the caller's current stream here
+  // CHECK-NOTES: :[[@LINE-14]]:3: note: in 'late_helper', called here from 'calls_a_later_helper'
 }
 
 // Recursion is bounded and stays silent on correct code.
