@@ -134,65 +134,6 @@ void Lowering::lowerCall(const CallExpr *CE, FactList &Out) {
   lowerUnknownCall(CE, Out);
 }
 
-// A callee defined in this translation unit that uses streams runs here, in
-// place: its parameters are bound to the arguments (a tensor, a stream, the
-// tensor behind a data pointer), its body runs on the current stream as it
-// is, and a tensor it returns is the call's value.
-bool Lowering::lowerInlinedCall(const CallExpr *CE, FactList &Out) {
-  const FunctionDecl *Callee = CE->getDirectCallee();
-  std::optional<BodyId> Body = Callee ? LowerCallee(*Callee) : std::nullopt;
-  if (!Body)
-    return false;
-  const FunctionDecl *Def = nullptr;
-  Callee->hasBody(Def);
-  SiteId At = site(SiteKind::Other, CE);
-  llvm::SmallVector<VarId, 4> Bound;
-  unsigned N = std::min<unsigned>(CE->getNumArgs(), Def->getNumParams());
-  for (unsigned I = 0; I < N; ++I) {
-    const ParmVarDecl *P = Def->getParamDecl(I);
-    const Expr *Arg = CE->getArg(I);
-    VarId V = varOf(P);
-    switch (IR.var(V).Class) {
-    case VarClass::Tensor:
-      emit(Out, At, fact::BindTensor{V, tensorRef(Arg)});
-      Bound.push_back(V);
-      break;
-    case VarClass::Stream:
-      emit(Out, At, fact::BindStream{V, streamRef(Arg)});
-      Bound.push_back(V);
-      break;
-    case VarClass::Other:
-      if (P->getType()->isPointerType())
-        if (const Expr *T = tensorBehindPointer(Arg)) {
-          emit(Out, At, fact::BindTensor{V, tensorRef(T)});
-          Bound.push_back(V);
-        }
-      break;
-    case VarClass::Event:
-    case VarClass::Guard:
-      // An event handed to the callee may be recorded there: not followed.
-      if (IR.var(V).Class == VarClass::Event)
-        emit(Out, At, fact::EscapeEvent{eventVar(Arg)});
-      break;
-    }
-  }
-  // The variable the callee's return binds is the caller's, so that what
-  // the body binds it to comes back.
-  bool Returns = Table.classify(CE->getType()) == ValueClass::Tensor;
-  if (Returns)
-    emit(Out, At, fact::BindTensor{returnVar(*Def), TensorRef()});
-  fact::Spawn S;
-  S.Body = *Body;
-  S.InPlace = true;
-  S.Callee = true;
-  emit(Out, At, S);
-  for (VarId V : Bound)
-    emit(Out, At, fact::Unbind{V});
-  if (Returns)
-    InlinedResults[CE] = returnVar(*Def);
-  return true;
-}
-
 void Lowering::lowerKernelLaunch(const CUDAKernelCallExpr *KE, FactList &Out) {
   const CallExpr *Config = KE->getConfig();
   StreamRef Stream = StreamRef::legacy(); // kernel<<<g, b>>>: no stream
@@ -548,67 +489,6 @@ bool Lowering::lowerAtenCall(const CallExpr *CE, const ApiEntry &A,
     allocate(Out, CE, A.Effect == ApiEffect::AtenFromBlob,
              A.Effect == ApiEffect::AtenFactory && targetsHost(CE));
   return true;
-}
-
-void Lowering::lowerUnknownCall(const CallExpr *CE, FactList &Out) {
-  // An unknown callee taking tensors is an op on the current stream, and it
-  // may keep them. Library code (std::, c10::) only keeps them.
-  const FunctionDecl *FD = CE->getDirectCallee();
-  bool Library =
-      FD && (isInTopNamespace(FD, "std") || isInTopNamespace(FD, "c10"));
-  llvm::SmallVector<const Expr *, 4> Tensors;
-  for (const Expr *Arg : CE->arguments())
-    collectTensors(Arg, Tensors);
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
-    collectTensors(MC->getImplicitObjectArgument(), Tensors);
-  // An event handed to code we do not see may be recorded there.
-  for (const Expr *Arg : CE->arguments()) {
-    ValueClass C = Table.classify(Arg->getType());
-    if (C == ValueClass::Event || C == ValueClass::RawEvent)
-      emit(Out, site(SiteKind::Other, CE), fact::EscapeEvent{eventVar(Arg)});
-  }
-  for (const Expr *T : Tensors) {
-    if (!Library)
-      access(Out, /*Write=*/false, T, StreamRef::current());
-    escape(Out, site(SiteKind::Other, CE), T);
-  }
-  if (FD && !FD->hasBody() && !Library)
-    lowerLauncher(CE, *FD, Out);
-}
-
-// A launcher defined in another file (the usual shape of extension code:
-// `kernels::dispatch(out.data_ptr<float>(), in.data_ptr<float>(), n,
-// stream)`): it receives tensor data pointers and a stream, so it accesses
-// those tensors on that stream, writing through a pointer to non-const and
-// reading through a pointer to const. Without a stream argument nothing is
-// assumed (the work may be synchronous or on any stream).
-void Lowering::lowerLauncher(const CallExpr *CE, const FunctionDecl &FD,
-                             FactList &Out) {
-  const Expr *Stream = nullptr;
-  for (const Expr *Arg : CE->arguments()) {
-    ValueClass C = Table.classify(Arg->getType());
-    if (C == ValueClass::Stream || C == ValueClass::RawStream) {
-      Stream = Arg;
-      break;
-    }
-  }
-  if (!Stream)
-    return;
-  StreamRef On = streamRef(Stream);
-  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
-    const Expr *Arg = CE->getArg(I);
-    const Expr *T = tensorBehindPointer(Arg);
-    if (!T)
-      continue;
-    // The parameter says whether the launcher may write (a variadic
-    // argument: the argument's own type).
-    QualType Param = I < FD.getNumParams() ? FD.getParamDecl(I)->getType()
-                                           : Arg->IgnoreImpCasts()->getType();
-    bool Write = true;
-    if (const auto *PT = Param->getAs<PointerType>())
-      Write = !PT->getPointeeType().isConstQualified();
-    access(Out, Write, T, On, /*Async=*/false, /*Copy=*/false, Arg);
-  }
 }
 
 } // namespace streamsafe

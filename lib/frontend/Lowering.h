@@ -7,7 +7,8 @@
 // ask on every visit (is this event recorded later in the loop, is this
 // pointer kept for later) are answered once. Statements are lowered in
 // LowerStatements.cpp, calls by their API table effect in LowerCalls.cpp,
-// operands in LowerOperands.cpp.
+// calls the table does not know (same-file helpers, launchers, unknown
+// code) in LowerOtherCalls.cpp, operands in LowerOperands.cpp.
 //
 //===----------------------------------------------------------------------===//
 
