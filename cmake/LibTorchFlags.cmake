@@ -37,3 +37,21 @@ set(STREAMSAFE_LIBTORCH_FLAGS
 set(STREAMSAFE_CUDA_FLAGS
   -x cuda --cuda-host-only --cuda-path=${STREAMSAFE_CUDA_HOME}
   -I${STREAMSAFE_CUDA_HOME}/include/cccl -Wno-unknown-cuda-version)
+
+# A clang whose CUDA wrapper still includes texture_fetch_functions.h (clang
+# 21 and older) cannot parse CUDA 13, which dropped that header: found by
+# trying, then an empty stand-in (test/shim/cuda-texture-fetch) makes it work.
+set(_streamsafe_probe ${CMAKE_BINARY_DIR}/streamsafe-cuda-probe.cu)
+file(WRITE ${_streamsafe_probe} "")
+execute_process(
+  COMMAND ${LLVM_TOOLS_BINARY_DIR}/clang ${STREAMSAFE_LIBTORCH_FLAGS}
+    ${STREAMSAFE_CUDA_FLAGS} -fsyntax-only ${_streamsafe_probe}
+  RESULT_VARIABLE _streamsafe_probe_status
+  ERROR_VARIABLE _streamsafe_probe_errors OUTPUT_QUIET)
+if(NOT _streamsafe_probe_status EQUAL 0 AND
+   _streamsafe_probe_errors MATCHES "'texture_fetch_functions.h' file not found")
+  list(APPEND STREAMSAFE_CUDA_FLAGS
+    -isystem ${CMAKE_SOURCE_DIR}/test/shim/cuda-texture-fetch)
+  message(STATUS "StreamSafe: clang ${LLVM_PACKAGE_VERSION} needs a stand-in "
+    "texture_fetch_functions.h for the CUDA headers in ${STREAMSAFE_CUDA_HOME}")
+endif()

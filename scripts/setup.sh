@@ -11,8 +11,16 @@
 # bundle (NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, SSL_CERT_DIR), your npm_config_*
 # variables and your ~/.npmrc. The tests only run what is installed here and
 # never reach the network (scripts/test.sh --offline checks that).
+#
+# --llvm N also installs LLVM N's compiler, clang-tidy, libraries and test
+# tools (scripts/build.sh --llvm N builds against it; tested: 19).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+
+llvm=22
+if [[ ${1:-} == --llvm ]]; then
+  llvm=${2:?--llvm needs a version}
+fi
 
 PACKAGES=(
   clang-22 clang-tidy-22 clang-format-22 libclang-22-dev llvm-22-dev
@@ -21,6 +29,10 @@ PACKAGES=(
   libgtest-dev ninja-build pre-commit
   help2man lintian       # scripts/package.sh, scripts/test-package.sh
 )
+if [[ $llvm != 22 ]]; then
+  PACKAGES+=("clang-$llvm" "clang-tidy-$llvm" "libclang-$llvm-dev"
+    "llvm-$llvm-dev" "llvm-$llvm-tools")
+fi
 # Packages that a command of the same name from elsewhere also satisfies.
 COMMANDS=(
   cmake python3 git
@@ -51,7 +63,8 @@ if ((${#missing[@]})); then
   if ! "${sudo[@]}" apt-get install -y -q "${missing[@]}" </dev/null; then
     echo "setup: apt-get could not install ${missing[*]}." >&2
     echo "setup: LLVM 22 comes from Debian 12's security/backports archives" \
-      "or from https://apt.llvm.org (llvm-toolchain-bookworm-22)." >&2
+      "or from https://apt.llvm.org (llvm-toolchain-bookworm-22); LLVM 19" \
+      "from Debian 12 itself." >&2
     exit 1
   fi
 fi
@@ -108,4 +121,4 @@ if [[ -e $sarif_tool ]]; then
   done
   rm -f "$sarif_dir/install-error.txt"
 fi
-echo "setup: ok (LLVM 22, LibTorch headers, CUDA headers in $CUDA_HOME$sarif_note)"
+echo "setup: ok (LLVM 22$([[ $llvm == 22 ]] || echo " and $llvm"), LibTorch headers, CUDA headers in $CUDA_HOME$sarif_note)"

@@ -1,6 +1,7 @@
 //===--- StreamState.cpp - The dataflow lattice ---------------------------===//
 
 #include "lib/engine/StreamState.h"
+#include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 
 namespace streamsafe {

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/engine/Transfer.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 
 namespace streamsafe {

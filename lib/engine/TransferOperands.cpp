@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/engine/Transfer.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe {
 
