@@ -42,11 +42,6 @@ bool ApiConfig::isEventClass(const clang::CXXRecordDecl *RD) const {
          EventClasses.contains(canonicalName(RD));
 }
 
-bool ApiConfig::isGuardClass(const clang::CXXRecordDecl *RD) const {
-  return RD && !StreamGuardClasses.empty() &&
-         StreamGuardClasses.contains(canonicalName(RD));
-}
-
 bool ApiConfig::hasMethod(const llvm::StringSet<> &List,
                           const clang::FunctionDecl *FD) {
   if (List.empty() || !FD)

@@ -50,7 +50,6 @@ struct ApiConfig {
   static void parseList(llvm::StringRef Value, llvm::StringSet<> &Into);
 
   bool isEventClass(const clang::CXXRecordDecl *RD) const;
-  bool isGuardClass(const clang::CXXRecordDecl *RD) const;
   /// True when method \p Qualified (of an event class) is in \p List, by its
   /// qualified or its bare name.
   static bool hasMethod(const llvm::StringSet<> &List,

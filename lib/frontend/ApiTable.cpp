@@ -37,19 +37,28 @@ bool isTensorHandleTemplate(llvm::StringRef QualifiedName) {
          QualifiedName == "std::optional" || QualifiedName == "c10::optional";
 }
 
-bool isStreamEffect(ApiEffect E) {
+bool isTensorEffect(ApiEffect E) {
   switch (E) {
-  case ApiEffect::None:
   case ApiEffect::TensorMetadata:
   case ApiEffect::TensorView:
   case ApiEffect::TensorInPlace:
   case ApiEffect::TensorCopyFrom:
+  case ApiEffect::TensorRecordStream:
   case ApiEffect::TensorReset:
   case ApiEffect::TensorHostRead:
   case ApiEffect::TensorTo:
   case ApiEffect::TensorRawPointer:
   case ApiEffect::TensorPinMemory:
   case ApiEffect::TensorOp:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool isStreamEffect(ApiEffect E) {
+  switch (E) {
+  case ApiEffect::None:
   case ApiEffect::AtenFactory:
   case ApiEffect::AtenFromBlob:
   case ApiEffect::AtenInPlace:
@@ -59,7 +68,8 @@ bool isStreamEffect(ApiEffect E) {
   case ApiEffect::TransparentCast:
     return false;
   default:
-    return true;
+    // Of the tensor methods, only record_stream is about streams.
+    return !isTensorEffect(E) || E == ApiEffect::TensorRecordStream;
   }
 }
 

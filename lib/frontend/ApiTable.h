@@ -140,6 +140,9 @@ struct ApiEntry {
 /// tensor it holds.
 bool isTensorHandleTemplate(llvm::StringRef QualifiedName);
 
+/// True for the effects of at::Tensor's methods.
+bool isTensorEffect(ApiEffect E);
+
 /// True for effects that are about streams (not plain tensor work): a
 /// function calling one of them is worth analysing.
 bool isStreamEffect(ApiEffect E);

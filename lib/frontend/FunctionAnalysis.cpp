@@ -45,7 +45,7 @@ private:
     if (const auto *FD = dyn_cast_or_null<FunctionDecl>(D)) {
       ApiEffect E = Table.lookup(FD).Effect;
       const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-      Found |= isStreamEffect(E) || E == ApiEffect::TensorRecordStream ||
+      Found |= isStreamEffect(E) ||
                (MD && streamValue(Table.classify(MD->getParent())));
     } else if (const auto *VD = dyn_cast_or_null<ValueDecl>(D)) {
       Found |= streamValue(Table.classify(VD->getType()));

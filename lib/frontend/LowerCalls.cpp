@@ -82,25 +82,6 @@ static bool isDeferredPolicy(const Expr *E) {
          DR->getDecl()->getName() == "deferred";
 }
 
-static bool isTensorEffect(ApiEffect E) {
-  switch (E) {
-  case ApiEffect::TensorMetadata:
-  case ApiEffect::TensorView:
-  case ApiEffect::TensorInPlace:
-  case ApiEffect::TensorCopyFrom:
-  case ApiEffect::TensorRecordStream:
-  case ApiEffect::TensorReset:
-  case ApiEffect::TensorHostRead:
-  case ApiEffect::TensorTo:
-  case ApiEffect::TensorRawPointer:
-  case ApiEffect::TensorPinMemory:
-  case ApiEffect::TensorOp:
-    return true;
-  default:
-    return false;
-  }
-}
-
 void Lowering::lowerCall(const CallExpr *CE, FactList &Out) {
   if (const auto *KE = dyn_cast<CUDAKernelCallExpr>(CE))
     return lowerKernelLaunch(KE, Out);
