@@ -18,6 +18,8 @@ std::string describeStream(const FunctionResult &R, StreamDesc D) {
     return "the caller's current stream";
   case StreamKind::Pool:
     return Name.empty() ? "a pool stream" : "pool stream " + Name;
+  case StreamKind::Created:
+    return Name.empty() ? "a new stream" : "new stream " + Name;
   case StreamKind::Executor:
     return Name.empty() ? "an executor's stream"
                         : "the stream of executor " + Name;

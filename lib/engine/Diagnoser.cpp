@@ -42,7 +42,7 @@ void Diagnoser::access(const Fact &F, const fact::Access &X,
   // complete when it returns.
   if (Found && Found->Host && !X.Copy)
     return hostAccess(F, X.Tensor, X.Write, S);
-  if (Found && Found->Host && !X.Async)
+  if (Found && Found->Host && (!X.Async || !Found->Pinned))
     return;
   Access A = T.accessOf(F, S);
   if (A.OnCurrent)
@@ -53,7 +53,7 @@ void Diagnoser::access(const Fact &F, const fact::Access &X,
   const Access *Conflict = nullptr;
   auto Find = [&](const AccessList &L) {
     for (const Access &P : L)
-      if (!Conflict && !P.visibleTo(A.Stream) &&
+      if (!Conflict && !P.visibleTo(A.Stream) && P.Part.mayOverlap(A.Part) &&
           Streams.knownDistinct(P.Stream, A.Stream))
         Conflict = &P;
   };

@@ -115,7 +115,7 @@ void foldAlikeAccesses(AccessList &L) {
   // story; the newer access's story is the one kept.
   auto Alike = [](const Access &A, const Access &B) {
     return A.Stream == B.Stream && A.VisibleTo == B.VisibleTo &&
-           A.Mode == B.Mode;
+           A.Mode == B.Mode && A.Part == B.Part;
   };
   AccessList Kept;
   for (auto It = L.rbegin(); It != L.rend(); ++It)
@@ -143,6 +143,8 @@ void joinAccesses(AccessList &Into, const AccessList &From) {
       continue;
     }
     It->VisibleTo &= A.VisibleTo;
+    if (It->Part != A.Part)
+      It->Part = Region::whole();
     if (It->Stream != A.Stream)
       It->Stream = StreamTable::Unknown;
   }
@@ -169,6 +171,7 @@ static void joinTensor(TensorState &Mine, const TensorState &T) {
     Mine.AllocStream = StreamTable::Unknown;
   Mine.Escaped |= T.Escaped;
   Mine.Host |= T.Host;
+  Mine.Pinned |= T.Pinned;
 }
 
 unsigned StreamState::join(const StreamState &O,

@@ -37,6 +37,7 @@ struct Access {
   AccessMode Mode = AccessMode::Read;
   SiteId StreamSetAt = NoSite;
   bool OnCurrent = false;
+  Region Part; ///< the part of the storage it touches
 
   bool visibleTo(StreamId S) const {
     return Stream == S || (VisibleTo & StreamTable::bit(S));
@@ -44,7 +45,7 @@ struct Access {
   bool operator==(const Access &O) const {
     return Site == O.Site && Stream == O.Stream && VisibleTo == O.VisibleTo &&
            Mode == O.Mode && StreamSetAt == O.StreamSetAt &&
-           OnCurrent == O.OnCurrent;
+           OnCurrent == O.OnCurrent && Part == O.Part;
   }
 };
 using AccessList = llvm::SmallVector<Access, 2>;
@@ -58,11 +59,14 @@ struct TensorState {
   SiteId AllocSite = NoSite;
   bool Escaped = false;
   bool Host = false; ///< host memory: accesses by host code are checked
+  /// Pinned host memory: only copies to and from it can be asynchronous
+  /// (a copy with pageable memory returns when the host may touch it).
+  bool Pinned = false;
   bool operator==(const TensorState &O) const {
     return Writes == O.Writes && Reads == O.Reads &&
            CrossStreamUses == O.CrossStreamUses &&
            AllocStream == O.AllocStream && AllocSite == O.AllocSite &&
-           Escaped == O.Escaped && Host == O.Host;
+           Escaped == O.Escaped && Host == O.Host && Pinned == O.Pinned;
   }
 };
 

@@ -36,13 +36,14 @@ void StreamTable::nameBy(StreamId Id, VarId Var) {
 bool StreamTable::knownDistinct(StreamId A, StreamId B) const {
   if (A == B || A == Unknown || B == Unknown)
     return false;
-  // A stream fetched from the pool in this function differs from every other
-  // stream we can name (the pool recycles streams, but code must not rely on
-  // that), and so does the stream an executor's worker thread bound for
-  // itself. Anything else may alias: a parameter may be the current stream,
+  // A stream fetched from the pool (or created) in this function differs from
+  // every other stream we can name (the pool recycles streams, but code must
+  // not rely on that), and so does the stream an executor's worker thread bound
+  // for itself. Anything else may alias: a parameter may be the current stream,
   // the caller's current stream may be the default stream.
   auto Fresh = [&](StreamId S) {
     return Syms[S].Kind == StreamKind::Pool ||
+           Syms[S].Kind == StreamKind::Created ||
            Syms[S].Kind == StreamKind::Executor;
   };
   return Fresh(A) || Fresh(B);

@@ -17,13 +17,19 @@ namespace streamsafe {
 void Transfer::apply(const Fact &F, const fact::Allocate &X, StreamState &S) {
   Access A = accessOf(F, S);
   StorageId Id = storageFor(keyOf(KeySpace::Object, X.Result), NoVar, false);
+  bool Host = X.Host;
+  if (std::optional<StorageId> Src =
+          X.Like ? storageOf(X.Like, S) : std::nullopt)
+    if (const TensorState *T = S.Tensors.lookup(*Src))
+      Host |= T->Host;
   TensorState Fresh;
-  Fresh.AllocStream = X.Unowned || X.Host ? StreamTable::Unknown : A.Stream;
+  Fresh.AllocStream = X.Unowned || Host ? StreamTable::Unknown : A.Stream;
   Fresh.AllocSite = F.Site;
-  Fresh.Host = X.Host;
+  Fresh.Host = Host;
+  Fresh.Pinned = X.Pinned;
   // A host result of a blocking copy is complete; of a non_blocking one, the
   // copy may still be running.
-  if (!X.Host || X.Async)
+  if (!Host || (X.Async && X.Pinned))
     Fresh.Writes.push_back(A);
   S.Tensors.set(Id, Fresh);
   S.Unheld.push_back(Id); // a temporary until a variable takes it
@@ -36,14 +42,18 @@ void Transfer::apply(const Fact &F, const fact::Access &X, StreamState &S) {
   TensorState T = S.Tensors.get(*Id);
   // An op on a host tensor runs in host code, now (the Diagnoser checks
   // it); a blocking copy is completed by the StreamSync that follows it.
-  if (T.Host && (!X.Copy || !X.Async))
+  if (T.Host && (!X.Copy || !X.Async || !T.Pinned))
     return;
   Access A = accessOf(F, S);
   if (A.Mode == AccessMode::Read) {
     addOrReplaceAccess(T.Reads, A);
   } else {
-    T.Writes.assign(1, A);
-    T.Reads.clear();
+    // A write orders nothing: it only replaces, as what later accesses
+    // must wait for, the accesses to the part it overwrites.
+    auto Covered = [&](const Access &P) { return A.Part.contains(P.Part); };
+    llvm::erase_if(T.Writes, Covered);
+    llvm::erase_if(T.Reads, Covered);
+    T.Writes.push_back(A);
   }
   // A use on the caller's current stream or the default stream is not
   // tracked for reuse: blocks of a side stream are handed out again only to

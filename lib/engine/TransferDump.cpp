@@ -38,6 +38,8 @@ std::string streamName(const Function &IR, StreamDesc D) {
     return "entry-current";
   case StreamKind::Pool:
     return "pool " + Name;
+  case StreamKind::Created:
+    return "created " + Name;
   case StreamKind::Executor:
     return "executor " + Name;
   case StreamKind::Parameter:
@@ -79,6 +81,11 @@ void Transfer::dump(const Fact &F, const StreamState &S,
       for (const Access &A : L) {
         OS << " " << Name << "@" << IR.Sites[A.Site].Line << "["
            << Stream(A.Stream);
+        if (A.Part.K == Region::Rows || A.Part.K == Region::Piece)
+          OS << (A.Part.K == Region::Rows ? ", rows " : ", piece ") << A.Part.Lo
+             << (A.Part.K == Region::Rows ? ".." : "/") << A.Part.Hi;
+        else if (A.Part.K == Region::Some)
+          OS << ", some part";
         for (unsigned B = 0; B < StreamTable::MaxStreams; ++B)
           if (A.VisibleTo & StreamTable::bit(B))
             OS << ", visible to " << Stream(B);

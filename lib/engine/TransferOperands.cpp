@@ -122,6 +122,8 @@ StreamId Transfer::streamOf(const StreamRef &R, const StreamState &S) {
   }
   case StreamRef::Pool:
     return Streams.get(StreamKind::Pool, keyOf(KeySpace::Object, R.Id));
+  case StreamRef::Created:
+    return Streams.get(StreamKind::Created, keyOf(KeySpace::Object, R.Id));
   case StreamRef::Other: {
     StreamId Id = Streams.get(StreamKind::Other, keyOf(KeySpace::Object, R.Id));
     if (R.Named != NoVar)
@@ -138,6 +140,7 @@ Access Transfer::accessOf(const Fact &F, const StreamState &S) {
   StreamRef Ref;
   if (const auto *Acc = F.as<fact::Access>()) {
     A.Mode = Acc->Write ? AccessMode::Write : AccessMode::Read;
+    A.Part = Acc->Tensor.Part;
     Ref = Acc->Stream;
   } else if (const auto *Alloc = F.as<fact::Allocate>()) {
     A.Mode = Alloc->AllocateOnly ? AccessMode::Allocate : AccessMode::Write;

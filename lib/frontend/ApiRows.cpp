@@ -54,6 +54,9 @@ const Row Rows[] = {
     {"c10::cuda::getDefaultCUDAStream", fx(E::DefaultStream)},
     {"c10::cuda::getCurrentCUDAStream", fx(E::CurrentStream)},
     {"c10::cuda::getStreamFromExternal", fx(E::ExternalStream)},
+    {"cudaStreamCreate", fx(E::StreamCreate)},
+    {"cudaStreamCreateWithFlags", fx(E::StreamCreate)},
+    {"cudaStreamCreateWithPriority", fx(E::StreamCreate)},
     {"c10::cuda::setCurrentCUDAStream", onStream(E::SetCurrentStream, 0)},
     {"c10::cuda::CUDAStream::unwrap", fx(E::StreamIdentity)},
     {"c10::cuda::CUDAStream::stream", fx(E::StreamIdentity)},
@@ -130,6 +133,12 @@ const Row Rows[] = {
     {"c10::cuda::memcpy_and_sync", copy(E::MemcpyAndSync, 0, 1, 2, 3, 4)},
     {"std::memcpy", copy(E::HostMemcpy, 0, 1, 2, -1, -1)},
     {"memcpy", copy(E::HostMemcpy, 0, 1, 2, -1, -1)},
+    {"std::memset", copy(E::HostMemcpy, 0, -1, 2, -1, -1)},
+    {"memset", copy(E::HostMemcpy, 0, -1, 2, -1, -1)},
+    {"std::copy", copy(E::HostMemcpy, 2, 0, -1, -1, -1)},
+    {"std::copy_n", copy(E::HostMemcpy, 2, 0, 1, -1, -1)},
+    {"std::fill", copy(E::HostMemcpy, 0, -1, -1, -1, -1)},
+    {"std::fill_n", copy(E::HostMemcpy, 0, -1, 1, -1, -1)},
     // Threads (section 7). std::async with the default policy may run
     // deferred on the caller; it is treated as another thread (it may be).
     {"std::async", fx(E::SpawnThread)},
@@ -264,6 +273,18 @@ const char *const TensorViews[] = {"view",
                                    "coalesce",
                                    "values",
                                    "indices"};
+// Methods returning a std::vector of views of the tensor's pieces.
+const char *const TensorViewLists[] = {"chunk",
+                                       "split",
+                                       "unbind",
+                                       "tensor_split",
+                                       "unsafe_chunk",
+                                       "unsafe_split",
+                                       "split_with_sizes",
+                                       "hsplit",
+                                       "vsplit",
+                                       "dsplit",
+                                       "unsafe_split_with_sizes"};
 const char *const TensorRawPointers[] = {"data_ptr",
                                          "const_data_ptr",
                                          "mutable_data_ptr",
@@ -291,6 +312,8 @@ const llvm::StringMap<ApiEntry> &table() {
       M[std::string("at::Tensor::") + N] = fx(E::TensorMetadata);
     for (const char *N : TensorViews)
       M[std::string("at::Tensor::") + N] = fx(E::TensorView);
+    for (const char *N : TensorViewLists)
+      M[std::string("at::Tensor::") + N] = fx(E::TensorViewList);
     for (const char *N : TensorRawPointers)
       M[std::string("at::Tensor::") + N] = fx(E::TensorRawPointer);
     for (const char *N : AtenFactories)

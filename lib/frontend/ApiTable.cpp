@@ -41,6 +41,7 @@ bool isTensorEffect(ApiEffect E) {
   switch (E) {
   case ApiEffect::TensorMetadata:
   case ApiEffect::TensorView:
+  case ApiEffect::TensorViewList:
   case ApiEffect::TensorInPlace:
   case ApiEffect::TensorCopyFrom:
   case ApiEffect::TensorRecordStream:

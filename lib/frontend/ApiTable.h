@@ -56,6 +56,7 @@ enum class ApiEffect : uint8_t {
   None,
   // Streams and guards.
   StreamFromPool,   ///< returns a fresh pool stream
+  StreamCreate,     ///< cudaStreamCreate*(&s, ...): s is a new stream
   DefaultStream,    ///< returns the default stream
   CurrentStream,    ///< returns the current stream
   ExternalStream,   ///< wraps a foreign stream
@@ -90,6 +91,7 @@ enum class ApiEffect : uint8_t {
   // Methods of at::Tensor.
   TensorMetadata,     ///< sizes(), dtype(), defined(): no device access
   TensorView,         ///< view(), slice(), operator[]: shares the storage
+  TensorViewList,     ///< chunk(), split(), unbind(): views of its pieces
   TensorInPlace,      ///< add_(), operator+=: writes self
   TensorCopyFrom,     ///< copy_(src, non_blocking)
   TensorRecordStream, ///< record_stream(s)

@@ -23,15 +23,16 @@ void Lowering::access(FactList &Out, bool Write, const Expr *Tensor,
        fact::Access{Write, tensorRef(Tensor), Stream, Async, Copy});
 }
 
-void Lowering::hostAccess(FactList &Out, bool Write, const Expr *Tensor) {
+void Lowering::hostAccess(FactList &Out, bool Write, const Expr *Tensor,
+                          const Stmt *At) {
   if (!Tensor)
     return;
-  emit(Out, site(SiteKind::Access, Tensor),
+  emit(Out, site(SiteKind::Access, At ? At : Tensor),
        fact::HostAccess{Write, tensorRef(Tensor)});
 }
 
 void Lowering::allocate(FactList &Out, const CallExpr *CE, bool Unowned,
-                        bool Host, bool Async) {
+                        bool Host, bool Async, bool Pinned, const Expr *Like) {
   if (Table.classify(CE->getType()) != ValueClass::Tensor ||
       CE->getType()->isReferenceType())
     return;
@@ -40,6 +41,9 @@ void Lowering::allocate(FactList &Out, const CallExpr *CE, bool Unowned,
   A.Unowned = Unowned;
   A.Host = Host;
   A.Async = Async;
+  A.Pinned = Host && Pinned;
+  if (Like)
+    A.Like = tensorRef(Like);
   if (const FunctionDecl *FD = CE->getDirectCallee())
     A.AllocateOnly =
         FD->getDeclName().isIdentifier() && FD->getName().starts_with("empty");
@@ -174,6 +178,7 @@ bool Lowering::lowerTensorMethod(const CXXMemberCallExpr *MC, const ApiEntry &A,
   switch (A.Effect) {
   case ApiEffect::TensorMetadata:
   case ApiEffect::TensorView:
+  case ApiEffect::TensorViewList:
     return true;
   case ApiEffect::TensorRawPointer:
     // Host code reads through the pointer; for device memory this is no
@@ -224,18 +229,23 @@ bool Lowering::lowerTensorMethod(const CXXMemberCallExpr *MC, const ApiEntry &A,
     return true;
   case ApiEffect::TensorTo: {
     bool Async = nonBlocking(MC);
-    bool ToHost = targetsHost(MC);
+    Placement P = placementOf(MC, /*Like=*/true);
+    bool ToHost = P == Placement::Host || P == Placement::PinnedHost;
     access(Out, /*Write=*/false, Self, Current, Async, /*Copy=*/true);
     if (ToHost && !Async)
       emit(Out, AtCall(), fact::StreamSync{Current, false, {}, {}});
-    allocate(Out, MC, false, ToHost, Async);
+    // A non_blocking copy to the host lands in pinned memory (_to_copy
+    // pins its result so that the copy can be asynchronous).
+    allocate(Out, MC, false, ToHost, Async, P == Placement::PinnedHost || Async,
+             P == Placement::Source ? Self : nullptr);
     return true;
   }
   case ApiEffect::TensorPinMemory:
   case ApiEffect::TensorOp:
     ReadArgs();
     access(Out, /*Write=*/false, Self, Current);
-    allocate(Out, MC, false, A.Effect == ApiEffect::TensorPinMemory);
+    allocate(Out, MC, false, A.Effect == ApiEffect::TensorPinMemory, false,
+             /*Pinned=*/true);
     return true;
   default:
     return false;
@@ -269,6 +279,12 @@ bool Lowering::lowerStreamCall(const CallExpr *CE, const ApiEntry &A,
     return true;
   case ApiEffect::GuardReset:
     emit(Out, site(SiteKind::GuardExit, CE), fact::GuardExit{GuardOf()});
+    return true;
+  case ApiEffect::StreamCreate:
+    // cudaStreamCreate(&s): s now holds a stream no other code uses.
+    if (VarId V = eventVar(arg(CE, 0)); V != NoVar)
+      emit(Out, site(SiteKind::Other, CE),
+           fact::BindStream{V, {StreamRef::Created, objectOf(CE), NoVar}});
     return true;
   case ApiEffect::StreamFromPool:
   case ApiEffect::DefaultStream:
@@ -380,10 +396,10 @@ bool Lowering::lowerMemoryCall(const CallExpr *CE, const ApiEntry &A,
     return true;
   }
   case ApiEffect::HostMemcpy:
-    if (CE->getNumArgs() >= 2) {
-      hostAccess(Out, /*Write=*/false, tensorBehindPointer(arg(CE, A.Source)));
-      hostAccess(Out, /*Write=*/true, tensorBehindPointer(arg(CE, A.Dest)));
-    }
+    if (const Expr *Src = arg(CE, A.Source))
+      hostAccess(Out, /*Write=*/false, tensorBehindPointer(Src), Src);
+    if (const Expr *Dst = arg(CE, A.Dest))
+      hostAccess(Out, /*Write=*/true, tensorBehindPointer(Dst), Dst);
     return true;
   case ApiEffect::MemcpyAsync:
   case ApiEffect::MemsetAsync:
@@ -466,9 +482,20 @@ bool Lowering::lowerAtenCall(const CallExpr *CE, const ApiEntry &A,
         access(Out, /*Write=*/false, T, StreamRef::current());
   if (Written)
     access(Out, /*Write=*/true, Written, StreamRef::current());
-  else
+  else {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    bool Like = FD && FD->getDeclName().isIdentifier() &&
+                FD->getName().ends_with("_like");
+    Placement P = A.Effect == ApiEffect::AtenFactory ? placementOf(CE, Like)
+                                                     : Placement::Device;
+    // empty_like(src): where src lives (never pinned: its options do not
+    // carry pinning).
+    const Expr *Source =
+        P == Placement::Source && !Tensors.empty() ? Tensors.front() : nullptr;
     allocate(Out, CE, A.Effect == ApiEffect::AtenFromBlob,
-             A.Effect == ApiEffect::AtenFactory && targetsHost(CE));
+             P == Placement::Host || P == Placement::PinnedHost, false,
+             P == Placement::PinnedHost, Source);
+  }
   return true;
 }
 

@@ -146,6 +146,8 @@ VarId Lowering::varOf(const NamedDecl *D) {
       V.Class = VarClass::Guard;
       break;
     case ValueClass::None:
+      if (const auto *Var = dyn_cast<VarDecl>(VD); Var && isPieceListVar(Var))
+        V.Class = VarClass::Tensor;
       break;
     }
     // A reference or a raw pointer never owns a storage.
@@ -219,8 +221,14 @@ TensorRef Lowering::tensorRef(const Expr *E) {
              (Table.lookup(MC->getMethodDecl()).Effect ==
                   ApiEffect::TensorView ||
               Table.lookup(MC->getMethodDecl()).Effect ==
+                  ApiEffect::TensorViewList ||
+              Table.lookup(MC->getMethodDecl()).Effect ==
                   ApiEffect::TensorInPlace)) {
     R = tensorRef(MC->getImplicitObjectArgument());
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+             OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2 &&
+             isPieceList(OC->getArg(0))) {
+    R = tensorRef(OC->getArg(0)); // pieces[i]
   } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
              OC && OC->getNumArgs() >= 1 &&
              isa_and_nonnull<CXXMethodDecl>(OC->getCalleeDecl()) &&
@@ -229,7 +237,7 @@ TensorRef Lowering::tensorRef(const Expr *E) {
   } else if (const auto *CE = dyn_cast<CallExpr>(E)) {
     ApiEffect Effect = Table.lookup(CE->getDirectCallee()).Effect;
     if (auto It = InlinedResults.find(CE); It != InlinedResults.end())
-      R = TensorRef{TensorRef::Var, It->second, NoVar};
+      R = TensorRef{TensorRef::Var, It->second, NoVar, {}};
     else if (CE->getNumArgs() > 0 && (Effect == ApiEffect::AtenInPlace ||
                                       Effect == ApiEffect::AtenOutFirst))
       R = tensorRef(CE->getArg(0));
@@ -239,6 +247,8 @@ TensorRef Lowering::tensorRef(const Expr *E) {
       R = TensorRef::result(objectOf(CE));
   }
   R.Named = tensorName(E);
+  if (R.K == TensorRef::Var)
+    R.Part = regionOf(E);
   return R;
 }
 
@@ -254,6 +264,13 @@ VarId Lowering::tensorName(const Expr *E) {
             ValueClass::Tensor &&
         Table.lookup(MC->getMethodDecl()).Effect == ApiEffect::TensorView) {
       Cur = stripValue(MC->getImplicitObjectArgument(), Table);
+      continue;
+    }
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Cur);
+        OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2 &&
+        (isPieceList(OC->getArg(0)) ||
+         Table.classify(OC->getArg(0)->getType()) == ValueClass::Tensor)) {
+      Cur = stripValue(OC->getArg(0), Table); // pieces[i], t[i]
       continue;
     }
     break;
@@ -296,8 +313,16 @@ StreamRef Lowering::streamRef(const Expr *E) {
       return {StreamRef::Pool, objectOf(CE), NoVar};
     case ApiEffect::DefaultStream:
       return StreamRef::legacy();
-    case ApiEffect::ExternalStream:
+    case ApiEffect::ExternalStream: {
+      // getStreamFromExternal(raw, device): the stream the raw handle came
+      // from, when it is known (CUDAStream::stream() of a pool stream, a
+      // parameter); otherwise a stream of its own.
+      StreamRef Raw =
+          CE->getNumArgs() ? streamRef(CE->getArg(0)) : StreamRef::unknown();
+      if (Raw.K != StreamRef::Unknown)
+        return Raw;
       return {StreamRef::Other, objectOf(CE), NoVar};
+    }
     default:
       return StreamRef::unknown();
     }
@@ -369,7 +394,7 @@ void Lowering::collectTensors(const Expr *E,
                               llvm::SmallVectorImpl<const Expr *> &Out) {
   if (!E)
     return;
-  if (Table.classify(E->getType()) == ValueClass::Tensor) {
+  if (Table.classify(E->getType()) == ValueClass::Tensor || isPieceList(E)) {
     Out.push_back(E);
     return;
   }
@@ -391,42 +416,6 @@ void Lowering::collectTensors(const Expr *E,
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
     for (const Expr *Arg : CE->arguments())
       collectTensors(Arg, Out);
-}
-
-// Device spellings in a call's arguments: at::kCPU, DeviceType::CPU, "cpu",
-// pinned_memory(true) say host; kCUDA, "cuda", x.options() say device (or
-// unknown).
-static void deviceMentions(const Stmt *S, bool &Host, bool &Device) {
-  if (!S)
-    return;
-  if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
-    if (DR->getDecl()->getIdentifier()) {
-      StringRef N = DR->getDecl()->getName();
-      Host |= N == "kCPU" || N == "CPU";
-      Device |= N == "kCUDA" || N == "CUDA";
-    }
-  } else if (const auto *SL = dyn_cast<StringLiteral>(S)) {
-    if (SL->getCharByteWidth() == 1) {
-      Host |= SL->getString().starts_with("cpu");
-      Device |= SL->getString().starts_with("cuda");
-    }
-  } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
-    if (const auto *MD = MC->getMethodDecl(); MD && MD->getIdentifier()) {
-      Host |= MD->getName() == "pinned_memory" || MD->getName() == "pin_memory";
-      // x.options() and x.device() take another tensor's device.
-      Device |= (MD->getName() == "options" || MD->getName() == "device") &&
-                MC->getNumArgs() == 0;
-    }
-  }
-  for (const Stmt *Child : S->children())
-    deviceMentions(Child, Host, Device);
-}
-
-bool Lowering::targetsHost(const CallExpr *CE) const {
-  bool Host = false, Device = false;
-  for (const Expr *Arg : CE->arguments())
-    deviceMentions(Arg, Host, Device);
-  return Host && !Device;
 }
 
 // `for (...) { if (i > 0) ev.block(s); ...; ev.record(); }`: the wait sees

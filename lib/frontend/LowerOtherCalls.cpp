@@ -80,6 +80,16 @@ void Lowering::lowerUnknownCall(const CallExpr *CE, FactList &Out) {
   const FunctionDecl *FD = CE->getDirectCallee();
   bool Library =
       FD && (isInTopNamespace(FD, "std") || isInTopNamespace(FD, "c10"));
+  // pieces[i], pieces.begin(), pieces.size(): the list's own methods keep
+  // nothing (its elements are followed as views of the tensor).
+  const Expr *Self = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+    Self = MC->getImplicitObjectArgument();
+  else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+           OC && isa_and_nonnull<CXXMethodDecl>(FD) && OC->getNumArgs())
+    Self = OC->getArg(0);
+  if (Library && Self && isPieceList(Self))
+    return;
   llvm::SmallVector<const Expr *, 4> Tensors;
   for (const Expr *Arg : CE->arguments())
     collectTensors(Arg, Tensors);

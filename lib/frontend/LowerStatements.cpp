@@ -18,6 +18,8 @@ Lowering::Lowering(ASTContext &Ctx, ApiTable &Table, Function &IR,
 void Lowering::setContext(const FunctionDecl &F, const ParentMap &P,
                           const BranchConditions &C, unsigned Index) {
   CurrentFunction = &F;
+  if (Index == 0)
+    Root = &F;
   Parents = &P;
   Conditions = &C;
   ContextIndex = Index;
@@ -73,6 +75,11 @@ void Lowering::lowerStmt(const Stmt *S, FactList &Out) {
     return lowerReturn(RS, Out);
   if (const auto *BO = dyn_cast<BinaryOperator>(S))
     return lowerAssign(BO, Out);
+  // `v = p[i]`, `*p`: the host reads through a pointer into a tensor.
+  if (const auto *IC = dyn_cast<ImplicitCastExpr>(S);
+      IC && IC->getCastKind() == CK_LValueToRValue)
+    if (const Expr *Base = pointerElementBase(IC->getSubExpr()))
+      return hostAccess(Out, /*Write=*/false, tensorBehindPointer(Base), IC);
   if (const auto *LE = dyn_cast<LambdaExpr>(S))
     return lowerLambda(LE, Out);
   if (const auto *CE = dyn_cast<CXXConstructExpr>(S))
@@ -115,6 +122,12 @@ void Lowering::lowerDecl(const VarDecl *V, const Stmt *DS, FactList &Out) {
   if (Conditions->tracked(V) && inLoop(DS))
     emit(Out, site(SiteKind::Other, V->getLocation(), DS, V),
          fact::Forget{varOf(V)});
+  // A list of a tensor's pieces is followed as a view of the tensor; a
+  // range-for over one binds its variable to the tensor.
+  if (isPieceListVar(V))
+    return bind(V, Init, site(SiteKind::Other, V->getLocation(), DS, V), Out);
+  if (const Expr *Range = rangeOfLoopVar(V))
+    return bind(V, Range, site(SiteKind::Other, V->getLocation(), DS, V), Out);
   switch (Table.classify(V->getType())) {
   case ValueClass::None: {
     // std::vector<at::Tensor> v{a, b}; Pair p{a, b}: the object keeps them.
@@ -188,7 +201,24 @@ VarId Lowering::returnVar(const FunctionDecl &F) {
   return It->second;
 }
 
+const Expr *Lowering::pointerElementBase(const Expr *E) const {
+  E = E->IgnoreParens();
+  const Expr *Base = nullptr;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    Base = AS->getBase();
+  else if (const auto *U = dyn_cast<UnaryOperator>(E);
+           U && U->getOpcode() == UO_Deref)
+    Base = U->getSubExpr();
+  if (!Base || !Base->IgnoreParenImpCasts()->getType()->isPointerType())
+    return nullptr;
+  return Base;
+}
+
 void Lowering::lowerAssign(const BinaryOperator *BO, FactList &Out) {
+  // `p[i] = v`, `*p += v`: the host writes through a pointer into a tensor.
+  if (BO->isAssignmentOp())
+    if (const Expr *Base = pointerElementBase(BO->getLHS()))
+      return hostAccess(Out, /*Write=*/true, tensorBehindPointer(Base), BO);
   // cudaStream_t s = ...; s = other;
   if (BO->getOpcode() != BO_Assign)
     return;

@@ -20,6 +20,7 @@
 #include "lib/ir/IR.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include <functional>
 #include <optional>
 
@@ -28,6 +29,7 @@ class ASTContext;
 class CallExpr;
 class CXXMemberCallExpr;
 class CXXOperatorCallExpr;
+class VarDecl;
 class CUDAKernelCallExpr;
 class LambdaExpr;
 class ParentMap;
@@ -89,6 +91,8 @@ private:
             FactList &Out);
   /// True when \p S is inside a loop of the function (it may run again).
   bool inLoop(const clang::Stmt *S) const;
+  /// The pointer of `p[i]` or `*p`, or null.
+  const clang::Expr *pointerElementBase(const clang::Expr *E) const;
 
   //===-- Calls (LowerCalls.cpp)
   //-------------------------------------------===//
@@ -134,7 +138,32 @@ private:
   const clang::Expr *arg(const clang::CallExpr *CE, int Index) const;
   /// The stream at \p Index, or \p Absent when it is not written.
   StreamRef streamArg(const clang::CallExpr *CE, int Index, StreamRef Absent);
-  bool targetsHost(const clang::CallExpr *CE) const;
+  /// Where a factory's or a to()'s result lives (LowerPlacement.cpp).
+  /// \p Like: a _like factory or a to(), whose default is the source's
+  /// device.
+  /// Source: no device stated, so where the source tensor lives.
+  enum class Placement { Device, Host, PinnedHost, Source };
+  Placement placementOf(const clang::CallExpr *CE, bool Like);
+
+  //===-- Regions and lists of pieces (LowerRegions.cpp)
+  //-------------------===//
+  /// The part of its storage a tensor operand touches.
+  Region regionOf(const clang::Expr *E);
+  Region varRegion(const clang::VarDecl *V);
+  Region viewRegion(const clang::CallExpr *View, llvm::StringRef Name,
+                    unsigned FirstArg);
+  Region pieceRegion(const clang::Expr *List, const clang::Expr *Index);
+  /// `x.chunk(n)`, `x.split(s)`, `x.unbind()`: views of x's pieces.
+  const clang::CXXMemberCallExpr *pieceListCall(const clang::Expr *E);
+  /// A local std::vector initialised with such a call (followed as a view
+  /// of the tensor), or such a call.
+  bool isPieceListVar(const clang::VarDecl *V);
+  bool isPieceList(const clang::Expr *E);
+  /// The list of pieces a range-for variable walks, or null.
+  const clang::Expr *rangeOfLoopVar(const clang::VarDecl *V);
+  /// True when the variable may name another tensor after its
+  /// initialisation (assigned, passed by non-const reference).
+  bool rebound(const clang::VarDecl *V);
   bool recordedLaterInLoop(const clang::Stmt *Wait, VarId Event);
   bool pointerKeptForLater(const clang::Stmt *RawPointerCall) const;
 
@@ -145,8 +174,10 @@ private:
               StreamRef Stream, bool Async = false, bool Copy = false,
               const clang::Stmt *At = nullptr);
   void allocate(FactList &Out, const clang::CallExpr *CE, bool Unowned,
-                bool Host = false, bool Async = false);
-  void hostAccess(FactList &Out, bool Write, const clang::Expr *Tensor);
+                bool Host = false, bool Async = false, bool Pinned = false,
+                const clang::Expr *Like = nullptr);
+  void hostAccess(FactList &Out, bool Write, const clang::Expr *Tensor,
+                  const clang::Stmt *At = nullptr);
   void escape(FactList &Out, SiteId At, const clang::Expr *Tensor);
 
   clang::ASTContext &Ctx;
@@ -156,6 +187,12 @@ private:
   BodyLowerer LowerBody;
   CalleeLowerer LowerCallee;
   const clang::FunctionDecl *CurrentFunction = nullptr;
+  /// The analysed function (context 0): its parameters are storages.
+  const clang::FunctionDecl *Root = nullptr;
+  llvm::DenseMap<const clang::VarDecl *, Region> VarRegions;
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 llvm::SmallPtrSet<const clang::VarDecl *, 8>>
+      Rebound;
   const clang::ParentMap *Parents = nullptr;
   const BranchConditions *Conditions = nullptr;
   unsigned ContextIndex = 0;

@@ -30,6 +30,7 @@ enum class StreamKind {
   Default,      ///< the legacy default (NULL) stream
   EntryCurrent, ///< the caller's current stream at function entry
   Pool,         ///< one getStreamFromPool() call site: a fresh side stream
+  Created,      ///< one cudaStreamCreate*() call site: a new stream
   Parameter,    ///< a stream passed in
   Executor,     ///< the stream bound to an executor's worker thread
   Other         ///< members, external streams, results of unknown calls

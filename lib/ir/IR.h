@@ -14,6 +14,7 @@
 #ifndef STREAMSAFE_LIB_IR_IR_H
 #define STREAMSAFE_LIB_IR_IR_H
 
+#include "lib/ir/Region.h"
 #include "lib/ir/Sites.h"
 #include "llvm/ADT/SmallVector.h"
 #include <string>
@@ -58,8 +59,10 @@ struct TensorRef {
   unsigned Id = 0;
   /// The name as written at the use (a view's base, a field), if any.
   VarId Named = NoVar;
-  static TensorRef var(VarId V) { return {Var, V, V}; }
-  static TensorRef result(ObjectId O) { return {Result, O, NoVar}; }
+  /// The part of the storage a view with constant arguments covers.
+  Region Part;
+  static TensorRef var(VarId V) { return {Var, V, V, {}}; }
+  static TensorRef result(ObjectId O) { return {Result, O, NoVar, {}}; }
   explicit operator bool() const { return K != None; }
 };
 
@@ -73,6 +76,7 @@ struct StreamRef {
     Var,     ///< what the variable holds on this path (a persistent
              ///< variable: a stream of its own)
     Pool,    ///< the fresh pool stream of one call site (Id: the object)
+    Created, ///< the stream one cudaStreamCreate* call made (Id: the object)
     Other    ///< another stream with a key of its own (Id: the object)
   } K = Current;
   unsigned Id = 0;
@@ -116,7 +120,12 @@ struct Allocate {
   bool Unowned = false;      ///< memory the caching allocator does not own
   bool AllocateOnly = false; ///< empty*(): no values written
   bool Host = false;         ///< the result lives in host memory
+  bool Pinned = false;       ///< ... which is pinned (asynchronous copies
+                             ///< to and from it run after the call returns)
   bool Async = false;        ///< a non_blocking copy produced it
+  /// No device stated: the result lives where this tensor lives (empty_like,
+  /// to(dtype)); on the host when it is on the host.
+  TensorRef Like;
 };
 /// Var := Value. A None value is a tensor the analysis does not follow.
 struct BindTensor {

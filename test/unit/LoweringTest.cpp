@@ -57,6 +57,26 @@ void copies(at::Tensor dst, const at::Tensor &src, cudaStream_t stream) {
   h.copy_(src, /*non_blocking=*/true); // @cp-copy
 } // @cp-end
 
+void regions(at::Tensor out, int64_t i) {
+  out.select(0, 1).zero_(); // @rg-select
+  out[2].zero_(); // @rg-index
+  out.narrow(0, 4, 2).zero_(); // @rg-narrow
+  out.select(1, 0).zero_(); // @rg-column
+  out.select(0, i).zero_(); // @rg-unknown
+  auto parts = out.chunk(4); // @rg-chunk
+  parts[3].zero_(); // @rg-piece
+  out.split(2)[1].zero_(); // @rg-split
+} // @rg-end
+
+void placements(const at::Tensor &d) {
+  at::Tensor a = at::empty({4}); // @pl-default
+  at::Tensor b = at::empty({4}, d.options().device(at::kCPU).pinned_memory(true)); // @pl-pinned
+  at::Tensor c = at::empty({4}, d.options()); // @pl-device
+  at::Tensor e = at::empty_like(d); // @pl-like
+  cudaStream_t s;
+  cudaStreamCreate(&s); // @pl-create
+}
+
 void branches(bool flag, bool changed, int *ptr, int n) {
   if (flag)
     at::cuda::setCurrentCUDAStream(at::cuda::getStreamFromPool());
@@ -90,6 +110,8 @@ std::string str(const Function &IR, const StreamRef &R) {
     return "var " + str(IR, VarId(R.Id));
   case StreamRef::Pool:
     return "pool";
+  case StreamRef::Created:
+    return "created";
   case StreamRef::Other:
     return "other";
   }
@@ -110,6 +132,12 @@ std::string str(const Function &IR, const TensorRef &R) {
   }
   if (R.Named != NoVar && (R.K != TensorRef::Var || R.Named != R.Id))
     S += " named " + str(IR, R.Named);
+  if (R.Part.K == Region::Rows)
+    S +=
+        " rows " + std::to_string(R.Part.Lo) + ".." + std::to_string(R.Part.Hi);
+  else if (R.Part.K == Region::Piece)
+    S +=
+        " piece " + std::to_string(R.Part.Lo) + "/" + std::to_string(R.Part.Hi);
   return S;
 }
 
@@ -134,8 +162,9 @@ std::string str(const Function &IR, const Fact &F) {
              << (X.Copy ? " copy" : "");
         else if constexpr (std::is_same_v<T, fact::Allocate>)
           OS << "allocate on " << str(IR, X.Stream) << (X.Host ? " host" : "")
-             << (X.AllocateOnly ? " only" : "")
-             << (X.Unowned ? " unowned" : "");
+             << (X.Pinned ? " pinned" : "") << (X.AllocateOnly ? " only" : "")
+             << (X.Unowned ? " unowned" : "")
+             << (X.Like ? " like " + str(IR, X.Like) : "");
         else if constexpr (std::is_same_v<T, fact::BindTensor>)
           OS << "bind " << str(IR, X.Var) << " := " << str(IR, X.Value);
         else if constexpr (std::is_same_v<T, fact::BindStream>)
@@ -224,6 +253,34 @@ TEST_F(Lowering, GuardsOpsAndLifetimes) {
 TEST_F(Lowering, ViewsAndInPlaceOpsResolveToTheirBase) {
   EXPECT_EQ(facts("view_in_place"),
             std::vector<std::string>({at("vip") + "write var x on current"}));
+}
+
+TEST_F(Lowering, ConstantViewsAlongTheFirstDimensionCarryTheirRows) {
+  EXPECT_EQ(facts("regions"),
+            std::vector<std::string>({
+                at("rg-select") + "write var out rows 1..2 on current",
+                at("rg-index") + "write var out rows 2..3 on current",
+                at("rg-narrow") + "write var out rows 4..6 on current",
+                at("rg-column") + "write var out on current",
+                at("rg-unknown") + "write var out on current",
+                at("rg-chunk") + "bind parts := var out",
+                at("rg-piece") + "write var parts piece 3/4 on current",
+                at("rg-split") + "write var out rows 2..4 on current",
+                at("rg-end") + "unbind parts",
+            }));
+}
+
+TEST_F(Lowering, OptionsSayWhereMemoryLives) {
+  std::vector<std::string> F = facts("placements");
+  for (const std::string &Expected : {
+           at("pl-default") + "allocate on current host only",
+           at("pl-pinned") + "allocate on current host pinned only",
+           at("pl-device") + "allocate on current only",
+           at("pl-like") + "allocate on current only like var d",
+           at("pl-create") + "bind s := created",
+       })
+    EXPECT_TRUE(llvm::is_contained(F, Expected))
+        << Expected << " not in " << ::testing::PrintToString(F);
 }
 
 TEST_F(Lowering, EventsAndTheLoopQuestionAnsweredOnce) {
