@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Renders the integration results table (docs/integration.md).
 
-  make_table.py GPU.json [--analyzer ANALYZER.json] [--doc docs/integration.md]
+  make_table.py GPU.json [--analyzer ANALYZER.json] [--sanitizer-from OLD.json]
+                [--doc docs/integration.md]
 
 GPU.json is written by run_gpu.sh. ANALYZER.json comes from the CPU-side test
 suite: {"<case>": {"flags_bug": bool, "silent_on_fixed": bool}, ...}. Without
 it the analyzer columns read "see test suite". With --doc the table replaces
 the text between <!-- results:begin --> and <!-- results:end --> in that file;
-otherwise it is printed.
+otherwise it is printed. --sanitizer-from takes the compute-sanitizer column of
+cases GPU.json ran without the sanitizer from an earlier run (marked with its
+date).
 """
 import argparse
 import json
@@ -55,7 +58,8 @@ def table(gpu, analyzer):
         out.append(
             f"| `{name}` | {yes_no(a.get('flags_bug'))} | {yes_no(a.get('silent_on_fixed'))} "
             f"| {runs(c.get('bug'))} | {runs(c.get('fixed'))} | "
-            f"{sanitizer(c.get('sanitizer')) if 'sanitizer' in c else '—'} |"
+            f"{sanitizer(c.get('sanitizer')) if 'sanitizer' in c else '—'}"
+            f"{' (' + c['sanitizer_date'] + ')' if 'sanitizer_date' in c else ''} |"
         )
     return "\n".join(out) + "\n"
 
@@ -65,8 +69,16 @@ def main():
     p.add_argument("gpu")
     p.add_argument("--analyzer")
     p.add_argument("--doc")
+    p.add_argument("--sanitizer-from")
     args = p.parse_args()
     gpu = json.load(open(args.gpu))
+    if args.sanitizer_from:
+        old = json.load(open(args.sanitizer_from))
+        for name, c in gpu["cases"].items():
+            s = old["cases"].get(name, {}).get("sanitizer")
+            if s and "sanitizer" not in c:
+                c["sanitizer"] = s
+                c["sanitizer_date"] = old["date"]
     analyzer = json.load(open(args.analyzer)) if args.analyzer else {}
     text = table(gpu, analyzer)
     if not args.doc:

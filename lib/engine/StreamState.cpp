@@ -164,6 +164,12 @@ template <typename Map> static void intersectEqual(Map &Into, const Map &From) {
 }
 
 static void joinTensor(TensorState &Mine, const TensorState &T) {
+  if (T.Undefined)
+    return;
+  if (Mine.Undefined) {
+    Mine = T;
+    return;
+  }
   joinAccesses(Mine.Writes, T.Writes);
   joinAccesses(Mine.Reads, T.Reads);
   joinAccesses(Mine.CrossStreamUses, T.CrossStreamUses);

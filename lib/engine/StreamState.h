@@ -62,11 +62,15 @@ struct TensorState {
   /// Pinned host memory: only copies to and from it can be asynchronous
   /// (a copy with pageable memory returns when the host may touch it).
   bool Pinned = false;
+  /// An undefined tensor: no memory. Where paths meet, the other path's
+  /// tensor is what the variable holds (a loop's first iteration).
+  bool Undefined = false;
   bool operator==(const TensorState &O) const {
     return Writes == O.Writes && Reads == O.Reads &&
            CrossStreamUses == O.CrossStreamUses &&
            AllocStream == O.AllocStream && AllocSite == O.AllocSite &&
-           Escaped == O.Escaped && Host == O.Host && Pinned == O.Pinned;
+           Escaped == O.Escaped && Host == O.Host && Pinned == O.Pinned &&
+           Undefined == O.Undefined;
   }
 };
 

@@ -45,6 +45,10 @@ void Transfer::apply(const Fact &F, const fact::Access &X, StreamState &S) {
   if (T.Host && (!X.Copy || !X.Async || !T.Pinned))
     return;
   Access A = accessOf(F, S);
+  // Is the access ordered after every write? (If not, unsynchronized-access
+  // reports it, and that is the finding to fix first.)
+  bool Ordered = llvm::all_of(
+      T.Writes, [&](const Access &W) { return W.visibleTo(A.Stream); });
   if (A.Mode == AccessMode::Read) {
     addOrReplaceAccess(T.Reads, A);
   } else {
@@ -55,14 +59,19 @@ void Transfer::apply(const Fact &F, const fact::Access &X, StreamState &S) {
     llvm::erase_if(T.Reads, Covered);
     T.Writes.push_back(A);
   }
-  // A use on the caller's current stream or the default stream is not
-  // tracked for reuse: blocks of a side stream are handed out again only to
-  // work on that side stream, and requiring record_stream for the stream
-  // the caller continues on would flag every correct hand-back
-  // (docs/api-model.md, the caching allocator).
+  // Uses on a stream other than the allocation stream are what the caching
+  // allocator must be told of (record_stream) before the block is freed.
+  // A use on the caller's current stream (or the default stream) counts
+  // only for a block of a side stream this function made (pool, created):
+  // that block is handed out again to the side stream's next allocation
+  // while the current stream may still read it. A block the function hands
+  // back (returns, stores) is the caller's to free, so it is not reported.
   StreamKind K = Streams.kind(A.Stream);
-  if (T.AllocStream != StreamTable::Unknown && K != StreamKind::EntryCurrent &&
-      K != StreamKind::Default &&
+  StreamKind AllocK = Streams.kind(T.AllocStream);
+  bool SideBlock = AllocK == StreamKind::Pool || AllocK == StreamKind::Created;
+  if (T.AllocStream != StreamTable::Unknown &&
+      ((K != StreamKind::EntryCurrent && K != StreamKind::Default) ||
+       (SideBlock && Ordered)) &&
       Streams.knownDistinct(A.Stream, T.AllocStream))
     addOrReplaceAccess(T.CrossStreamUses, A);
   S.Tensors.set(*Id, std::move(T));
@@ -77,7 +86,10 @@ void Transfer::apply(const Fact &F, const fact::BindTensor &X, StreamState &S) {
     // its own with nothing pending and no known allocation stream.
     New = storageFor(keyOf(KeySpace::Var, X.Var), X.Var, true);
     TensorState Opaque;
-    Opaque.Escaped = true;
+    // No value at all (`at::Tensor t;`, `= at::Tensor()`) holds no memory;
+    // a value from code we do not model may be held elsewhere.
+    Opaque.Undefined = !X.Value;
+    Opaque.Escaped = !Opaque.Undefined;
     S.Tensors.set(*New, Opaque);
   }
   if (Storages[*New].Named == NoVar && !IR.var(X.Var).Synthetic)

@@ -24,7 +24,8 @@ at::Tensor wait_or_synchronize(bool wait) {
     done.block(at::cuda::getCurrentCUDAStream());
   else
     side.synchronize();
-  return y * 2;
+  y.mul_(2);
+  return y;
 }
 
 // Waited on under another flag: on the path (!wait, check) the event was
@@ -46,9 +47,10 @@ at::Tensor wait_under_another_flag(bool wait, bool check) {
   // CHECK-NOTES: :[[@LINE-6]]:7: note: 'done' is recorded here on some paths only
   else
     side.synchronize();
-  return y * 2;
-  // CHECK-NOTES: :[[@LINE-1]]:10: warning: tensor 'y' is read on the caller's current stream while its write on pool stream 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  y.mul_(2);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 'y' is written on the caller's current stream while its write on pool stream 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
   // CHECK-NOTES: :[[@LINE-10]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
   // CHECK-NOTES: :[[@LINE-14]]:9: note: 'y' is written on pool stream 'side' here
   // CHECK-NOTES: :[[@LINE-16]]:31: note: the current stream was set to pool stream 'side' here
+  return y;
 }
