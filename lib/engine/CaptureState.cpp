@@ -152,9 +152,8 @@ void CaptureState::join(const CaptureState &O) {
 
 bool CaptureState::operator==(const CaptureState &O) const {
   return Begin == O.Begin && Unsure == O.Unsure && Origin == O.Origin &&
-         Mode == O.Mode && Members == O.Members &&
-         MayMembers == O.MayMembers && Forks == O.Forks && Tails == O.Tails &&
-         Records == O.Records;
+         Mode == O.Mode && Members == O.Members && MayMembers == O.MayMembers &&
+         Forks == O.Forks && Tails == O.Tails && Records == O.Records;
 }
 
 } // namespace streamsafe

@@ -119,8 +119,8 @@ void Diagnoser::captureSync(const Fact &F, const fact::StreamSync &X,
   // synchronous cudaMemcpy (also measured): its copy is reported instead.
   CaptureProblem P = CaptureProblem::HostSync;
   if (!C.member(Y)) {
-    if (X.AfterCopy || (C.Mode != CaptureMode::Global &&
-                        C.Mode != CaptureMode::ThreadLocal))
+    if (X.AfterCopy ||
+        (C.Mode != CaptureMode::Global && C.Mode != CaptureMode::ThreadLocal))
       return;
     P = CaptureProblem::ForbiddenSync;
   }
@@ -131,8 +131,8 @@ void Diagnoser::captureSync(const Fact &F, const fact::StreamSync &X,
 
 void Diagnoser::capturedEvent(const Fact &F, VarId Event,
                               const StreamState &S) {
-  auto It = Event != NoVar ? S.Capture.Records.find(Event)
-                           : S.Capture.Records.end();
+  auto It =
+      Event != NoVar ? S.Capture.Records.find(Event) : S.Capture.Records.end();
   if (It == S.Capture.Records.end() || It->second.AnyStream)
     return;
   Finding Fi = captureFinding(CaptureProblem::CapturedEvent, F, S);

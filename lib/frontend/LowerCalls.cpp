@@ -419,8 +419,8 @@ bool Lowering::lowerMemoryCall(const CallExpr *CE, const ApiEntry &A,
     Copy(/*Write=*/true, arg(CE, A.Dest));
     if (Sync)
       emit(Out, Here(),
-           fact::StreamSync{Stream, false, {}, {},
-                            A.Effect != ApiEffect::MemcpyAndSync});
+           fact::StreamSync{
+               Stream, false, {}, {}, A.Effect != ApiEffect::MemcpyAndSync});
     return true;
   }
   default:

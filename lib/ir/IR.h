@@ -252,15 +252,13 @@ struct Forget {
 
 /// One fact: where it happens and what it does.
 struct Fact {
-  using Op =
-      std::variant<fact::SetCurrent, fact::GuardEnter, fact::GuardExit,
-                   fact::Access, fact::Allocate, fact::BindTensor,
-                   fact::BindStream, fact::BindEvent, fact::Unbind,
-                   fact::EscapeTensor, fact::EscapeEvent, fact::EventRecord,
-                   fact::EventWait, fact::EventSync, fact::StreamSync,
-                   fact::DeviceSync, fact::RecordStream, fact::Spawn,
-                   fact::CurrentQuery, fact::HostAccess, fact::Forget,
-                   fact::CaptureBegin, fact::CaptureEnd, fact::Restricted>;
+  using Op = std::variant<
+      fact::SetCurrent, fact::GuardEnter, fact::GuardExit, fact::Access,
+      fact::Allocate, fact::BindTensor, fact::BindStream, fact::BindEvent,
+      fact::Unbind, fact::EscapeTensor, fact::EscapeEvent, fact::EventRecord,
+      fact::EventWait, fact::EventSync, fact::StreamSync, fact::DeviceSync,
+      fact::RecordStream, fact::Spawn, fact::CurrentQuery, fact::HostAccess,
+      fact::Forget, fact::CaptureBegin, fact::CaptureEnd, fact::Restricted>;
   SiteId Site = NoSite;
   Op What;
   template <typename T> const T *as() const { return std::get_if<T>(&What); }

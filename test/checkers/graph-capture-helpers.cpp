@@ -20,6 +20,10 @@ struct Runner {
 void begin_capture(at::cuda::CUDAGraph &G) { G.capture_begin(); }
 
 void end_capture(at::cuda::CUDAGraph &G) { G.capture_end(); }
+// CHECK-NOTES: :[[@LINE-1]]:44: warning: the CUDA graph capture ends with work on pool stream 'side' not joined back: the end of the capture fails with cudaErrorStreamCaptureUnjoined and no graph is made; record an event on pool stream 'side' after its last work and make pool stream 'cap' wait on it before the capture ends [streamsafe-graph-capture]
+// CHECK-NOTES: :[[@LINE+28]]:3: note: pool stream 'side' joins the capture here, by waiting on an event recorded on a capturing stream
+// CHECK-NOTES: :[[@LINE+5]]:3: note: the last work on pool stream 'side', which pool stream 'cap' does not wait for
+// CHECK-NOTES: :[[@LINE+28]]:3: note: in 'end_capture', called here from 'unjoined_work_in_helper'
 
 void side_work(at::cuda::CUDAStream side, const at::Tensor &X, at::Tensor &Y) {
   c10::cuda::CUDAStreamGuard on_side(side);
@@ -31,6 +35,8 @@ void host_sync_between_helpers(at::cuda::CUDAGraph &G, const at::Tensor &X) {
   c10::cuda::CUDAStreamGuard on_cap(cap);
   begin_capture(G);
   float m = X.max().item<float>();
+  // CHECK-NOTES: :[[@LINE-1]]:13: warning: 'item' makes the host wait for pool stream 'cap', which is capturing into a CUDA graph: its work is only being recorded, and the runtime refuses the wait with cudaErrorStreamCaptureUnsupported (PyTorch raises it) and invalidates the capture; read results on the host after the capture ends, from a replay [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-19]]:46: note: the capture begins here, on pool stream 'cap'
   (void)m;
   end_capture(G);
 }
@@ -106,6 +112,9 @@ void capture_per_batch_size_unjoined(
       Y.narrow(0, 0, bs).add_(X.narrow(0, 0, bs));
     }
     G->capture_end();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: the CUDA graph capture ends with work on pool stream 'side' not joined back: the end of the capture fails with cudaErrorStreamCaptureUnjoined and no graph is made; record an event on pool stream 'side' after its last work and make pool stream 'cap' wait on it before the capture ends [streamsafe-graph-capture]
+    // CHECK-NOTES: :[[@LINE-7]]:5: note: pool stream 'side' joins the capture here, by waiting on an event recorded on a capturing stream
+    // CHECK-NOTES: :[[@LINE-5]]:7: note: the last work on pool stream 'side', which pool stream 'cap' does not wait for
     graphs.push_back(std::move(G));
   }
 }

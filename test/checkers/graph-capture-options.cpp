@@ -24,5 +24,7 @@ void capture_step(serve::GraphRunner &R, const at::Tensor &X, at::Tensor &Y) {
   c10::cuda::CUDAStreamGuard on_cap(cap);
   R.BeginCapture();
   Y.copy_(X * X.max().item<float>());
+  // CHECK-NOTES: :[[@LINE-1]]:15: warning: 'item' makes the host wait for pool stream 'cap', which is capturing into a CUDA graph: its work is only being recorded, and the runtime refuses the wait with cudaErrorStreamCaptureUnsupported (PyTorch raises it) and invalidates the capture; read results on the host after the capture ends, from a replay [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: the capture begins here, on pool stream 'cap'
   R.EndCapture();
 }

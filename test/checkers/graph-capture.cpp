@@ -25,6 +25,9 @@ void unjoined_fork(at::cuda::CUDAGraph &G, const at::Tensor &X, at::Tensor &Y) {
     Y.add_(X);
   }
   G.capture_end();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the CUDA graph capture ends with work on pool stream 'side' not joined back: the end of the capture fails with cudaErrorStreamCaptureUnjoined and no graph is made; record an event on pool stream 'side' after its last work and make pool stream 'cap' wait on it before the capture ends [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-7]]:3: note: pool stream 'side' joins the capture here, by waiting on an event recorded on a capturing stream
+  // CHECK-NOTES: :[[@LINE-5]]:5: note: the last work on pool stream 'side', which pool stream 'cap' does not wait for
 }
 
 void joined_fork(at::cuda::CUDAGraph &G, const at::Tensor &X, at::Tensor &Y) {
@@ -63,6 +66,9 @@ void joined_on_one_path(at::cuda::CUDAGraph &G, const at::Tensor &X,
   if (wait)
     join.block(cap);
   G.capture_end();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the CUDA graph capture ends with work on pool stream 'side' not joined back: the end of the capture fails with cudaErrorStreamCaptureUnjoined and no graph is made; record an event on pool stream 'side' after its last work and make pool stream 'cap' wait on it before the capture ends [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-11]]:3: note: pool stream 'side' joins the capture here, by waiting on an event recorded on a capturing stream
+  // CHECK-NOTES: :[[@LINE-9]]:5: note: the last work on pool stream 'side', which pool stream 'cap' does not wait for
 }
 
 // Two forked streams, the second joined through the first.
@@ -118,6 +124,8 @@ void item_inside_capture(at::cuda::CUDAGraph &G, const at::Tensor &X,
   c10::cuda::CUDAStreamGuard on_cap(cap);
   G.capture_begin();
   float scale = X.max().item<float>();
+  // CHECK-NOTES: :[[@LINE-1]]:17: warning: 'item' makes the host wait for pool stream 'cap', which is capturing into a CUDA graph: its work is only being recorded, and the runtime refuses the wait with cudaErrorStreamCaptureUnsupported (PyTorch raises it) and invalidates the capture; read results on the host after the capture ends, from a replay [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: the capture begins here, on pool stream 'cap'
   Y.mul_(scale);
   G.capture_end();
 }
@@ -140,10 +148,16 @@ void host_copies_inside_capture(at::cuda::CUDAGraph &G, const at::Tensor &X,
   c10::cuda::CUDAStreamGuard on_cap(cap);
   G.capture_begin();
   at::Tensor A = X.cpu();
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: 'cpu' makes the host wait for pool stream 'cap', which is capturing into a CUDA graph: its work is only being recorded, and the runtime refuses the wait with cudaErrorStreamCaptureUnsupported (PyTorch raises it) and invalidates the capture; read results on the host after the capture ends, from a replay [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: the capture begins here, on pool stream 'cap'
   at::Tensor B = X.to(at::kCPU);
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: 'to' makes the host wait for pool stream 'cap', which is capturing into a CUDA graph: its work is only being recorded, and the runtime refuses the wait with cudaErrorStreamCaptureUnsupported (PyTorch raises it) and invalidates the capture; read results on the host after the capture ends, from a replay [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-6]]:3: note: the capture begins here, on pool stream 'cap'
   at::Tensor C = X.to(at::kCPU, /*non_blocking=*/true);
   at::Tensor D = at::empty({4}, at::TensorOptions().device(at::kCPU));
   D.copy_(X);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'copy_' makes the host wait for pool stream 'cap', which is capturing into a CUDA graph: its work is only being recorded, and the runtime refuses the wait with cudaErrorStreamCaptureUnsupported (PyTorch raises it) and invalidates the capture; read results on the host after the capture ends, from a replay [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-11]]:3: note: the capture begins here, on pool stream 'cap'
   G.capture_end();
 }
 
@@ -154,12 +168,23 @@ void syncs_inside_capture(at::cuda::CUDAGraph &G, at::Tensor &Y) {
   G.capture_begin();
   Y.add_(1);
   cap.synchronize();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'synchronize' makes the host wait for pool stream 'cap', which is capturing into a CUDA graph: its work is only being recorded, and the runtime refuses the wait with cudaErrorStreamCaptureUnsupported (PyTorch raises it) and invalidates the capture; read results on the host after the capture ends, from a replay [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: the capture begins here, on pool stream 'cap'
   other.synchronize();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'synchronize' makes the host wait for pool stream 'other' while pool stream 'cap' captures into a CUDA graph in cudaStreamCaptureModeGlobal, which forbids waiting for any stream: the runtime refuses it with cudaErrorStreamCaptureUnsupported and invalidates the capture; wait before the capture begins or after it ends [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-7]]:3: note: the capture begins here, on pool stream 'cap'
   c10::cuda::device_synchronize();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'device_synchronize' waits for the whole device while pool stream 'cap' captures into a CUDA graph: the runtime refuses it with cudaErrorStreamCaptureUnsupported and invalidates the capture; synchronise after the capture ends [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-10]]:3: note: the capture begins here, on pool stream 'cap'
   cudaDeviceSynchronize();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'cudaDeviceSynchronize' waits for the whole device while pool stream 'cap' captures into a CUDA graph: the runtime refuses it with cudaErrorStreamCaptureUnsupported and invalidates the capture; synchronise after the capture ends [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-13]]:3: note: the capture begins here, on pool stream 'cap'
   at::cuda::CUDAEvent done;
   done.record(cap);
   done.synchronize();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'synchronize' on event 'done', which is recorded inside the CUDA graph capture: the record is a node of the graph, not work that has run, and the runtime refuses the call with cudaErrorCapturedEvent; make a stream wait on the event instead, or query it after the capture ends [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'done' is recorded here, inside the capture
+  // CHECK-NOTES: :[[@LINE-19]]:3: note: the capture begins here, on pool stream 'cap'
   G.capture_end();
 }
 
@@ -171,12 +196,26 @@ void runtime_api_capture(cudaStream_t s, float *p, size_t n) {
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
   cudaMemsetAsync(p, 0, n, s);
   cudaStreamSynchronize(s);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'cudaStreamSynchronize' makes the host wait for stream 's', which is capturing into a CUDA graph: its work is only being recorded, and the runtime refuses the wait with cudaErrorStreamCaptureUnsupported (PyTorch raises it) and invalidates the capture; read results on the host after the capture ends, from a replay [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: the capture begins here, on stream 's'
   cudaStreamQuery(s);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'cudaStreamQuery' queries stream 's' while it captures into a CUDA graph: the runtime refuses it with cudaErrorStreamCaptureUnsupported and invalidates the capture; query after the capture ends [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-7]]:3: note: the capture begins here, on stream 's'
   cudaMalloc(&buf, n);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'cudaMalloc' while stream 's' captures into a CUDA graph in cudaStreamCaptureModeGlobal, which forbids it: the runtime refuses it with cudaErrorStreamCaptureUnsupported and invalidates the capture; allocate before the capture, use the stream-ordered cudaMallocAsync/cudaFreeAsync on the capturing stream, or capture in cudaStreamCaptureModeRelaxed, which allows it [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-10]]:3: note: the capture begins here, on stream 's'
   cudaFree(buf);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'cudaFree' while stream 's' captures into a CUDA graph in cudaStreamCaptureModeGlobal, which forbids it: the runtime refuses it with cudaErrorStreamCaptureUnsupported and invalidates the capture; allocate before the capture, use the stream-ordered cudaMallocAsync/cudaFreeAsync on the capturing stream, or capture in cudaStreamCaptureModeRelaxed, which allows it [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-13]]:3: note: the capture begins here, on stream 's'
   cudaEventRecord(ev, s);
   cudaEventQuery(ev);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'cudaEventQuery' on event 'ev', which is recorded inside the CUDA graph capture: the record is a node of the graph, not work that has run, and the runtime refuses the call with cudaErrorCapturedEvent; make a stream wait on the event instead, or query it after the capture ends [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'ev' is recorded here, inside the capture
+  // CHECK-NOTES: :[[@LINE-18]]:3: note: the capture begins here, on stream 's'
   cudaEventSynchronize(ev);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'cudaEventSynchronize' on event 'ev', which is recorded inside the CUDA graph capture: the record is a node of the graph, not work that has run, and the runtime refuses the call with cudaErrorCapturedEvent; make a stream wait on the event instead, or query it after the capture ends [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-7]]:3: note: 'ev' is recorded here, inside the capture
+  // CHECK-NOTES: :[[@LINE-22]]:3: note: the capture begins here, on stream 's'
   cudaStreamEndCapture(s, &graph);
 }
 
@@ -196,6 +235,8 @@ void relaxed_mode_other_stream_sync(cudaStream_t s, cudaStream_t other) {
   cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
   cudaStreamSynchronize(other);
   cudaStreamSynchronize(s);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'cudaStreamSynchronize' makes the host wait for stream 's', which is capturing into a CUDA graph: its work is only being recorded, and the runtime refuses the wait with cudaErrorStreamCaptureUnsupported (PyTorch raises it) and invalidates the capture; read results on the host after the capture ends, from a replay [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: the capture begins here, on stream 's'
   cudaStreamEndCapture(s, &graph);
 }
 
@@ -216,6 +257,9 @@ void pool_stream_not_forked(at::cuda::CUDAGraph &G, const at::Tensor &X,
   {
     c10::cuda::CUDAStreamGuard on_side(side);
     Y.add_(X);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: work on pool stream 'side', which is not part of the CUDA graph capture on pool stream 'cap': it is not recorded in the graph, so it runs once, now, and a replay does not repeat it (in the global mode, a caching-allocator block it needs is refused with cudaErrorStreamCaptureUnsupported); fork pool stream 'side' into the capture (make it wait on an event recorded on pool stream 'cap' after the capture begins) and join it back before the capture ends, or issue the work on pool stream 'cap' [streamsafe-graph-capture]
+    // CHECK-NOTES: :[[@LINE-3]]:32: note: the current stream is set to pool stream 'side' here
+    // CHECK-NOTES: :[[@LINE-6]]:3: note: the capture begins here, on pool stream 'cap'
   }
   G.capture_end();
 }
@@ -236,8 +280,14 @@ void pool_stream_forked_on_one_path(at::cuda::CUDAGraph &G,
   {
     c10::cuda::CUDAStreamGuard on_side(side);
     Y.add_(X);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: work on pool stream 'side', which is not part of the CUDA graph capture on pool stream 'cap': it is not recorded in the graph, so it runs once, now, and a replay does not repeat it (in the global mode, a caching-allocator block it needs is refused with cudaErrorStreamCaptureUnsupported); fork pool stream 'side' into the capture (make it wait on an event recorded on pool stream 'cap' after the capture begins) and join it back before the capture ends, or issue the work on pool stream 'cap' [streamsafe-graph-capture]
+    // CHECK-NOTES: :[[@LINE-3]]:32: note: the current stream is set to pool stream 'side' here
+    // CHECK-NOTES: :[[@LINE-10]]:3: note: the capture begins here, on pool stream 'cap'
   }
   G.capture_end();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the CUDA graph capture ends with work on pool stream 'side' not joined back: the end of the capture fails with cudaErrorStreamCaptureUnjoined and no graph is made; record an event on pool stream 'side' after its last work and make pool stream 'cap' wait on it before the capture ends [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-10]]:5: note: pool stream 'side' joins the capture here, by waiting on an event recorded on a capturing stream
+  // CHECK-NOTES: :[[@LINE-8]]:5: note: the last work on pool stream 'side', which pool stream 'cap' does not wait for
 }
 
 // Forked on some paths only, by a condition the analysis does not follow:
@@ -293,6 +343,9 @@ void pool_stream_waited_before_capture(at::cuda::CUDAGraph &G,
   {
     c10::cuda::CUDAStreamGuard on_side(side);
     Y.add_(X);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: work on pool stream 'side', which is not part of the CUDA graph capture on pool stream 'cap': it is not recorded in the graph, so it runs once, now, and a replay does not repeat it (in the global mode, a caching-allocator block it needs is refused with cudaErrorStreamCaptureUnsupported); fork pool stream 'side' into the capture (make it wait on an event recorded on pool stream 'cap' after the capture begins) and join it back before the capture ends, or issue the work on pool stream 'cap' [streamsafe-graph-capture]
+    // CHECK-NOTES: :[[@LINE-3]]:32: note: the current stream is set to pool stream 'side' here
+    // CHECK-NOTES: :[[@LINE-7]]:3: note: the capture begins here, on pool stream 'cap'
   }
   G.capture_end();
 }
@@ -302,6 +355,8 @@ void legacy_stream_inside_capture(at::cuda::CUDAGraph &G, float *p, size_t n) {
   c10::cuda::CUDAStreamGuard on_cap(cap);
   G.capture_begin();
   cudaMemsetAsync(p, 0, n);
+  // CHECK-NOTES: :[[@LINE-1]]:19: warning: work on the legacy default stream while pool stream 'cap' captures into a CUDA graph: the legacy stream does not wait for a non-blocking capturing stream, so the work is not recorded in the graph; it runs once, now, and a replay does not repeat it (a blocking capturing stream would make the runtime refuse it with cudaErrorStreamCaptureImplicit); issue the work on pool stream 'cap' [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: the capture begins here, on pool stream 'cap'
   cudaMemsetAsync(p, 0, n, cap);
   G.capture_end();
 }
@@ -313,12 +368,16 @@ void sync_copy_inside_capture(at::cuda::CUDAGraph &G, at::Tensor &Y) {
   G.capture_begin();
   Y.add_(1);
   cudaMemcpy(&host, Y.data_ptr<float>(), sizeof(float), cudaMemcpyDeviceToHost);
+  // CHECK-NOTES: :[[@LINE-1]]:21: warning: work on the legacy default stream while pool stream 'cap' captures into a CUDA graph: the legacy stream does not wait for a non-blocking capturing stream, so the work is not recorded in the graph; it runs once, now, and a replay does not repeat it (a blocking capturing stream would make the runtime refuse it with cudaErrorStreamCaptureImplicit); issue the work on pool stream 'cap' [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: the capture begins here, on pool stream 'cap'
   G.capture_end();
 }
 
 void capture_on_default_stream(at::cuda::CUDAGraph &G, at::Tensor &Y) {
   c10::cuda::CUDAStreamGuard on_default(c10::cuda::getDefaultCUDAStream());
   G.capture_begin();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: CUDA graph capture begun on the legacy default stream: CUDAGraph::capture_begin refuses it ('CUDA graphs must be captured on a non-default stream') and cudaStreamBeginCapture fails with cudaErrorStreamCaptureUnsupported; capture on a side stream (getStreamFromPool() under a CUDAStreamGuard) [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-3]]:30: note: the current stream is set to the default stream here
   Y.add_(1);
   G.capture_end();
 }
@@ -326,6 +385,7 @@ void capture_on_default_stream(at::cuda::CUDAGraph &G, at::Tensor &Y) {
 void runtime_capture_on_default_stream(float *p, size_t n) {
   cudaGraph_t graph;
   cudaStreamBeginCapture(0, cudaStreamCaptureModeGlobal);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: CUDA graph capture begun on the legacy default stream: CUDAGraph::capture_begin refuses it ('CUDA graphs must be captured on a non-default stream') and cudaStreamBeginCapture fails with cudaErrorStreamCaptureUnsupported; capture on a side stream (getStreamFromPool() under a CUDAStreamGuard) [streamsafe-graph-capture]
   cudaMemsetAsync(p, 0, n, 0);
   cudaStreamEndCapture(0, &graph);
 }

@@ -81,13 +81,13 @@ TEST(CaptureStateTest, RecordBeforeTheWorkDoesNotJoinIt) {
 
 TEST(CaptureStateTest, JoinThroughAnotherForkedStream) {
   CaptureState C = capturing();
-  forkAndWork(C, 13);                 // Side works
-  C.wait(Fork, true, Other, 14);      // Other forked too
+  forkAndWork(C, 13);            // Side works
+  C.wait(Fork, true, Other, 14); // Other forked too
   C.record(Join, Side, 15);
-  C.wait(Join, true, Other, 16);      // Other waits for Side
+  C.wait(Join, true, Other, 16); // Other waits for Side
   constexpr VarId OtherDone = 3;
   C.record(OtherDone, Other, 17);
-  C.wait(OtherDone, true, Cap, 18);   // the capturing stream waits for Other
+  C.wait(OtherDone, true, Cap, 18); // the capturing stream waits for Other
   EXPECT_TRUE(C.Tails.empty());
 }
 
