@@ -2,6 +2,7 @@
 
 #include "checks/StreamSafeChecks.h"
 #include "checks/DefaultStreamLaunchCheck.h"
+#include "checks/GraphCaptureCheck.h"
 #include "checks/HostReadBeforeSyncCheck.h"
 #include "checks/LLVMCompat.h"
 #include "checks/MissingRecordStreamCheck.h"
@@ -39,6 +40,7 @@ void registerStreamSafeChecks(ClangTidyCheckFactories &Factories) {
       std::common_type<UnrecordedEventWaitCheck>());
   Add("streamsafe-host-read-before-sync",
       std::common_type<HostReadBeforeSyncCheck>());
+  Add("streamsafe-graph-capture", std::common_type<GraphCaptureCheck>());
 }
 
 } // namespace clang::tidy::streamsafe

@@ -17,6 +17,9 @@ AccessInfo Diagnoser::info(const Access &A) const {
 
 void Diagnoser::before(const Fact &F, const StreamState &S,
                        llvm::ArrayRef<StreamState> Paths) {
+  // Functions that capture nothing pay one test per fact.
+  if (S.Capture.active() || F.as<fact::CaptureBegin>())
+    capture(F, S);
   if (const auto *X = F.as<fact::Access>())
     return access(F, *X, S);
   if (const auto *X = F.as<fact::Allocate>()) {

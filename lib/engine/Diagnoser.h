@@ -40,6 +40,19 @@ private:
                  llvm::ArrayRef<StreamState> Paths);
   void threadCurrentStream(const Fact &F, const StreamState &S, bool Query);
   AccessInfo info(const Access &A) const;
+  // CUDA graph capture (DiagnoseCapture.cpp).
+  void capture(const Fact &F, const StreamState &S);
+  void captureBegin(const Fact &F, const fact::CaptureBegin &X,
+                    const StreamState &S);
+  void unjoinedForks(const Fact &F, const StreamState &S);
+  void captureWork(const Fact &F, const StreamState &S);
+  void captureSync(const Fact &F, const fact::StreamSync &X,
+                   const StreamState &S);
+  void capturedEvent(const Fact &F, VarId Event, const StreamState &S);
+  void restricted(const Fact &F, const fact::Restricted &X,
+                  const StreamState &S);
+  Finding captureFinding(CaptureProblem P, const Fact &F,
+                         const StreamState &S) const;
 
   Transfer &T;
   std::vector<Finding> &Out;

@@ -339,7 +339,8 @@ private:
 
 // Deterministic: sorted by site order, one finding per (kind, site, cause);
 // one per tensor, cause and line (t.mm(t) reads t twice); one
-// thread-current-stream finding per spawn (the first work in the body).
+// thread-current-stream finding per spawn (the first work in the body); one
+// graph-capture finding per rule and line.
 std::vector<Finding> sortAndFold(const Function &IR,
                                  std::vector<Finding> Findings) {
   const SiteTable &Sites = IR.Sites;
@@ -352,10 +353,19 @@ std::vector<Finding> sortAndFold(const Function &IR,
     return Key(L) < Key(R);
   });
   std::set<SiteId> SpawnsReported;
+  // One graph-capture finding per rule and line (y.add_(x) on a stream
+  // outside the capture is one piece of work, though it reads and writes).
+  std::set<std::tuple<int, unsigned, SiteId>> CaptureRulesReported;
   std::vector<Finding> Unique;
   for (Finding &F : Findings) {
     if (F.Kind == FindingKind::ThreadCurrentStream &&
         !SpawnsReported.insert(F.Related).second)
+      continue;
+    if (F.Kind == FindingKind::GraphCapture &&
+        !CaptureRulesReported
+             .insert({static_cast<int>(F.Capture), Sites[F.Access.Site].Line,
+                      F.Related})
+             .second)
       continue;
     if (!Unique.empty()) {
       const Finding &P = Unique.back();

@@ -13,7 +13,7 @@ bool StreamState::operator==(const StreamState &O) const {
          Events == O.Events && Guards == O.Guards &&
          Unrestored == O.Unrestored && Assumed == O.Assumed &&
          ThreadStart == O.ThreadStart && SpawnerStream == O.SpawnerStream &&
-         SpawnerSetAt == O.SpawnerSetAt;
+         SpawnerSetAt == O.SpawnerSetAt && Capture == O.Capture;
 }
 
 bool EventState::covers(CoveredAccess C) const {
@@ -201,6 +201,7 @@ unsigned StreamState::join(const StreamState &O,
     if (!llvm::is_contained(Unrestored, U))
       Unrestored.push_back(U);
   llvm::sort(Unrestored);
+  Capture.join(O.Capture);
   // What both paths assumed still holds.
   llvm::erase_if(Assumed, [&](const Assumption &A) {
     return !llvm::is_contained(O.Assumed, A);

@@ -12,6 +12,7 @@
 #ifndef STREAMSAFE_LIB_ENGINE_STREAMSTATE_H
 #define STREAMSAFE_LIB_ENGINE_STREAMSTATE_H
 
+#include "lib/engine/CaptureState.h"
 #include "lib/engine/PersistentMap.h"
 #include "lib/engine/StreamTable.h"
 #include "lib/ir/Findings.h"
@@ -161,6 +162,8 @@ struct StreamState {
   SiteId ThreadStart = NoSite;
   StreamId SpawnerStream = StreamTable::Unknown;
   SiteId SpawnerSetAt = NoSite;
+  /// The CUDA graph capture in progress, if any (CaptureState.h).
+  CaptureState Capture;
   /// Storages that may have lost their last variable since the last
   /// garbage collection (or all of them, after a thread body returned).
   /// Bookkeeping, not part of the lattice: ignored by == and join.

@@ -4,7 +4,8 @@
 // state. They never report: the Diagnoser reads the states they produce.
 // Split by subject: operands (TransferOperands.cpp), accesses and lifetimes
 // (TransferAccesses.cpp), the current stream, events and synchronisation
-// (TransferEvents.cpp), threads (TransferThreads.cpp).
+// (TransferEvents.cpp), threads (TransferThreads.cpp), CUDA graph capture
+// (TransferCapture.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,6 +76,9 @@ public:
   VarId nameOf(const TensorRef &T, std::optional<StorageId> Id) const;
   const StreamTable &streams() const { return Streams; }
   const Function &function() const { return IR; }
+  /// True when \p F (an Access or Allocate fact) enqueues work on a device
+  /// stream (not host code on a host tensor).
+  bool isDeviceWork(const Fact &F, const StreamState &S);
   /// The access \p F (an Access or Allocate fact) enqueues in \p S.
   Access accessOf(const Fact &F, const StreamState &S);
   void dump(const Fact &F, const StreamState &S, llvm::raw_ostream &OS) const;
@@ -102,6 +106,12 @@ private:
   void apply(const Fact &F, const fact::CurrentQuery &X, StreamState &S);
   void apply(const Fact &F, const fact::HostAccess &X, StreamState &S);
   void apply(const Fact &F, const fact::Forget &X, StreamState &S);
+  void apply(const Fact &F, const fact::CaptureBegin &X, StreamState &S);
+  void apply(const Fact &F, const fact::CaptureEnd &X, StreamState &S);
+  void apply(const Fact &F, const fact::Restricted &X, StreamState &S);
+  /// While capturing: what \p F (work, an event record or wait) does to
+  /// the capture, before its own transfer function runs.
+  void followCapture(const Fact &F, StreamState &S);
 
   StorageId storageFor(uint64_t Key, VarId Named, bool Persistent);
   void bindVar(StreamState &S, VarId V, StorageId Id);

@@ -199,6 +199,9 @@ void Transfer::collectGarbage(StreamState &S) {
 }
 
 void Transfer::apply(const Fact &F, StreamState &S) {
+  // Functions that capture nothing pay one test per fact.
+  if (S.Capture.active())
+    followCapture(F, S);
   std::visit([&](const auto &X) { apply(F, X, S); }, F.What);
 }
 

@@ -55,6 +55,8 @@ void Transfer::apply(const Fact &F, const fact::Spawn &X, StreamState &S) {
   Entry.SpawnerStream = S.Current;
   Entry.SpawnerSetAt = S.CurrentSetAt;
   Entry.Current = StreamTable::Default; // the current stream is thread-local
+  // Another thread's work is not followed into this thread's capture.
+  Entry.Capture = CaptureState();
   if (X.HasExecutor) {
     // The executor's worker thread runs on the stream it bound at start.
     Entry.Current = X.ExecutorKnown

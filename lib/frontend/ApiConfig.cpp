@@ -21,6 +21,9 @@ const std::vector<ApiConfig::Entry> &ApiConfig::entries() {
       {"ThreadSpawnFunctions", "", &ApiConfig::ThreadSpawnFunctions},
       {"ExecutorLaunchFunctions", "", &ApiConfig::ExecutorLaunchFunctions},
       {"RecordStreamFunctions", "", &ApiConfig::RecordStreamFunctions},
+      {"GraphCaptureBeginFunctions", "",
+       &ApiConfig::GraphCaptureBeginFunctions},
+      {"GraphCaptureEndFunctions", "", &ApiConfig::GraphCaptureEndFunctions},
   };
   return E;
 }

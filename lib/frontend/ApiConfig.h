@@ -45,6 +45,8 @@ struct ApiConfig {
   llvm::StringSet<> ThreadSpawnFunctions;      ///< f(callable): new thread
   llvm::StringSet<> ExecutorLaunchFunctions; ///< obj.m(callable): obj's thread
   llvm::StringSet<> RecordStreamFunctions;   ///< f(tensor, stream)
+  llvm::StringSet<> GraphCaptureBeginFunctions; ///< f(stream) / f(): begins
+  llvm::StringSet<> GraphCaptureEndFunctions;   ///< f() / obj.f(): ends
 
   /// Parses a ';'-separated list (spaces around names are ignored).
   static void parseList(llvm::StringRef Value, llvm::StringSet<> &Into);

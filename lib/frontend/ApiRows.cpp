@@ -48,6 +48,13 @@ ApiEntry copy(E Effect, int8_t Dest, int8_t Source, int8_t Size,
   return A;
 }
 
+ApiEntry capture(E Effect, int8_t Stream, int8_t Mode) {
+  ApiEntry A{Effect};
+  A.Stream = Stream;
+  A.Mode = Mode;
+  return A;
+}
+
 const Row Rows[] = {
     // Streams and guards (docs/api-model.md, sections 1 and 2).
     {"c10::cuda::getStreamFromPool", fx(E::StreamFromPool)},
@@ -139,6 +146,28 @@ const Row Rows[] = {
     {"std::copy_n", copy(E::HostMemcpy, 2, 0, 1, -1, -1)},
     {"std::fill", copy(E::HostMemcpy, 0, -1, -1, -1, -1)},
     {"std::fill_n", copy(E::HostMemcpy, 0, -1, 1, -1, -1)},
+    // CUDA graph capture (section 9). capture_begin(pool) in 1.13,
+    // capture_begin(pool, capture_mode) in 2.x: one row for both, the mode
+    // at 1 when written. The capturing stream is the current one.
+    {"at::cuda::CUDAGraph::capture_begin", capture(E::CaptureBegin, -1, 1)},
+    {"at::cuda::CUDAGraph::capture_end", fx(E::CaptureEnd)},
+    {"cudaStreamBeginCapture", capture(E::CaptureBegin, 0, 1)},
+    {"cudaStreamBeginCaptureToGraph", capture(E::CaptureBegin, 0, 5)},
+    {"cudaStreamEndCapture", capture(E::CaptureEnd, 0, -1)},
+    {"cudaMalloc", fx(E::RestrictedAllocation)},
+    {"cudaFree", fx(E::RestrictedAllocation)},
+    {"cudaMallocHost", fx(E::RestrictedAllocation)},
+    {"cudaHostAlloc", fx(E::RestrictedAllocation)},
+    {"cudaFreeHost", fx(E::RestrictedAllocation)},
+    {"cudaMallocManaged", fx(E::RestrictedAllocation)},
+    {"cudaMallocPitch", fx(E::RestrictedAllocation)},
+    {"cudaEventQuery", onEvent(E::RestrictedEventQuery, 0)},
+    {"at::cuda::CUDAEvent::query", fx(E::RestrictedEventQuery)},
+    {"c10::cuda::CUDAEvent::query", fx(E::RestrictedEventQuery)},
+    {"c10::Event::query", fx(E::RestrictedEventQuery)},
+    {"cudaStreamQuery", onStream(E::RestrictedStreamQuery, 0)},
+    {"c10::cuda::CUDAStream::query", fx(E::RestrictedStreamQuery)},
+    {"c10::Stream::query", fx(E::RestrictedStreamQuery)},
     // Threads (section 7). std::async with the default policy may run
     // deferred on the caller; it is treated as another thread (it may be).
     {"std::async", fx(E::SpawnThread)},

@@ -173,6 +173,10 @@ ApiEntry ApiTable::compute(const FunctionDecl *FD) {
     return Configured(ApiEffect::ConfiguredThreadSpawn);
   if (Config.ExecutorLaunchFunctions.contains(Name))
     return Configured(ApiEffect::ConfiguredExecutorLaunch);
+  if (Config.GraphCaptureBeginFunctions.contains(Name))
+    return Configured(ApiEffect::ConfiguredCaptureBegin);
+  if (Config.GraphCaptureEndFunctions.contains(Name))
+    return Configured(ApiEffect::ConfiguredCaptureEnd);
 
   // Methods of at::Tensor (and at::TensorBase): a row, or an op.
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);

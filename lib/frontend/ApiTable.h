@@ -86,6 +86,12 @@ enum class ApiEffect : uint8_t {
   MemcpyAndSync, ///< c10::cuda::memcpy_and_sync: Stream, then the host waits
   HostMemcpy,    ///< std::memcpy(dst, src, n): the host touches both
   StreamOrdered, ///< other work issued on Stream (cudaLaunchKernel, ...)
+  // CUDA graph capture.
+  CaptureBegin,          ///< capture_begin(): current stream; or Stream
+  CaptureEnd,            ///< capture_end(), cudaStreamEndCapture(s, &g)
+  RestrictedAllocation,  ///< cudaMalloc, cudaFree: refused while capturing
+  RestrictedEventQuery,  ///< cudaEventQuery(e), ev.query()
+  RestrictedStreamQuery, ///< cudaStreamQuery(s), s.query()
   // Threads.
   SpawnThread, ///< the callable argument runs on a new thread
   // Methods of at::Tensor.
@@ -121,6 +127,8 @@ enum class ApiEffect : uint8_t {
   ConfiguredEventWait,      ///< ev.f(waiting stream)
   ConfiguredEventSync,      ///< ev.f(): the host waits
   ConfiguredEventOther,     ///< any other method of an event class: nothing
+  ConfiguredCaptureBegin,   ///< f(stream) / f() / obj.f(): a capture begins
+  ConfiguredCaptureEnd,     ///< f() / obj.f(): the capture ends
 };
 
 /// One row: an effect and where its operands are among the arguments
@@ -133,6 +141,7 @@ struct ApiEntry {
   int8_t Source = -1;    ///< the tensor or pointer read
   int8_t Size = -1;      ///< the byte count
   int8_t Direction = -1; ///< the cudaMemcpyKind
+  int8_t Mode = -1;      ///< the cudaStreamCaptureMode (absent: global)
   /// For synchronous runtime calls: the stream-ordered alternative.
   const char *AsyncAlternative = nullptr;
 };

@@ -110,7 +110,7 @@ void Lowering::lowerCall(const CallExpr *CE, FactList &Out) {
     return;
   if (lowerStreamCall(CE, A, Out) || lowerEventCall(CE, A, Out) ||
       lowerMemoryCall(CE, A, Out) || lowerThreadCall(CE, A, Out) ||
-      lowerAtenCall(CE, A, Out))
+      lowerAtenCall(CE, A, Out) || lowerCaptureCall(CE, A, Out))
     return;
   if (A.Effect == ApiEffect::TransparentCast)
     return;
@@ -418,7 +418,9 @@ bool Lowering::lowerMemoryCall(const CallExpr *CE, const ApiEntry &A,
     Copy(/*Write=*/false, arg(CE, A.Source));
     Copy(/*Write=*/true, arg(CE, A.Dest));
     if (Sync)
-      emit(Out, Here(), fact::StreamSync{Stream, false, {}, {}});
+      emit(Out, Here(),
+           fact::StreamSync{
+               Stream, false, {}, {}, A.Effect != ApiEffect::MemcpyAndSync});
     return true;
   }
   default:

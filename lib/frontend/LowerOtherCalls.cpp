@@ -95,12 +95,18 @@ void Lowering::lowerUnknownCall(const CallExpr *CE, FactList &Out) {
     collectTensors(Arg, Tensors);
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
     collectTensors(MC->getImplicitObjectArgument(), Tensors);
-  // An event handed to code we do not see may be recorded there.
+  // An event handed to code we do not see may be recorded there. A stream
+  // handed to it may be made to wait on events of its own (a fork or a
+  // join the analysis cannot see): an escape of no event we follow.
+  bool GivesStream = false;
   for (const Expr *Arg : CE->arguments()) {
     ValueClass C = Table.classify(Arg->getType());
     if (C == ValueClass::Event || C == ValueClass::RawEvent)
       emit(Out, site(SiteKind::Other, CE), fact::EscapeEvent{eventVar(Arg)});
+    GivesStream |= C == ValueClass::Stream || C == ValueClass::RawStream;
   }
+  if (GivesStream && !Library)
+    emit(Out, site(SiteKind::Other, CE), fact::EscapeEvent{NoVar});
   for (const Expr *T : Tensors) {
     if (!Library)
       access(Out, /*Write=*/false, T, StreamRef::current());

@@ -111,6 +111,10 @@ private:
                          FactList &Out);
   bool lowerAtenCall(const clang::CallExpr *CE, const ApiEntry &A,
                      FactList &Out);
+  /// CUDA graph capture (LowerCapture.cpp).
+  bool lowerCaptureCall(const clang::CallExpr *CE, const ApiEntry &A,
+                        FactList &Out);
+  CaptureMode captureMode(const clang::CallExpr *CE, int Index) const;
   void lowerUnknownCall(const clang::CallExpr *CE, FactList &Out);
   bool lowerInlinedCall(const clang::CallExpr *CE, FactList &Out);
   /// The variable a callee's returned tensor is bound to.

@@ -19,7 +19,20 @@ enum class FindingKind {
   ThreadCurrentStream,  ///< thread body relies on the spawner's stream
   UnrestoredCurrentStream, ///< setCurrentCUDAStream not undone at exit
   UnrecordedEventWait,     ///< wait on an event not recorded on every path
-  HostReadBeforeSync       ///< host touches memory a non_blocking copy uses
+  HostReadBeforeSync,      ///< host touches memory a non_blocking copy uses
+  GraphCapture             ///< a rule of CUDA stream capture broken
+};
+
+/// Which rule of stream capture a GraphCapture finding breaks.
+enum class CaptureProblem : uint8_t {
+  Unjoined,      ///< a forked stream's last work is not joined back at the end
+  HostSync,      ///< the host waits for a capturing stream or the device
+  ForbiddenSync, ///< the host waits for another stream: the mode forbids it
+  CapturedEvent, ///< the host waits for or queries an event of the capture
+  Restricted,    ///< a call the capture mode forbids (cudaMalloc, a query)
+  Uncaptured,    ///< work on a stream that is not part of the capture
+  LegacyStream,  ///< work on the legacy default stream while capturing
+  DefaultStreamCapture ///< capture begun on the legacy default stream
 };
 
 enum class AccessMode { Read, Write, Allocate, EntryReady };
@@ -82,6 +95,13 @@ struct Finding {
   /// so "Storage.record_stream(<the use's stream variable>)" after the use
   /// is the fix, if the check finds both names in scope there.
   bool SingleOtherStream = false;
+  /// GraphCapture: the rule broken, where the capture began (Prior.Stream
+  /// is the capturing stream) and its mode. Unjoined: Access is the end of
+  /// the capture and the forked stream, Prior.Site the fork (the wait that
+  /// made it part of the capture), Related its last work.
+  CaptureProblem Capture = CaptureProblem::Unjoined;
+  SiteId CaptureBegin = NoSite;
+  CaptureMode Mode = CaptureMode::Global;
 };
 
 } // namespace streamsafe

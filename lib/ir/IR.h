@@ -23,6 +23,20 @@
 
 namespace streamsafe {
 
+/// How a stream capture restricts the capturing thread (CUDA's
+/// cudaStreamCaptureMode): Global and ThreadLocal forbid potentially unsafe
+/// calls (cudaMalloc, cudaEventQuery, ...) while capturing, Relaxed allows
+/// them. Unknown: an argument the front end cannot evaluate.
+enum class CaptureMode : uint8_t { Global, ThreadLocal, Relaxed, Unknown };
+
+/// A call the CUDA runtime restricts while a stream is capturing, and that
+/// has no other effect on streams.
+enum class RestrictedCall : uint8_t {
+  Allocation,  ///< cudaMalloc, cudaFree, cudaMallocHost, cudaFreeHost
+  EventQuery,  ///< cudaEventQuery(e), ev.query()
+  StreamQuery, ///< cudaStreamQuery(s), s.query()
+};
+
 /// A named thing of the function: a local, a parameter, a global or a
 /// field. Numbered per function by the front end.
 using VarId = unsigned;
@@ -150,7 +164,8 @@ struct Unbind {
 struct EscapeTensor {
   TensorRef Tensor;
 };
-/// Event handed to code the analysis does not see.
+/// Event handed to code the analysis does not see (NoVar: a stream was, and
+/// that code may record or wait on events of its own with it).
 struct EscapeEvent {
   VarId Event = NoVar;
 };
@@ -176,6 +191,9 @@ struct StreamSync {
   StreamRef Stream;
   bool IfHostInvolved = false;
   TensorRef A, B;
+  /// The wait a synchronous cudaMemcpy/cudaMemset makes after its copy (the
+  /// legacy stream only; not a cudaStreamSynchronize).
+  bool AfterCopy = false;
 };
 /// The host waits on the whole device.
 struct DeviceSync {};
@@ -206,6 +224,24 @@ struct HostAccess {
   bool Write = false;
   TensorRef Tensor;
 };
+/// Stream begins a capture into a CUDA graph (CUDAGraph::capture_begin on
+/// the current stream, cudaStreamBeginCapture(s)). Work issued on it, and
+/// on streams forked from it, is recorded into the graph, not run.
+struct CaptureBegin {
+  StreamRef Stream;
+  CaptureMode Mode = CaptureMode::Global;
+};
+/// The capture in progress ends (capture_end(), cudaStreamEndCapture(s)).
+struct CaptureEnd {
+  StreamRef Stream;
+};
+/// A call the runtime restricts during capture (see RestrictedCall), on
+/// Event or Stream when it names one.
+struct Restricted {
+  RestrictedCall Call = RestrictedCall::Allocation;
+  VarId Event = NoVar;
+  StreamRef Stream = StreamRef::unknown();
+};
 /// Var, whose branch outcomes are tracked (see Assumption), is initialised
 /// again (its declaration runs again in a loop): what branches told about
 /// its previous value no longer holds.
@@ -216,14 +252,13 @@ struct Forget {
 
 /// One fact: where it happens and what it does.
 struct Fact {
-  using Op =
-      std::variant<fact::SetCurrent, fact::GuardEnter, fact::GuardExit,
-                   fact::Access, fact::Allocate, fact::BindTensor,
-                   fact::BindStream, fact::BindEvent, fact::Unbind,
-                   fact::EscapeTensor, fact::EscapeEvent, fact::EventRecord,
-                   fact::EventWait, fact::EventSync, fact::StreamSync,
-                   fact::DeviceSync, fact::RecordStream, fact::Spawn,
-                   fact::CurrentQuery, fact::HostAccess, fact::Forget>;
+  using Op = std::variant<
+      fact::SetCurrent, fact::GuardEnter, fact::GuardExit, fact::Access,
+      fact::Allocate, fact::BindTensor, fact::BindStream, fact::BindEvent,
+      fact::Unbind, fact::EscapeTensor, fact::EscapeEvent, fact::EventRecord,
+      fact::EventWait, fact::EventSync, fact::StreamSync, fact::DeviceSync,
+      fact::RecordStream, fact::Spawn, fact::CurrentQuery, fact::HostAccess,
+      fact::Forget, fact::CaptureBegin, fact::CaptureEnd, fact::Restricted>;
   SiteId Site = NoSite;
   Op What;
   template <typename T> const T *as() const { return std::get_if<T>(&What); }

@@ -35,6 +35,8 @@ enum class SiteKind {
   LifetimeEnd,   ///< the last reference to a tensor dies
   ThreadStart,   ///< a callable starts on another thread
   FunctionExit,  ///< a path leaves the function (a return, the body's end)
+  CaptureBegin,  ///< a stream begins capturing into a CUDA graph
+  CaptureEnd,    ///< the capture ends
   Other
 };
 

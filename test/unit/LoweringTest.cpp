@@ -22,6 +22,7 @@ namespace {
 
 const char *const Code = R"cpp(#include <ATen/ATen.h>
 #include <ATen/cuda/CUDAEvent.h>
+#include <ATen/cuda/CUDAGraph.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 #include <cuda_runtime_api.h>
@@ -90,6 +91,17 @@ void branches(bool flag, bool changed, int *ptr, int n) {
       at::cuda::setCurrentCUDAStream(at::cuda::getStreamFromPool());
   }
 }
+
+void capture(at::cuda::CUDAGraph &g, float *p, cudaStream_t s) {
+  g.capture_begin(); // @cap-begin
+  cudaMemcpy(p, p, 4, cudaMemcpyDeviceToDevice); // @cap-copy
+  void *buf = nullptr;
+  cudaMalloc(&buf, 4); // @cap-malloc
+  g.capture_end(); // @cap-end
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed); // @cap-raw
+  cudaStreamQuery(s); // @cap-query
+  cudaStreamEndCapture(s, nullptr); // @cap-raw-end
+}
 )cpp";
 
 std::string str(const Function &IR, VarId V) {
@@ -114,6 +126,32 @@ std::string str(const Function &IR, const StreamRef &R) {
     return "created";
   case StreamRef::Other:
     return "other";
+  }
+  return "?";
+}
+
+std::string str(CaptureMode M) {
+  switch (M) {
+  case CaptureMode::Global:
+    return "global";
+  case CaptureMode::ThreadLocal:
+    return "thread-local";
+  case CaptureMode::Relaxed:
+    return "relaxed";
+  case CaptureMode::Unknown:
+    return "unknown-mode";
+  }
+  return "?";
+}
+
+std::string str(RestrictedCall C) {
+  switch (C) {
+  case RestrictedCall::Allocation:
+    return "allocation";
+  case RestrictedCall::EventQuery:
+    return "event-query";
+  case RestrictedCall::StreamQuery:
+    return "stream-query";
   }
   return "?";
 }
@@ -186,7 +224,8 @@ std::string str(const Function &IR, const Fact &F) {
           OS << "event-sync " << str(IR, X.Event);
         else if constexpr (std::is_same_v<T, fact::StreamSync>)
           OS << "stream-sync " << str(IR, X.Stream)
-             << (X.IfHostInvolved ? " if-host" : "");
+             << (X.IfHostInvolved ? " if-host" : "")
+             << (X.AfterCopy ? " after-copy" : "");
         else if constexpr (std::is_same_v<T, fact::DeviceSync>)
           OS << "device-sync";
         else if constexpr (std::is_same_v<T, fact::RecordStream>)
@@ -200,6 +239,13 @@ std::string str(const Function &IR, const Fact &F) {
           OS << (X.Write ? "host-write " : "host-read ") << str(IR, X.Tensor);
         else if constexpr (std::is_same_v<T, fact::Forget>)
           OS << "forget " << str(IR, X.Var);
+        else if constexpr (std::is_same_v<T, fact::CaptureBegin>)
+          OS << "capture-begin " << str(IR, X.Stream) << " " << str(X.Mode);
+        else if constexpr (std::is_same_v<T, fact::CaptureEnd>)
+          OS << "capture-end " << str(IR, X.Stream);
+        else if constexpr (std::is_same_v<T, fact::Restricted>)
+          OS << "restricted " << str(X.Call) << " " << str(IR, X.Event) << " "
+             << str(IR, X.Stream);
         else
           static_assert(sizeof(T) == 0, "every fact kind is printed");
       },
@@ -309,6 +355,23 @@ TEST_F(Lowering, CopiesPointersAndHostReads) {
                 at("cp-copy") + "write var h on current async copy",
                 at("cp-copy") + "read var src on current async copy",
                 at("cp-end") + "unbind h",
+            }));
+}
+
+TEST_F(Lowering, CaptureCallsFromTheApiTable) {
+  // capture_begin() captures on the current stream, in the global mode
+  // when no mode is written; the wait of a synchronous cudaMemcpy is marked.
+  EXPECT_EQ(facts("capture"),
+            std::vector<std::string>({
+                at("cap-begin") + "capture-begin current global",
+                at("cap-copy") + "stream-sync legacy after-copy",
+                at("cap-copy") + "write var p on legacy copy",
+                at("cap-copy") + "read var p on legacy copy",
+                at("cap-malloc") + "restricted allocation - unknown",
+                at("cap-end") + "capture-end unknown",
+                at("cap-raw") + "capture-begin var s relaxed",
+                at("cap-query") + "restricted stream-query - var s",
+                at("cap-raw-end") + "capture-end var s",
             }));
 }
 

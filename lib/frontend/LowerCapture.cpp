@@ -1,0 +1,87 @@
+//===--- LowerCapture.cpp - CUDA graph capture calls to facts -------------===//
+//
+// capture_begin() captures on the current stream (PyTorch's CUDAGraph asks
+// getCurrentCUDAStream()); cudaStreamBeginCapture(s, mode) on s. The calls
+// the runtime refuses while capturing (cudaMalloc, queries) become
+// Restricted facts; the synchronising calls already are host waits.
+// docs/api-model.md, section 9.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/frontend/Lowering.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace streamsafe {
+
+CaptureMode Lowering::captureMode(const CallExpr *CE, int Index) const {
+  const Expr *E = arg(CE, Index);
+  if (!E)
+    return CaptureMode::Global; // the default of capture_begin
+  // cudaStreamCaptureModeGlobal, ...ThreadLocal, ...Relaxed are 0, 1, 2.
+  Expr::EvalResult R;
+  if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
+    return CaptureMode::Unknown;
+  switch (R.Val.getInt().getExtValue()) {
+  case 0:
+    return CaptureMode::Global;
+  case 1:
+    return CaptureMode::ThreadLocal;
+  case 2:
+    return CaptureMode::Relaxed;
+  default:
+    return CaptureMode::Unknown;
+  }
+}
+
+bool Lowering::lowerCaptureCall(const CallExpr *CE, const ApiEntry &A,
+                                FactList &Out) {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+  const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
+  switch (A.Effect) {
+  case ApiEffect::CaptureBegin:
+    emit(Out, site(SiteKind::CaptureBegin, CE),
+         fact::CaptureBegin{streamArg(CE, A.Stream, StreamRef::current()),
+                            captureMode(CE, A.Mode)});
+    return true;
+  case ApiEffect::ConfiguredCaptureBegin: {
+    // f(stream) captures on its stream argument; f() or obj.f() on the
+    // current stream. A wrapper's mode is not known.
+    const Expr *S = arg(CE, 0);
+    ValueClass C = S ? Table.classify(S->getType()) : ValueClass::None;
+    bool HasStream = C == ValueClass::Stream || C == ValueClass::RawStream;
+    emit(Out, site(SiteKind::CaptureBegin, CE),
+         fact::CaptureBegin{HasStream ? streamRef(S) : StreamRef::current(),
+                            CaptureMode::Unknown});
+    return true;
+  }
+  case ApiEffect::CaptureEnd:
+  case ApiEffect::ConfiguredCaptureEnd:
+    emit(Out, site(SiteKind::CaptureEnd, CE),
+         fact::CaptureEnd{streamArg(CE, A.Stream, StreamRef::unknown())});
+    return true;
+  case ApiEffect::RestrictedAllocation:
+    emit(Out, site(SiteKind::Other, CE),
+         fact::Restricted{RestrictedCall::Allocation, NoVar,
+                          StreamRef::unknown()});
+    return true;
+  case ApiEffect::RestrictedEventQuery:
+    emit(Out, site(SiteKind::Other, CE),
+         fact::Restricted{RestrictedCall::EventQuery,
+                          eventVar(Obj ? Obj : arg(CE, A.Event)),
+                          StreamRef::unknown()});
+    return true;
+  case ApiEffect::RestrictedStreamQuery:
+    emit(Out, site(SiteKind::Other, CE),
+         fact::Restricted{RestrictedCall::StreamQuery, NoVar,
+                          Obj ? streamRef(Obj)
+                              : streamArg(CE, A.Stream, StreamRef::legacy())});
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace streamsafe
