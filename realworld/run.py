@@ -328,6 +328,8 @@ def pairs(manifest, args):
     total = Counter()
     failures = 0
     for p in manifest["pairs"]:
+        if args.only and args.only not in p["name"]:
+            continue
         snap = find_snapshot(p["repo"], mirrors)
         check = p["check"]
         total[check] += 1
@@ -384,7 +386,8 @@ def main():
                     help="check the fixed-bug pairs instead of the corpus")
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--config", help="--config for streamsafe")
-    ap.add_argument("--only", help="TUs whose project/file contains this")
+    ap.add_argument("--only", help="TUs (project/file) or pairs (name) that "
+                    "contain this")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--keep", action="store_true",
                     help="keep the extracted sources")
