@@ -84,7 +84,46 @@ std::optional<FixItHint> fixFor(const StreamFix &F) {
   return std::nullopt;
 }
 
+// The options naming the project's current-stream getters (two names for
+// one list; ApiConfig.cpp).
+constexpr const char *GetterOptions[] = {"CurrentStreamGetters",
+                                         "CurrentStreamFunctions"};
+
 } // namespace
+
+DefaultStreamLaunchCheck::DefaultStreamLaunchCheck(StringRef Name,
+                                                   ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      ReportSyncCalls(Options.get<SyncCalls>("ReportSynchronousRuntimeCalls",
+                                             SyncCalls::Tensor)) {
+  // The project's own getters of the current stream are the current stream
+  // here as in the engine checks (one list, read local-or-global).
+  for (const char *Name : GetterOptions) {
+    std::string Value = Options.getLocalOrGlobal(Name, "").str();
+    ::streamsafe::ApiConfig::parseList(Value, Config.CurrentStreamGetters);
+    Getters.push_back({Name, Value});
+  }
+}
+
+void DefaultStreamLaunchCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "ReportSynchronousRuntimeCalls", ReportSyncCalls);
+  for (const auto &[Name, Value] : Getters)
+    Options.store(Opts, Name, Value);
+}
+
+bool DefaultStreamLaunchCheck::wanted(const DefaultStreamWork &W) const {
+  if (W.Kind != WorkKind::SyncCopy && W.Kind != WorkKind::SyncSet)
+    return true;
+  switch (ReportSyncCalls) {
+  case SyncCalls::All:
+    return true;
+  case SyncCalls::Tensor:
+    return W.OnStreamMemory;
+  case SyncCalls::None:
+    return false;
+  }
+  return true;
+}
 
 void DefaultStreamLaunchCheck::registerMatchers(MatchFinder *Finder) {
   // LLVM 22 skips system headers by itself; older releases need telling.
@@ -97,7 +136,7 @@ void DefaultStreamLaunchCheck::registerMatchers(MatchFinder *Finder) {
 void DefaultStreamLaunchCheck::onStartOfTranslationUnit() {
   IsLibTorchTU.reset();
   Reported.clear();
-  Table = std::make_unique<::streamsafe::ApiTable>(NoConfig);
+  Table = std::make_unique<::streamsafe::ApiTable>(Config);
 }
 
 void DefaultStreamLaunchCheck::check(const MatchFinder::MatchResult &Result) {
@@ -107,10 +146,10 @@ void DefaultStreamLaunchCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
   if (!Table)
-    Table = std::make_unique<::streamsafe::ApiTable>(NoConfig);
+    Table = std::make_unique<::streamsafe::ApiTable>(Config);
   for (const DefaultStreamWork &W :
        ::streamsafe::findDefaultStreamWork(*FD, *Result.Context, *Table))
-    if (Reported.insert(W.Loc).second)
+    if (wanted(W) && Reported.insert(W.Loc).second)
       report(W);
 }
 
@@ -128,6 +167,10 @@ void DefaultStreamLaunchCheck::report(const DefaultStreamWork &W) {
     if (std::optional<FixItHint> Fix = fixFor(W.Fix))
       D << *Fix;
   }
+  if (W.MacroBody.isValid())
+    diag(W.MacroBody, "in the expansion of macro '%0', written here",
+         DiagnosticIDs::Note)
+        << W.MacroName;
   if (W.Stream.Via)
     diag(W.Stream.Via->getLocation(), "'%0' is initialized with %1 here",
          DiagnosticIDs::Note)

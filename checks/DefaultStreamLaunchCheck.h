@@ -8,6 +8,9 @@
 #include "llvm/ADT/DenseSet.h"
 #include <memory>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace streamsafe {
 struct DefaultStreamWork;
@@ -24,21 +27,28 @@ namespace clang::tidy::streamsafe {
 /// docs/checks/default-stream-launch.md
 class DefaultStreamLaunchCheck : public ClangTidyCheck {
 public:
-  DefaultStreamLaunchCheck(StringRef Name, ClangTidyContext *Context)
-      : ClangTidyCheck(Name, Context) {}
+  DefaultStreamLaunchCheck(StringRef Name, ClangTidyContext *Context);
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus;
   }
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onStartOfTranslationUnit() override;
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+
+  /// Which synchronous cudaMemcpy/cudaMemset calls are reported.
+  enum class SyncCalls { All, Tensor, None };
 
 private:
   void report(const ::streamsafe::DefaultStreamWork &W);
+  bool wanted(const ::streamsafe::DefaultStreamWork &W) const;
 
   std::optional<bool> IsLibTorchTU;
-  /// The runtime APIs (built-in rows only), per translation unit.
-  ::streamsafe::ApiConfig NoConfig;
+  SyncCalls ReportSyncCalls;
+  /// The built-in rows and the project's current-stream getters
+  /// (CurrentStreamGetters), per translation unit.
+  ::streamsafe::ApiConfig Config;
+  std::vector<std::pair<std::string, std::string>> Getters; ///< as written
   std::unique_ptr<::streamsafe::ApiTable> Table;
   // A template's instantiations repeat the work of its pattern: report each
   // spelled location once.
@@ -46,5 +56,19 @@ private:
 };
 
 } // namespace clang::tidy::streamsafe
+
+namespace clang::tidy {
+template <>
+struct OptionEnumMapping<streamsafe::DefaultStreamLaunchCheck::SyncCalls> {
+  static llvm::ArrayRef<
+      std::pair<streamsafe::DefaultStreamLaunchCheck::SyncCalls, StringRef>>
+  getEnumMapping() {
+    using S = streamsafe::DefaultStreamLaunchCheck::SyncCalls;
+    static constexpr std::pair<S, StringRef> Mapping[] = {
+        {S::All, "all"}, {S::Tensor, "tensor"}, {S::None, "none"}};
+    return Mapping;
+  }
+};
+} // namespace clang::tidy
 
 #endif // STREAMSAFE_CHECKS_DEFAULTSTREAMLAUNCHCHECK_H

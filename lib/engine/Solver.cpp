@@ -6,6 +6,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
 #include <functional>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -333,7 +334,11 @@ private:
   bool InReplay = false;
   /// The calls of helpers being run in place, outermost first.
   std::vector<SiteId> CallStack;
-  llvm::DenseMap<BodyId, BodyOrder> Orders;
+  // A node-based map: solveBody keeps a reference to its body's order while
+  // the bodies it runs in place add theirs (a DenseMap's growth moved the
+  // entries and left that reference dangling: a crash on real code with
+  // nested AT_DISPATCH lambdas, docs/realworld.md).
+  std::map<BodyId, BodyOrder> Orders;
   unsigned Depth = 0;
 };
 

@@ -12,6 +12,8 @@ const std::vector<ApiConfig::Entry> &ApiConfig::entries() {
       {"StreamGuardClasses", "", &ApiConfig::StreamGuardClasses},
       {"CurrentStreamSetters", "", &ApiConfig::CurrentStreamSetters},
       {"CurrentStreamGetters", "", &ApiConfig::CurrentStreamGetters},
+      // Another name for the same list (the name issue #14 asked for).
+      {"CurrentStreamFunctions", "", &ApiConfig::CurrentStreamGetters},
       {"StreamBindingInitializers", "", &ApiConfig::StreamBindingInitializers},
       {"EventClasses", "", &ApiConfig::EventClasses},
       {"EventRecordMethods", "", &ApiConfig::EventRecordMethods},

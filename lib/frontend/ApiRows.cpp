@@ -64,6 +64,10 @@ const Row Rows[] = {
     {"cudaStreamCreate", fx(E::StreamCreate)},
     {"cudaStreamCreateWithFlags", fx(E::StreamCreate)},
     {"cudaStreamCreateWithPriority", fx(E::StreamCreate)},
+    // PyTorch's stable C ABI (torch/csrc/inductor/aoti_torch/c/shim.h):
+    // the current stream, written through the second argument.
+    {"aoti_torch_get_current_cuda_stream", onStream(E::CurrentStream, 1)},
+    {"aoti_torch_get_current_stream", onStream(E::CurrentStream, 1)},
     {"c10::cuda::setCurrentCUDAStream", onStream(E::SetCurrentStream, 0)},
     {"c10::cuda::CUDAStream::unwrap", fx(E::StreamIdentity)},
     {"c10::cuda::CUDAStream::stream", fx(E::StreamIdentity)},

@@ -1,6 +1,7 @@
 //===--- DefaultStreamLaunch.cpp - CUDA work on the default stream --------===//
 
 #include "lib/frontend/DefaultStreamLaunch.h"
+#include "lib/frontend/SyncCallMemory.h"
 #include "lib/frontend/VariableChanges.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -10,6 +11,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include <memory>
 
 using namespace clang;
 
@@ -63,7 +65,7 @@ const Expr *streamExprAsWritten(const Expr *E, ApiTable &Table) {
 
 // A location in the main file or a header where the user wrote it: macro
 // arguments are followed to their spelling; a macro body yields an invalid
-// location (that code is not analysed).
+// location (no fix-it can be made there).
 SourceLocation spelledLoc(SourceLocation Loc, const SourceManager &SM) {
   while (Loc.isMacroID()) {
     if (!SM.isMacroArgExpansion(Loc))
@@ -71,6 +73,48 @@ SourceLocation spelledLoc(SourceLocation Loc, const SourceManager &SM) {
     Loc = SM.getImmediateSpellingLoc(Loc);
   }
   return Loc;
+}
+
+// Where work is reported: where the user spelled it, or, for work written in
+// the body of the project's own macro (#define KERNEL_CALL(k, ...)
+// k<<<...>>>(...)), at the macro's use. Work from the body of a macro of a
+// system header (CUDA, LibTorch, cub) is not the user's: invalid.
+SourceLocation reportLoc(SourceLocation Loc, const SourceManager &SM) {
+  SourceLocation Spelled = spelledLoc(Loc, SM);
+  if (Spelled.isValid() || !Loc.isMacroID() ||
+      SM.isInSystemHeader(SM.getSpellingLoc(Loc)))
+    return Spelled;
+  // The use of the macro, also when it is itself written in the argument of
+  // another macro (KERNEL_RUN(...) inside AT_DISPATCH_*'s lambda).
+  while (Loc.isMacroID())
+    Loc = SM.isMacroArgExpansion(Loc)
+              ? SM.getImmediateSpellingLoc(Loc)
+              : SM.getImmediateExpansionRange(Loc).getBegin();
+  return Loc;
+}
+
+// For work written in the body of the project's macro: where, and which.
+void noteMacroBody(DefaultStreamWork &W, SourceLocation Loc,
+                   const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!Loc.isMacroID() || spelledLoc(Loc, SM).isValid())
+    return;
+  W.MacroBody = SM.getSpellingLoc(Loc);
+  W.MacroName = Lexer::getImmediateMacroName(Loc, SM, Ctx.getLangOpts());
+}
+
+// A function of a library or of the project (not the CUDA runtime's C API,
+// not LibTorch's) whose stream parameters are judged like the runtime's:
+// cub::DeviceScan::InclusiveSum(..., stream).
+bool isStreamTakingLibraryCall(const FunctionDecl *FD, ApiTable &Table) {
+  if (!FD || !FD->getIdentifier() || isRuntimeFunction(FD) ||
+      Table.lookup(FD).Effect != ApiEffect::None ||
+      isInTopNamespace(FD, "c10") || isInTopNamespace(FD, "at") ||
+      isInTopNamespace(FD, "torch") || isInTopNamespace(FD, "std"))
+    return false;
+  return llvm::any_of(FD->parameters(), [&](const ParmVarDecl *P) {
+    return Table.classify(P->getType()) == ValueClass::RawStream;
+  });
 }
 
 bool isDeviceOnlyCode(const FunctionDecl &FD) {
@@ -98,6 +142,7 @@ public:
 
   std::vector<const CUDAKernelCallExpr *> Launches;
   std::vector<const CallExpr *> Calls;
+  std::vector<const CallExpr *> LibraryCalls;
   std::vector<const VarDecl *> Locals;
 
   bool TraverseLambdaExpr(LambdaExpr *L) {
@@ -118,6 +163,8 @@ public:
     else if (isRuntimeFunction(C->getDirectCallee()) &&
              workKind(Table.lookup(C->getDirectCallee()).Effect))
       Calls.push_back(C);
+    else if (isStreamTakingLibraryCall(C->getDirectCallee(), Table))
+      LibraryCalls.push_back(C);
     return true;
   }
   bool VisitVarDecl(VarDecl *V) {
@@ -143,8 +190,9 @@ private:
 // Classifies stream arguments within one function body.
 class StreamClassifier {
 public:
-  StreamClassifier(const BodyScan &Scan, ApiTable &Table)
-      : Scan(Scan), Table(Table) {}
+  StreamClassifier(const FunctionDecl &FD, const BodyScan &Scan,
+                   ApiTable &Table)
+      : FD(FD), Scan(Scan), Table(Table) {}
 
   StreamSource classify(const Expr *E, unsigned Depth = 0) {
     if (!E || isa<CXXDefaultArgExpr>(E))
@@ -171,6 +219,7 @@ public:
       case ApiEffect::DefaultStream:
         return {StreamOrigin::DefaultGetter, nullptr};
       case ApiEffect::CurrentStream:
+      case ApiEffect::ConfiguredCurrentStream:
         return {StreamOrigin::Current, nullptr};
       default:
         return {};
@@ -195,21 +244,40 @@ public:
   }
 
 private:
-  bool isMutated(const VarDecl &V) const {
+  bool isMutated(const VarDecl &V) {
     return (V.getType()->isReferenceType() &&
             !V.getType().getNonReferenceType().isConstQualified()) ||
-           Scan.mayChange(V);
+           scanOf(V).mayChange(V);
   }
 
+  // A variable a lambda captures is changed, or not, in the function that
+  // declares it (whose scan sees nested lambdas too).
+  const BodyScan &scanOf(const VarDecl &V) {
+    const auto *Owner =
+        dyn_cast_or_null<FunctionDecl>(V.getParentFunctionOrMethod());
+    if (!Owner || Owner == &FD || !Owner->getBody())
+      return Scan;
+    std::unique_ptr<BodyScan> &S = OwnerScans[Owner];
+    if (!S) {
+      S = std::make_unique<BodyScan>(Table);
+      S->TraverseStmt(Owner->getBody());
+      S->finish();
+    }
+    return *S;
+  }
+
+  const FunctionDecl &FD;
   const BodyScan &Scan;
   ApiTable &Table;
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<BodyScan>> OwnerScans;
 };
 
 class FunctionAnalysis {
 public:
-  FunctionAnalysis(const Stmt &Body, ASTContext &Ctx, ApiTable &Table)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Table(Table), Scan(Table),
-        Streams(Scan, Table) {
+  FunctionAnalysis(const FunctionDecl &FD, const Stmt &Body, ASTContext &Ctx,
+                   ApiTable &Table)
+      : Body(Body), Ctx(Ctx), SM(Ctx.getSourceManager()), Table(Table),
+        Scan(Table), Streams(FD, Scan, Table) {
     Scan.TraverseStmt(const_cast<Stmt *>(&Body));
     Scan.finish();
   }
@@ -218,12 +286,16 @@ public:
     for (const VarDecl *V : Scan.Locals)
       if (Streams.classifyVariable(*V, 0).Origin == StreamOrigin::Current)
         CurrentStreamVars.push_back(V);
+    findFirstStreamWork();
     std::vector<DefaultStreamWork> Found;
     for (const CUDAKernelCallExpr *L : Scan.Launches)
       if (auto W = analyzeLaunch(*L))
         Found.push_back(*W);
     for (const CallExpr *Call : Scan.Calls)
       if (auto W = analyzeCall(*Call))
+        Found.push_back(*W);
+    for (const CallExpr *Call : Scan.LibraryCalls)
+      if (auto W = analyzeLibraryCall(*Call))
         Found.push_back(*W);
     llvm::sort(Found, [&](const auto &A, const auto &B) {
       return SM.isBeforeInTranslationUnit(A.Loc, B.Loc);
@@ -232,6 +304,33 @@ public:
   }
 
 private:
+  // Work written with a stream that is not a default one (the current
+  // stream, a pool stream, a parameter): after it, the function works on
+  // PyTorch's streams, and a synchronous call is not ordered with that work.
+  void findFirstStreamWork() {
+    auto Note = [&](const Expr *StreamArg, SourceLocation Loc) {
+      if (!StreamArg || isa<CXXDefaultArgExpr>(StreamArg) ||
+          isDefaultOrigin(Streams.classify(StreamArg).Origin))
+        return;
+      if (FirstStreamWork.isInvalid() ||
+          SM.isBeforeInTranslationUnit(Loc, FirstStreamWork))
+        FirstStreamWork = Loc;
+    };
+    for (const CUDAKernelCallExpr *L : Scan.Launches)
+      if (const CallExpr *Config = L->getConfig())
+        Note(Config->getNumArgs() > 3 ? Config->getArg(3) : nullptr,
+             SM.getExpansionLoc(L->getBeginLoc()));
+    for (const CallExpr *Call : Scan.Calls) {
+      const FunctionDecl *FD = Call->getDirectCallee();
+      const ApiEntry &Api = Table.lookup(FD);
+      if (workKind(Api.Effect) != WorkKind::StreamApi)
+        continue;
+      if (std::optional<unsigned> I = streamParameter(*FD, Api))
+        if (*I < Call->getNumArgs())
+          Note(Call->getArg(*I), SM.getExpansionLoc(Call->getBeginLoc()));
+    }
+  }
+
   std::optional<DefaultStreamWork>
   analyzeLaunch(const CUDAKernelCallExpr &Launch) {
     const CallExpr *Config = Launch.getConfig();
@@ -239,22 +338,34 @@ private:
       return std::nullopt;
     SourceLocation Open = spelledLoc(Config->getBeginLoc(), SM);
     SourceLocation Close = spelledLoc(Config->getRParenLoc(), SM);
-    if (Open.isInvalid() || Close.isInvalid())
+    // The <<<...>>> decides: a kernel name passed to a system header's
+    // launch macro does not make the launch the user's.
+    SourceLocation Name = reportLoc(Config->getBeginLoc(), SM);
+    if (Name.isInvalid())
       return std::nullopt;
+    // Written by the user: at the kernel's name; in the body of the
+    // project's macro: at the macro's use.
+    if (SourceLocation Kernel = spelledLoc(Launch.getBeginLoc(), SM);
+        Open.isValid() && Kernel.isValid())
+      Name = Kernel;
     const Expr *StreamArg =
         Config->getNumArgs() > 3 ? Config->getArg(3) : nullptr;
     StreamSource Stream = Streams.classify(StreamArg);
     if (!isDefaultOrigin(Stream.Origin))
       return std::nullopt;
-    SourceLocation Name = spelledLoc(Launch.getBeginLoc(), SM);
     DefaultStreamWork W{WorkKind::KernelLaunch,
-                        Name.isValid() ? Name : Open,
+                        Name,
                         "",
                         "",
                         Stream,
                         {},
-                        nullptr};
-    if (Stream.Origin == StreamOrigin::Omitted) {
+                        nullptr,
+                        false,
+                        {},
+                        {}};
+    if (Open.isInvalid() || Close.isInvalid()) {
+      // Written in a macro body: no fix there.
+    } else if (Stream.Origin == StreamOrigin::Omitted) {
       const Expr *Smem = Config->getNumArgs() > 2 ? Config->getArg(2) : nullptr;
       bool SmemOmitted = !Smem || isa<CXXDefaultArgExpr>(Smem);
       W.Fix = {SmemOmitted ? StreamFix::InsertSmemAndStream
@@ -264,6 +375,9 @@ private:
     } else if (Stream.Origin == StreamOrigin::Null && !Stream.Via) {
       W.Fix = replaceArgument(*StreamArg);
     }
+    noteMacroBody(W, Launch.getBeginLoc(), Ctx);
+    if (W.MacroBody.isInvalid())
+      noteMacroBody(W, Config->getBeginLoc(), Ctx);
     finish(W);
     return W;
   }
@@ -272,17 +386,23 @@ private:
     const FunctionDecl *FD = Call.getDirectCallee();
     const ApiEntry &Api = Table.lookup(FD);
     std::optional<WorkKind> Kind = workKind(Api.Effect);
-    SourceLocation Begin = spelledLoc(Call.getBeginLoc(), SM);
+    SourceLocation Begin = reportLoc(Call.getBeginLoc(), SM);
     SourceLocation Close = spelledLoc(Call.getRParenLoc(), SM);
-    if (!Kind || Begin.isInvalid() || Close.isInvalid())
+    if (!Kind || Begin.isInvalid() ||
+        reportLoc(Call.getRParenLoc(), SM).isInvalid())
       return std::nullopt;
+    bool CanFix =
+        Close.isValid() && spelledLoc(Call.getBeginLoc(), SM).isValid();
     DefaultStreamWork W{*Kind,
                         Begin,
                         FD->getName(),
                         Api.AsyncAlternative ? Api.AsyncAlternative : "",
                         {StreamOrigin::Omitted, nullptr},
                         {},
-                        nullptr};
+                        nullptr,
+                        false,
+                        {},
+                        {}};
     if (*Kind == WorkKind::StreamApi) {
       std::optional<unsigned> Index = streamParameter(*FD, Api);
       if (!Index || *Index >= Call.getNumArgs())
@@ -291,14 +411,57 @@ private:
       W.Stream = Streams.classify(Arg);
       if (!isDefaultOrigin(W.Stream.Origin))
         return std::nullopt;
-      if (W.Stream.Origin == StreamOrigin::Omitted && *Index > 0 &&
-          !isa<CXXDefaultArgExpr>(Call.getArg(*Index - 1)))
+      if (!CanFix) {
+        // Written in a macro body: no fix there.
+      } else if (W.Stream.Origin == StreamOrigin::Omitted && *Index > 0 &&
+                 !isa<CXXDefaultArgExpr>(Call.getArg(*Index - 1)))
         W.Fix = {StreamFix::InsertStream, Close, {}};
       else if (W.Stream.Origin == StreamOrigin::Null && !W.Stream.Via)
         W.Fix = replaceArgument(*Arg);
+    } else {
+      W.OnStreamMemory =
+          (FirstStreamWork.isValid() &&
+           SM.isBeforeInTranslationUnit(
+               FirstStreamWork, SM.getExpansionLoc(Call.getBeginLoc()))) ||
+          touchesTensorMemory(Call, Api, Body, Table);
     }
+    noteMacroBody(W, Call.getBeginLoc(), Ctx);
     finish(W);
     return W;
+  }
+
+  // A library or project function given a stream it names as the default
+  // one (getDefaultCUDAStream(), cudaStreamLegacy). A null or omitted
+  // stream is not judged: many such functions read null as "the current
+  // stream".
+  std::optional<DefaultStreamWork> analyzeLibraryCall(const CallExpr &Call) {
+    const FunctionDecl *FD = Call.getDirectCallee();
+    SourceLocation Begin = reportLoc(Call.getBeginLoc(), SM);
+    if (Begin.isInvalid() || reportLoc(Call.getRParenLoc(), SM).isInvalid())
+      return std::nullopt;
+    for (unsigned I = 0; I < Call.getNumArgs() && I < FD->getNumParams(); ++I) {
+      if (Table.classify(FD->getParamDecl(I)->getType()) !=
+          ValueClass::RawStream)
+        continue;
+      StreamSource Stream = Streams.classify(Call.getArg(I));
+      if (Stream.Origin != StreamOrigin::DefaultGetter &&
+          Stream.Origin != StreamOrigin::Legacy)
+        continue;
+      DefaultStreamWork W{WorkKind::StreamApi,
+                          Begin,
+                          FD->getName(),
+                          "",
+                          Stream,
+                          {},
+                          nullptr,
+                          false,
+                          {},
+                          {}};
+      noteMacroBody(W, Call.getBeginLoc(), Ctx);
+      finish(W);
+      return W;
+    }
+    return std::nullopt;
   }
 
   // The row's stream argument, when the declaration agrees that it is a
@@ -330,12 +493,14 @@ private:
         W.UnusedCurrentStream = V;
   }
 
+  const Stmt &Body;
   ASTContext &Ctx;
   const SourceManager &SM;
   ApiTable &Table;
   BodyScan Scan;
   StreamClassifier Streams;
   std::vector<const VarDecl *> CurrentStreamVars;
+  SourceLocation FirstStreamWork; ///< invalid: none
 };
 
 const NamespaceDecl *findNamespace(const DeclContext &DC, StringRef Name,
@@ -384,7 +549,7 @@ std::vector<DefaultStreamWork> findDefaultStreamWork(const FunctionDecl &FD,
   const Stmt *Body = FD.getBody();
   if (!Body || isDeviceOnlyCode(FD))
     return {};
-  return FunctionAnalysis(*Body, Ctx, Table).run();
+  return FunctionAnalysis(FD, *Body, Ctx, Table).run();
 }
 
 } // namespace streamsafe

@@ -67,7 +67,7 @@ struct StreamFix {
 /// One piece of CUDA work issued on a default stream.
 struct DefaultStreamWork {
   WorkKind Kind;
-  clang::SourceLocation Loc; ///< where it is spelled (never in a macro body)
+  clang::SourceLocation Loc; ///< where it is spelled, or the use of the macro
   llvm::StringRef Api;       ///< runtime function name; empty for <<<>>>
   llvm::StringRef AsyncApi;  ///< for Sync*: the stream-ordered alternative
   StreamSource Stream;       ///< for Sync*: Origin is Omitted
@@ -75,6 +75,15 @@ struct DefaultStreamWork {
   /// A local variable of the same function, declared before the work, that
   /// holds PyTorch's current stream the work does not use.
   const clang::VarDecl *UnusedCurrentStream = nullptr;
+  /// For Sync*: the call touches memory PyTorch's streams use (a tensor's
+  /// storage, SyncCallMemory.h) or follows work the function issued on a
+  /// stream that is not a default one. Raw buffers otherwise.
+  bool OnStreamMemory = false;
+  /// Work written in the body of a macro of the project (not of a system
+  /// header): the body's location and the macro's name. Loc is then the
+  /// macro's use.
+  clang::SourceLocation MacroBody;
+  llvm::StringRef MacroName;
 };
 
 /// True when the translation unit uses LibTorch: it declares namespace `c10`
@@ -88,8 +97,9 @@ bool currentStreamSpellable(const clang::ASTContext &Ctx,
 
 /// The work in \p FD's body (not in nested lambdas or local classes, which
 /// are functions of their own) that runs on a default stream, in source
-/// order. Host code only: device functions yield nothing. Work spelled in a
-/// macro body is skipped; work in a macro argument is kept. A stream that
+/// order. Host code only: device functions yield nothing. Work spelled in
+/// the body of a macro from a system header is skipped; work in a macro
+/// argument, or in the body of the project's own macro, is kept. A stream that
 /// depends on a template parameter is not judged.
 std::vector<DefaultStreamWork>
 findDefaultStreamWork(const clang::FunctionDecl &FD, clang::ASTContext &Ctx,

@@ -271,6 +271,18 @@ bool Lowering::lowerStreamCall(const CallExpr *CE, const ApiEntry &A,
   case ApiEffect::CurrentStream:
   case ApiEffect::ConfiguredCurrentStream:
     emit(Out, site(SiteKind::Other, CE), fact::CurrentQuery{});
+    // The stable ABI's getters write the stream through an out-parameter:
+    // aoti_torch_get_current_cuda_stream(device, (void **)&stream).
+    if (A.Stream >= 0 && unsigned(A.Stream) < CE->getNumArgs())
+      if (const auto *U =
+              dyn_cast<UnaryOperator>(CE->getArg(A.Stream)->IgnoreParenCasts()))
+        if (const auto *DR =
+                dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts());
+            DR && U->getOpcode() == UO_AddrOf)
+          if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+            if (IR.var(varOf(V)).Class == VarClass::Stream)
+              emit(Out, site(SiteKind::Other, CE),
+                   fact::BindStream{varOf(V), StreamRef::queried()});
     return true;
   case ApiEffect::GuardResetStream:
     emit(Out, site(SiteKind::GuardEnter, CE),

@@ -52,7 +52,8 @@ const Expr *setArgument(const CallExpr *CE) {
 }
 
 bool asksForCurrentStream(const Expr *E, ApiTable &Table) {
-  return !callsIn(E, Table, ApiEffect::CurrentStream).empty();
+  return !callsIn(E, Table, ApiEffect::CurrentStream).empty() ||
+         !callsIn(E, Table, ApiEffect::ConfiguredCurrentStream).empty();
 }
 
 /// Fields the constructor sets from getCurrentCUDAStream(), in its

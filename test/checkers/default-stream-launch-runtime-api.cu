@@ -1,7 +1,11 @@
 // RUN: %check_streamsafe %s streamsafe-default-stream-launch %t
+// RUN: %check_streamsafe -check-suffixes=,ALL %s streamsafe-default-stream-launch %t \
+// RUN:   -- -config="{CheckOptions: {streamsafe-default-stream-launch.ReportSynchronousRuntimeCalls: all}}"
 
 // CUDA runtime calls that take a stream, and the synchronous copies and sets
-// that have none, in LibTorch code.
+// that have none, in LibTorch code. The synchronous calls here touch raw
+// pointers: reported with ReportSynchronousRuntimeCalls: all only
+// (default-stream-launch-sync-memory.cu has the default).
 
 #include <ATen/ATen.h>
 #include <ATen/cuda/CUDAContext.h>
@@ -43,11 +47,11 @@ void launchApis(float *out) {
 
 void synchronousCalls(float *dst, const float *src, float *host, size_t bytes) {
   cudaMemcpy(host, src, bytes, cudaMemcpyDeviceToHost);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMemcpy' runs on the legacy default stream: it blocks the host but is not ordered with work on PyTorch's non-blocking streams; use 'cudaMemcpyAsync' on the current stream [streamsafe-default-stream-launch]
+  // CHECK-MESSAGES-ALL: :[[@LINE-1]]:3: warning: 'cudaMemcpy' runs on the legacy default stream: it blocks the host but is not ordered with work on PyTorch's non-blocking streams; use 'cudaMemcpyAsync' on the current stream [streamsafe-default-stream-launch]
   cudaMemset(dst, 0, bytes);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMemset' runs on the legacy default stream, which is not ordered with work on PyTorch's non-blocking streams; use 'cudaMemsetAsync' on the current stream [streamsafe-default-stream-launch]
+  // CHECK-MESSAGES-ALL: :[[@LINE-1]]:3: warning: 'cudaMemset' runs on the legacy default stream, which is not ordered with work on PyTorch's non-blocking streams; use 'cudaMemsetAsync' on the current stream [streamsafe-default-stream-launch]
   cudaMemcpy2D(dst, 16, src, 16, 16, 4, cudaMemcpyDeviceToDevice);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMemcpy2D' runs on the legacy default stream: it blocks the host but is not ordered with work on PyTorch's non-blocking streams; use 'cudaMemcpy2DAsync' on the current stream
+  // CHECK-MESSAGES-ALL: :[[@LINE-1]]:3: warning: 'cudaMemcpy2D' runs on the legacy default stream: it blocks the host but is not ordered with work on PyTorch's non-blocking streams; use 'cudaMemcpy2DAsync' on the current stream
 }
 
 // Calls written in a macro's argument are the user's: reported where written.
@@ -56,10 +60,10 @@ void inMacroArguments(float *dst, const float *src, size_t bytes) {
   // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'cudaMemcpyAsync' runs on the legacy default stream (no stream argument)
   // CHECK-FIXES: C10_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, at::cuda::getCurrentCUDAStream()));
   C10_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
-  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'cudaMemcpy' runs on the legacy default stream
+  // CHECK-MESSAGES-ALL: :[[@LINE-1]]:18: warning: 'cudaMemcpy' runs on the legacy default stream
 }
 
-// ---- Safe twins: nothing is reported below this line. ----
+// ---- Safe twins: by default nothing is reported below this line. ----
 
 void onStreams(float *dst, const float *src, size_t bytes, cudaStream_t stream) {
   cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream);
@@ -73,6 +77,8 @@ void onStreams(float *dst, const float *src, size_t bytes, cudaStream_t stream) 
   cudaDeviceSynchronize();
 }
 
-// The work of a macro body is not judged.
+// The body of the project's macro is judged at the macro's use: a raw
+// buffer, so only with `all`.
 #define ZERO_DEVICE_BUFFER(p, n) cudaMemset(p, 0, n)
 void inMacroBody(float *dst, size_t bytes) { ZERO_DEVICE_BUFFER(dst, bytes); }
+// CHECK-MESSAGES-ALL: :[[@LINE-1]]:46: warning: 'cudaMemset' runs on the legacy default stream

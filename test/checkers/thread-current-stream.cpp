@@ -87,3 +87,21 @@ void deferred_task(const at::Tensor &X) {
   auto task = std::async(std::launch::deferred, [&X] { return X.exp(); });
   task.get();
 }
+
+// PyTorch's stable C ABI asks for the current stream through an
+// out-parameter; in a new thread it is the default stream as well.
+extern "C" int32_t aoti_torch_get_current_cuda_stream(int32_t device,
+                                                     void **ret_stream);
+void stable_abi_current_stream_in_thread() {
+  auto s = at::cuda::getStreamFromPool();
+  at::cuda::CUDAStreamGuard guard(s);
+  std::thread worker([] {
+    void *stream = nullptr;
+    aoti_torch_get_current_cuda_stream(0, &stream);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: aoti_torch_get_current_cuda_stream() in this thread returns the default stream, not pool stream 's' that was current where the thread was spawned; the current stream is thread-local [streamsafe-thread-current-stream]
+    // CHECK-NOTES: :[[@LINE-4]]:15: note: the thread starts here on the default stream; pass the stream in and set a stream guard inside the thread
+    // CHECK-NOTES: :[[@LINE-6]]:29: note: the spawning thread's current stream is set to pool stream 's' here
+    consume(stream != nullptr);
+  });
+  worker.join();
+}
