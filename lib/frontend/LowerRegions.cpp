@@ -108,7 +108,9 @@ const CXXMemberCallExpr *Lowering::pieceListCall(const Expr *E) {
 bool Lowering::isPieceListVar(const VarDecl *V) {
   if (!V || Table.classify(V->getType()) != ValueClass::None)
     return false;
-  return V->hasLocalStorage() && V->getInit() && pieceListCall(V->getInit());
+  // Assigned again, it may hold the pieces of another tensor: not followed.
+  return V->hasLocalStorage() && V->getInit() && pieceListCall(V->getInit()) &&
+         !rebound(V);
 }
 
 bool Lowering::isPieceList(const Expr *E) {

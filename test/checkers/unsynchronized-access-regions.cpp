@@ -294,3 +294,15 @@ at::Tensor rebound_view(const at::Tensor &x, bool flip) {
   JOIN(s1, s2);
   return out;
 }
+
+// Not followed: a list of pieces assigned again may hold another tensor's
+// pieces, so accesses through it are not attributed to 'x' (the race on 'y'
+// here is missed, see the page's known limitations; no false one on 'x').
+at::Tensor pieces_reassigned(const at::Tensor &x, const at::Tensor &y) {
+  auto s = at::cuda::getStreamFromPool();
+  auto parts = x.chunk(2);
+  parts = y.chunk(2);
+  at::cuda::CUDAStreamGuard g(s);
+  parts[0].mul_(2);
+  return x;
+}
