@@ -144,8 +144,7 @@ public:
       if (V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit() &&
           (V->getType().isConstQualified() || !Reassigned(V)))
         return options(V->getInit(), Depth + 1);
-      return device(E, Depth + 1) == Where::Unknown ? Where::Unknown
-                                                    : device(E, Depth + 1);
+      return device(E, Depth + 1);
     }
     return Where::Unknown;
   }
@@ -156,11 +155,13 @@ public:
       return Where::Unstated;
     QualType T = Arg->getType().getNonReferenceType();
     if (T->isIntegralOrEnumerationType() || T->isFloatingType() ||
-        T->isBooleanType())
-      return dyn_cast<DeclRefExpr>(Arg->IgnoreImplicit())
-                 ? device(Arg, Depth) == Where::Unknown ? Where::Unstated
-                                                        : device(Arg, Depth)
-                 : Where::Unstated;
+        T->isBooleanType()) {
+      // at::kCPU / at::kCUDA say a device; a dtype constant or a number
+      // says none.
+      Where W = isa<DeclRefExpr>(Arg->IgnoreImplicit()) ? device(Arg, Depth)
+                                                        : Where::Unknown;
+      return W == Where::Unknown ? Where::Unstated : W;
+    }
     const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
     StringRef N = nameOf(RD);
     if (N == "TensorOptions")
