@@ -1,6 +1,7 @@
 //===--- ApiTable.cpp - Lookups in the table of stream APIs ---------------===//
 
 #include "lib/frontend/ApiTable.h"
+#include "lib/frontend/EventWrappers.h"
 #include "lib/frontend/StreamSwitchers.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -98,6 +99,11 @@ ValueClass ApiTable::classify(const CXXRecordDecl *RD) {
     if (std::optional<unsigned> P = streamSwitcherParameter(*RD, *this)) {
       C = ValueClass::StreamGuard;
       GuardParameters[RD] = *P;
+    } else if (std::optional<WrapperMethods> W =
+                   eventWrapperMethods(*RD, *this)) {
+      C = ValueClass::Event;
+      for (const auto &[M, Entry] : *W)
+        Wrapped[M] = Entry;
     }
   Records[RD] = C;
   return C;
@@ -193,16 +199,24 @@ ApiEntry ApiTable::compute(const FunctionDecl *FD) {
   if (const ApiEntry *Row = builtinRow(Name))
     return *Row;
 
-  // Methods of a configured event class.
+  // Methods of a configured event class: record(stream) and wait(stream)
+  // take the stream first, or use the current one.
   if (MD && Config.isEventClass(MD->getParent())) {
+    ApiEntry OnFirst;
+    OnFirst.Stream = 0;
     if (ApiConfig::hasMethod(Config.EventRecordMethods, FD))
-      return Configured(ApiEffect::ConfiguredEventRecord);
+      return OnFirst.Effect = ApiEffect::ConfiguredEventRecord, OnFirst;
     if (ApiConfig::hasMethod(Config.EventWaitMethods, FD))
-      return Configured(ApiEffect::ConfiguredEventWait);
+      return OnFirst.Effect = ApiEffect::ConfiguredEventWait, OnFirst;
     if (ApiConfig::hasMethod(Config.EventSyncMethods, FD))
       return Configured(ApiEffect::ConfiguredEventSync);
     return Configured(ApiEffect::ConfiguredEventOther);
   }
+
+  // Methods of an event wrapper recognised from its code.
+  if (MD && classify(MD->getParent()) == ValueClass::Event)
+    if (auto It = Wrapped.find(MD->getCanonicalDecl()); It != Wrapped.end())
+      return It->second;
 
   // Free functions of at:: and torch:: (torch:: re-exports at::).
   if (isInTopNamespace(FD, "at") || isInTopNamespace(FD, "torch")) {

@@ -182,6 +182,8 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, ApiEntry> Calls;
   llvm::DenseMap<const clang::CXXRecordDecl *, ValueClass> Records;
   llvm::DenseMap<const clang::CXXRecordDecl *, unsigned> GuardParameters;
+  /// Methods of event wrappers recognised from their code (EventWrappers.h).
+  llvm::DenseMap<const clang::FunctionDecl *, ApiEntry> Wrapped;
 };
 
 /// The built-in row for \p QualifiedName, or null (ApiRows.cpp). Methods of

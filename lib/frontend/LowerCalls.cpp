@@ -319,13 +319,13 @@ bool Lowering::lowerEventCall(const CallExpr *CE, const ApiEntry &A,
     // record() records on the current stream.
     emit(Out, Here(SiteKind::EventRecord),
          fact::EventRecord{eventVar(Obj),
-                           streamArg(CE, 0, StreamRef::current())});
+                           streamArg(CE, A.Stream, StreamRef::current())});
     return true;
   case ApiEffect::EventBlock:
   case ApiEffect::ConfiguredEventWait: {
     VarId E = eventVar(Obj);
     emit(Out, Here(SiteKind::EventWait),
-         fact::EventWait{E, streamArg(CE, 0, StreamRef::current()),
+         fact::EventWait{E, streamArg(CE, A.Stream, StreamRef::current()),
                          recordedLaterInLoop(CE, E)});
     return true;
   }

@@ -3,6 +3,7 @@
 #include "lib/frontend/StreamSwitchers.h"
 #include "lib/frontend/ApiTable.h"
 #include "lib/frontend/Lowering.h"
+#include "lib/frontend/MemberCode.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -14,36 +15,11 @@ namespace streamsafe {
 
 namespace {
 
-/// The calls of one body, by their API effect.
-class Calls : public RecursiveASTVisitor<Calls> {
-public:
-  Calls(ApiTable &Table, ApiEffect Wanted) : Table(Table), Wanted(Wanted) {}
-  std::vector<const CallExpr *> Found;
-  bool VisitCallExpr(CallExpr *CE) {
-    if (Table.lookup(CE->getDirectCallee()).Effect == Wanted)
-      Found.push_back(CE);
-    return true;
-  }
-
-private:
-  ApiTable &Table;
-  ApiEffect Wanted;
-};
-
 std::vector<const CallExpr *> callsIn(const Stmt *Body, ApiTable &Table,
                                       ApiEffect Wanted) {
-  Calls C(Table, Wanted);
-  if (Body)
-    C.TraverseStmt(const_cast<Stmt *>(Body));
-  return C.Found;
-}
-
-/// The field of the class \p E names (this->f, f), or null.
-const FieldDecl *fieldOf(const Expr *E, ApiTable &Table) {
-  const auto *ME = dyn_cast_or_null<MemberExpr>(stripValue(E, Table));
-  if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-    return nullptr;
-  return dyn_cast<FieldDecl>(ME->getMemberDecl());
+  return streamsafe::callsIn(Body, [&](const CallExpr *CE) {
+    return Table.lookup(CE->getDirectCallee()).Effect == Wanted;
+  });
 }
 
 /// The stream argument of a set-current call, through accessors.
@@ -71,7 +47,7 @@ llvm::SmallPtrSet<const FieldDecl *, 2> savedFields(const CXXConstructorDecl &C,
     Assignments(ApiTable &Table, llvm::SmallPtrSet<const FieldDecl *, 2> &S)
         : Table(Table), Saved(S) {}
     void assigned(const Expr *LHS, const Expr *RHS) {
-      if (const FieldDecl *F = fieldOf(LHS, Table))
+      if (const FieldDecl *F = thisField(LHS, Table))
         if (asksForCurrentStream(RHS, Table))
           Saved.insert(F);
     }
@@ -106,7 +82,7 @@ std::optional<unsigned> streamSwitcherParameter(const CXXRecordDecl &Class,
   llvm::SmallPtrSet<const FieldDecl *, 2> Restored;
   for (const CallExpr *Set :
        callsIn(DtorDef->getBody(), Table, ApiEffect::SetCurrentStream))
-    if (const FieldDecl *F = fieldOf(setArgument(Set), Table))
+    if (const FieldDecl *F = thisField(setArgument(Set), Table))
       Restored.insert(F);
   if (Restored.empty())
     return std::nullopt;
