@@ -67,15 +67,19 @@ void StreamAnalysisBase::check(const MatchFinder::MatchResult &Result) {
     report(R, F, *FD, *Result.Context);
 }
 
+std::string StreamAnalysisBase::calleeName(const FunctionResult &R,
+                                           const Finding &F) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(R.stmt(F.CallSite));
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  return Callee ? Callee->getNameAsString() : std::string("the helper");
+}
+
 void StreamAnalysisBase::noteCallSite(const FunctionResult &R,
                                       const Finding &F) {
   if (F.CallSite == NoSite)
     return;
-  const auto *Call = dyn_cast_or_null<CallExpr>(R.stmt(F.CallSite));
-  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
   diag(R.loc(F.CallSite), "in '%0', called here from '%1'", DiagnosticIDs::Note)
-      << (Callee ? Callee->getNameAsString() : std::string("the helper"))
-      << R.IR->Name;
+      << calleeName(R, F) << R.IR->Name;
 }
 
 void StreamAnalysisBase::noteStreamSetAt(const FunctionResult &R,

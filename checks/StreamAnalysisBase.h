@@ -39,6 +39,9 @@ protected:
                       const ::streamsafe::Finding &F, const FunctionDecl &FD,
                       ASTContext &Ctx) = 0;
   /// For a finding inside a helper run in place: the note at the call.
+  /// The helper a finding's access is in (its outermost call).
+  static std::string calleeName(const ::streamsafe::FunctionResult &R,
+                                const ::streamsafe::Finding &F);
   void noteCallSite(const ::streamsafe::FunctionResult &R,
                     const ::streamsafe::Finding &F);
   /// Adds the note that says where the stream of an access came from.

@@ -96,17 +96,23 @@ ValueClass ApiTable::classify(const CXXRecordDecl *RD) {
   else if (Config.StreamGuardClasses.contains(Name))
     C = ValueClass::StreamGuard;
   else if (C == ValueClass::None)
-    if (std::optional<unsigned> P = streamSwitcherParameter(*RD, *this)) {
-      C = ValueClass::StreamGuard;
-      GuardParameters[RD] = *P;
-    } else if (std::optional<WrapperMethods> W =
-                   eventWrapperMethods(*RD, *this)) {
-      C = ValueClass::Event;
-      for (const auto &[M, Entry] : *W)
-        Wrapped[M] = Entry;
-    }
+    C = recognise(*RD);
   Records[RD] = C;
   return C;
+}
+
+// Classes recognised from their code: hand-written guards and event wrappers.
+ValueClass ApiTable::recognise(const CXXRecordDecl &RD) {
+  if (std::optional<unsigned> P = streamSwitcherParameter(RD, *this)) {
+    GuardParameters[&RD] = *P;
+    return ValueClass::StreamGuard;
+  }
+  if (std::optional<WrapperMethods> W = eventWrapperMethods(RD, *this)) {
+    for (const auto &[M, Entry] : *W)
+      Wrapped[M] = Entry;
+    return ValueClass::Event;
+  }
+  return ValueClass::None;
 }
 
 unsigned ApiTable::guardStreamParameter(const CXXRecordDecl *RD) {

@@ -177,6 +177,7 @@ public:
 
 private:
   ApiEntry compute(const clang::FunctionDecl *FD);
+  ValueClass recognise(const clang::CXXRecordDecl &RD);
 
   const ApiConfig &Config;
   llvm::DenseMap<const clang::FunctionDecl *, ApiEntry> Calls;

@@ -8,6 +8,7 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/Analysis/CFG.h"
 #include <deque>
+#include <map>
 
 using namespace clang;
 
@@ -26,7 +27,9 @@ public:
         L(
             Ctx, Table, *IR,
             [this](const LambdaExpr &Lambda) { return bodyFor(Lambda); },
-            [this](const FunctionDecl &Callee) { return calleeBody(Callee); }) {
+            [this](const FunctionDecl &Callee, const BoundCallables &Bound) {
+              return calleeBody(Callee, Bound);
+            }) {
     enter(FD);
   }
 
@@ -61,6 +64,7 @@ public:
       if (Body)
         lowerBody(*Body, Next.Id);
     }
+    setContext(0);
     exitSites(*G);
     return std::move(IR);
   }
@@ -68,11 +72,13 @@ public:
 private:
   /// What lowering a statement needs to know of the function it is in.
   struct Context {
-    explicit Context(const FunctionDecl &F)
-        : Function(F), Parents(F.getBody()), Conditions(F) {}
+    Context(const FunctionDecl &F, BoundCallables Bound)
+        : Function(F), Parents(F.getBody()), Conditions(F),
+          Callables(std::move(Bound)) {}
     const FunctionDecl &Function;
     ParentMap Parents;
     BranchConditions Conditions;
+    BoundCallables Callables;
   };
   struct PendingBody {
     const LambdaExpr *Lambda = nullptr;
@@ -81,15 +87,15 @@ private:
     unsigned Context = 0;
   };
 
-  unsigned enter(const FunctionDecl &F) {
-    Contexts.push_back(std::make_unique<Context>(F));
+  unsigned enter(const FunctionDecl &F, BoundCallables Bound = {}) {
+    Contexts.push_back(std::make_unique<Context>(F, std::move(Bound)));
     unsigned Index = Contexts.size() - 1;
     setContext(Index);
     return Index;
   }
   void setContext(unsigned Index) {
     const Context &C = *Contexts[Index];
-    L.setContext(C.Function, C.Parents, C.Conditions, Index);
+    L.setContext(C.Function, C.Parents, C.Conditions, Index, C.Callables);
   }
 
   std::unique_ptr<CFG> buildCFG(const Decl *D, Stmt *Body) {
@@ -115,11 +121,14 @@ private:
     return It->second;
   }
 
-  // A callee defined in this translation unit that uses streams runs in
-  // place. Constructors and destructors (guards are recognised from their
-  // code), virtual methods (the callee may be another), lambdas (run as
-  // callables) and function templates' patterns are not inlined.
-  std::optional<BodyId> calleeBody(const FunctionDecl &Callee) {
+  // A callee defined in this translation unit that uses streams, or is
+  // handed a lambda, runs in place. Constructors and destructors (guards
+  // are recognised from their code), virtual methods (the callee may be
+  // another), lambdas (run as callables) and function templates' patterns
+  // are not inlined. A callee is lowered once per set of lambdas it is
+  // handed.
+  std::optional<BodyId> calleeBody(const FunctionDecl &Callee,
+                                   const BoundCallables &Bound) {
     const FunctionDecl *Def = nullptr;
     if (!Callee.hasBody(Def) || !Def->getBody() || Def->isDependentContext() ||
         isa<CXXConstructorDecl, CXXDestructorDecl>(Def))
@@ -127,18 +136,20 @@ private:
     if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
         MD && (MD->isVirtual() || MD->getParent()->isLambda()))
       return std::nullopt;
-    auto It = Callees.find(Def);
+    CalleeKey Key{Def, {Bound.begin(), Bound.end()}};
+    auto It = Callees.find(Key);
     if (It != Callees.end())
       return It->second;
     std::optional<BodyId> Id;
-    if (Callees.size() < MaxInlinedCallees && mentionsStreamApis(*Def, Table)) {
+    if (Callees.size() < MaxInlinedCallees &&
+        (!Bound.empty() || mentionsStreamApis(*Def, Table))) {
       Id = newBody();
       unsigned Here = L.context();
-      unsigned Callee = enter(*Def);
+      unsigned Callee = enter(*Def, Bound);
       Pending.push_back({nullptr, Def, *Id, Callee});
       setContext(Here);
     }
-    Callees[Def] = Id;
+    Callees[Key] = Id;
     return Id;
   }
 
@@ -200,7 +211,10 @@ private:
   std::vector<std::unique_ptr<Context>> Contexts;
   Lowering L;
   llvm::DenseMap<const LambdaExpr *, BodyId> Lambdas;
-  llvm::DenseMap<const FunctionDecl *, std::optional<BodyId>> Callees;
+  using CalleeKey = std::pair<
+      const FunctionDecl *,
+      std::vector<std::pair<const ParmVarDecl *, const LambdaExpr *>>>;
+  std::map<CalleeKey, std::optional<BodyId>> Callees;
   std::deque<PendingBody> Pending;
 };
 

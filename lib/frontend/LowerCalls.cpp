@@ -53,7 +53,7 @@ void Lowering::allocate(FactList &Out, const CallExpr *CE, bool Unowned,
 void Lowering::spawn(const Stmt *At, llvm::ArrayRef<const Expr *> Args,
                      const Expr *Executor, FactList &Out) {
   for (const Expr *A : Args) {
-    const LambdaExpr *L = lambdaOf(A, Table);
+    const LambdaExpr *L = callableOf(A);
     if (!L)
       continue;
     fact::Spawn S;
@@ -94,7 +94,7 @@ void Lowering::lowerCall(const CallExpr *CE, FactList &Out) {
     // [&] { ... }() or fn() of a local lambda: its body runs here, on this
     // thread, with the current stream as it is.
     if (OC->getOperator() == OO_Call && OC->getNumArgs() >= 1)
-      if (const LambdaExpr *L = lambdaOf(OC->getArg(0), Table)) {
+      if (const LambdaExpr *L = callableOf(OC->getArg(0))) {
         fact::Spawn S;
         S.Body = LowerBody(*L);
         S.InPlace = true;

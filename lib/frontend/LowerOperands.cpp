@@ -106,6 +106,18 @@ const LambdaExpr *lambdaOf(const Expr *E, ApiTable &Table) {
   return nullptr;
 }
 
+const LambdaExpr *Lowering::callableOf(const Expr *E) {
+  if (const LambdaExpr *L = lambdaOf(E, Table))
+    return L;
+  const auto *DR = dyn_cast_or_null<DeclRefExpr>(stripValue(E, Table));
+  if (!DR || !Callables)
+    return nullptr;
+  for (const auto &[Param, Lambda] : *Callables)
+    if (Param == DR->getDecl())
+      return Lambda;
+  return nullptr;
+}
+
 bool nonBlocking(const CallExpr *CE) {
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD)
@@ -176,6 +188,7 @@ SiteId Lowering::site(SiteKind K, SourceLocation L, const Stmt *S,
   Out.Loc = L.getRawEncoding();
   Out.Node = S;
   Out.Decl = D;
+  Out.Scope = ContextIndex;
   if (L.isValid()) {
     // Sites of one function compare by where their expansion is written.
     auto [File, Offset] = SM.getDecomposedExpansionLoc(L);

@@ -21,11 +21,20 @@ namespace streamsafe {
 // is, and a tensor it returns is the call's value.
 bool Lowering::lowerInlinedCall(const CallExpr *CE, FactList &Out) {
   const FunctionDecl *Callee = CE->getDirectCallee();
-  std::optional<BodyId> Body = Callee ? LowerCallee(*Callee) : std::nullopt;
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || !Callee->hasBody(Def))
+    return false;
+  // Lambdas handed to the helper run where it calls them; each body is
+  // lowered in the context it is written in (here).
+  BoundCallables Lambdas;
+  for (unsigned I = 0; I < CE->getNumArgs() && I < Def->getNumParams(); ++I)
+    if (const LambdaExpr *L = callableOf(CE->getArg(I))) {
+      Lambdas.push_back({Def->getParamDecl(I), L});
+      LowerBody(*L);
+    }
+  std::optional<BodyId> Body = LowerCallee(*Callee, Lambdas);
   if (!Body)
     return false;
-  const FunctionDecl *Def = nullptr;
-  Callee->hasBody(Def);
   SiteId At = site(SiteKind::Other, CE);
   llvm::SmallVector<VarId, 4> Bound;
   unsigned N = std::min<unsigned>(CE->getNumArgs(), Def->getNumParams());

@@ -16,13 +16,15 @@ Lowering::Lowering(ASTContext &Ctx, ApiTable &Table, Function &IR,
       LowerBody(std::move(LowerBody)), LowerCallee(std::move(LowerCallee)) {}
 
 void Lowering::setContext(const FunctionDecl &F, const ParentMap &P,
-                          const BranchConditions &C, unsigned Index) {
+                          const BranchConditions &C, unsigned Index,
+                          const BoundCallables &Bound) {
   CurrentFunction = &F;
   if (Index == 0)
     Root = &F;
   Parents = &P;
   Conditions = &C;
   ContextIndex = Index;
+  Callables = &Bound;
 }
 
 void Lowering::emit(FactList &Out, SiteId At, Fact::Op What) {

@@ -48,14 +48,19 @@ const clang::LambdaExpr *lambdaOf(const clang::Expr *E, ApiTable &Table);
 /// True when the call binds a parameter named non_blocking to literal true.
 bool nonBlocking(const clang::CallExpr *CE);
 
+/// The lambdas a helper run in place was handed, by parameter: a call of
+/// the parameter in its body runs the lambda there.
+using BoundCallables = llvm::SmallVector<
+    std::pair<const clang::ParmVarDecl *, const clang::LambdaExpr *>, 2>;
+
 /// Lowers one function's statements into \p IR.
 class Lowering {
 public:
   /// Lowers a callable's body and returns its id in the function.
   using BodyLowerer = std::function<BodyId(const clang::LambdaExpr &)>;
   /// The body of a callee that runs in place at its call sites, if any.
-  using CalleeLowerer =
-      std::function<std::optional<BodyId>(const clang::FunctionDecl &)>;
+  using CalleeLowerer = std::function<std::optional<BodyId>(
+      const clang::FunctionDecl &, const BoundCallables &)>;
 
   Lowering(clang::ASTContext &Ctx, ApiTable &Table, Function &IR,
            BodyLowerer LowerBody, CalleeLowerer LowerCallee);
@@ -63,7 +68,8 @@ public:
   /// The function whose statements are lowered next, its parent map and
   /// its branch conditions (\p Index names them for context()).
   void setContext(const clang::FunctionDecl &F, const clang::ParentMap &Parents,
-                  const BranchConditions &Conditions, unsigned Index);
+                  const BranchConditions &Conditions, unsigned Index,
+                  const BoundCallables &Callables);
   unsigned context() const { return ContextIndex; }
 
   void lower(const clang::CFGElement &Elem, FactList &Out);
@@ -188,6 +194,10 @@ private:
   const clang::SourceManager &SM;
   ApiTable &Table;
   Function &IR;
+  /// The lambda \p E denotes: written there, through a variable or a
+  /// std::function, or a parameter of the helper being lowered bound to one.
+  const clang::LambdaExpr *callableOf(const clang::Expr *E);
+
   BodyLowerer LowerBody;
   CalleeLowerer LowerCallee;
   const clang::FunctionDecl *CurrentFunction = nullptr;
@@ -200,6 +210,7 @@ private:
   const clang::ParentMap *Parents = nullptr;
   const BranchConditions *Conditions = nullptr;
   unsigned ContextIndex = 0;
+  const BoundCallables *Callables = nullptr;
   /// Calls whose callee runs in place: the variable holding its result.
   llvm::DenseMap<const clang::CallExpr *, VarId> InlinedResults;
   llvm::DenseMap<const clang::FunctionDecl *, VarId> ReturnVars;

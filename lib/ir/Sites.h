@@ -51,6 +51,9 @@ struct Site {
   uint64_t Loc = 0;
   const void *Node = nullptr;
   const void *Decl = nullptr;
+  /// Whose code the site is in: 0 for the analysed function (and its
+  /// lambdas), another number for each helper it runs in place.
+  unsigned Scope = 0;
 };
 
 class SiteTable {

@@ -9,6 +9,7 @@
 #include <c10/cuda/CUDAStream.h>
 #include <cstdint>
 #include <cuda_runtime_api.h>
+#include <functional>
 
 namespace kernels {
 void scale(float *out, const float *in, int64_t n, cudaStream_t stream);
@@ -89,27 +90,61 @@ at::Tensor returned_while_pending(const at::Tensor &in) {
   // CHECK-NOTES: :[[@LINE-62]]:29: note: the current stream was set to pool stream 'side' here
 }
 
-// A callee defined after its caller runs in place too.
+// A callee defined after its caller runs in place too. The race between
+// the caller's write and the helper's is reported at the call, where the
+// wait belongs, with a note at the helper's access.
 static void late_helper(at::Tensor &t, c10::cuda::CUDAStream s);
 
 at::Tensor calls_a_later_helper(const at::Tensor &in) {
   auto side = at::cuda::getStreamFromPool();
   at::Tensor t = in.clone();
   late_helper(t, side);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 't' is written on pool stream 'side' while its write on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE+15]]:3: note: 't' is written on pool stream 'side' here, in 'late_helper'
+  // CHECK-NOTES: :[[@LINE+13]]:29: note: the current stream is set to pool stream 'side' here
+  // CHECK-NOTES: :[[@LINE-5]]:18: note: 't' is written on the caller's current stream here
   return t.sum();
   // CHECK-NOTES: :[[@LINE-1]]:10: warning: tensor 't' is read on the caller's current stream while its write on pool stream 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
-  // CHECK-NOTES: :[[@LINE+12]]:1: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
-  // CHECK-NOTES: :[[@LINE+6]]:3: note: 't' is written on pool stream 'side' here
-  // CHECK-NOTES: :[[@LINE+4]]:29: note: the current stream was set to pool stream 'side' here
+  // CHECK-NOTES: :[[@LINE+11]]:1: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE+9]]:3: note: 't' is written on pool stream 'side' here
+  // CHECK-NOTES: :[[@LINE+7]]:29: note: the current stream was set to pool stream 'side' here
 }
+
+// The fixed twin: the stream the helper is given waits for the caller's.
+at::Tensor calls_a_later_helper_after_a_wait(const at::Tensor &in);
 
 static void late_helper(at::Tensor &t, c10::cuda::CUDAStream s) {
   at::cuda::CUDAStreamGuard guard(s);
   t.mul_(2);
+}
+
+at::Tensor calls_a_later_helper_after_a_wait(const at::Tensor &in) {
+  auto side = at::cuda::getStreamFromPool();
+  at::Tensor t = in.clone();
+  at::cuda::CUDAEvent cloned;
+  cloned.record();
+  cloned.block(side);
+  late_helper(t, side);
+  at::cuda::CUDAEvent done;
+  done.record(side);
+  done.block(at::cuda::getCurrentCUDAStream());
+  return t.sum();
+}
+
+// A race inside one helper is reported in the helper, once: its callers
+// do not repeat it at their calls.
+static void races_inside(at::Tensor &t) {
+  auto side = at::cuda::getStreamFromPool();
+  t.add_(1);
+  at::cuda::CUDAStreamGuard guard(side);
+  t.mul_(2);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 't' is written on pool stream 'side' while its write on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
   // CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is set to pool stream 'side' here
-  // CHECK-NOTES: :[[@LINE-14]]:18: note: 't' is written on the caller's current stream here
-  // CHECK-NOTES: :[[@LINE-14]]:3: note: in 'late_helper', called here from 'calls_a_later_helper'
+  // CHECK-NOTES: :[[@LINE-5]]:3: note: 't' is written on the caller's current stream here
+}
+
+void calls_a_racy_helper(at::Tensor &t) {
+  races_inside(t);
 }
 
 // Recursion is bounded and stays silent on correct code.
@@ -128,4 +163,82 @@ void calls_an_external_helper(const at::Tensor &in) {
   at::Tensor t = in.clone();
   external_helper(t);
   at::Tensor u = t.sum();
+}
+
+// A lambda handed to a helper runs where the helper calls it: here under
+// the helper's guard on the stream it was given.
+static void run_on(c10::cuda::CUDAStream s, const std::function<void()> &fn) {
+  at::cuda::CUDAStreamGuard guard(s);
+  fn();
+}
+
+at::Tensor lambda_run_by_a_helper(const at::Tensor &in) {
+  auto side = at::cuda::getStreamFromPool();
+  at::Tensor out = at::empty_like(in);
+  at::cuda::CUDAEvent ready;
+  ready.record();
+  ready.block(side);
+  run_on(side, [&] { out.copy_(in); });
+  return out.sum();
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: tensor 'out' is read on the caller's current stream while its write on pool stream 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-11]]:1: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-4]]:22: note: 'out' is written on pool stream 'side' here
+  // CHECK-NOTES: :[[@LINE-15]]:29: note: the current stream was set to pool stream 'side' here
+}
+
+// Through a template parameter, with the wait: silent.
+template <typename Fn>
+static void run_on_template(c10::cuda::CUDAStream s, Fn &&fn) {
+  at::cuda::CUDAStreamGuard guard(s);
+  fn();
+}
+
+at::Tensor lambda_run_by_a_template_with_wait(const at::Tensor &in) {
+  auto side = at::cuda::getStreamFromPool();
+  at::Tensor out = at::empty_like(in);
+  at::cuda::CUDAEvent ready;
+  ready.record();
+  ready.block(side);
+  run_on_template(side, [&] { out.copy_(in); });
+  at::cuda::CUDAEvent done;
+  done.record(side);
+  done.block(at::cuda::getCurrentCUDAStream());
+  return out.sum();
+}
+
+// The same template without the first wait: the lambda's write races with
+// the allocation.
+at::Tensor lambda_run_by_a_template_without_wait(const at::Tensor &in) {
+  auto side = at::cuda::getStreamFromPool();
+  at::Tensor out = at::empty_like(in);
+  run_on_template(side, [&] { out.zero_(); });
+  // CHECK-NOTES: :[[@LINE-1]]:31: warning: tensor 'out' is written on pool stream 'side' while its allocation on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-24]]:29: note: the current stream is set to pool stream 'side' here
+  // CHECK-NOTES: :[[@LINE-4]]:20: note: 'out' is allocated on the caller's current stream here
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: in 'run_on_template', called here from 'lambda_run_by_a_template_without_wait'
+  at::cuda::CUDAEvent done;
+  done.record(side);
+  done.block(at::cuda::getCurrentCUDAStream());
+  return out.sum();
+}
+
+// A function template run in place at its instantiation.
+template <typename T>
+static void scale_in_place(T &t, c10::cuda::CUDAStream s) {
+  at::cuda::CUDAStreamGuard guard(s);
+  t.mul_(2);
+}
+
+at::Tensor template_helper_without_wait(const at::Tensor &in) {
+  auto side = at::cuda::getStreamFromPool();
+  at::Tensor t = in.clone();
+  scale_in_place(t, side);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 't' is written on pool stream 'side' while its write on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-8]]:3: note: 't' is written on pool stream 'side' here, in 'scale_in_place'
+  // CHECK-NOTES: :[[@LINE-10]]:29: note: the current stream is set to pool stream 'side' here
+  // CHECK-NOTES: :[[@LINE-5]]:18: note: 't' is written on the caller's current stream here
+  at::cuda::CUDAEvent done;
+  done.record(side);
+  done.block(at::cuda::getCurrentCUDAStream());
+  return t.sum();
 }
