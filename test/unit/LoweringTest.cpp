@@ -26,6 +26,7 @@ const char *const Code = R"cpp(#include <ATen/ATen.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 #include <cuda_runtime_api.h>
+#include <functional>
 
 void guard_and_op(const at::Tensor &x) {
   auto s = at::cuda::getStreamFromPool(); // @go-pool
@@ -101,6 +102,42 @@ void capture(at::cuda::CUDAGraph &g, float *p, cudaStream_t s) {
   cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed); // @cap-raw
   cudaStreamQuery(s); // @cap-query
   cudaStreamEndCapture(s, nullptr); // @cap-raw-end
+}
+
+// Helpers run in place: parameters bound to the arguments, the body spawned
+// in place, a lambda handed to a helper bound to its parameter.
+static void scale_on(at::Tensor &t, c10::cuda::CUDAStream s) {
+  at::cuda::CUDAStreamGuard g(s);
+  t.mul_(2); // @hp-callee-op
+}
+static void run_on(c10::cuda::CUDAStream s, const std::function<void()> &fn) {
+  at::cuda::CUDAStreamGuard g(s);
+  fn(); // @hp-run
+}
+void helpers(at::Tensor x) {
+  auto side = at::cuda::getStreamFromPool(); // @hp-pool
+  scale_on(x, side); // @hp-scale
+  run_on(side, [&] { x.add_(1); }); // @hp-lambda
+  run_on(side, [&] { x.add_(1); }); // @hp-lambda2
+}
+
+// A hand-written event wrapper: record and wait on a parameter's stream.
+namespace mylib {
+class Event {
+public:
+  void Record(cudaStream_t s) { cudaEventRecord(ev_, s); }
+  void WaitOn(c10::cuda::CUDAStream s) { cudaStreamWaitEvent(s.stream(), ev_, 0); }
+  void Sync() { cudaEventSynchronize(ev_); }
+  void Touch() {}
+private:
+  cudaEvent_t ev_;
+};
+} // namespace mylib
+void wrapper(c10::cuda::CUDAStream s) {
+  mylib::Event e; // @wr-decl
+  e.Record(s.stream()); // @wr-record
+  e.WaitOn(s); // @wr-wait
+  e.Sync(); // @wr-sync
 }
 )cpp";
 
@@ -232,7 +269,8 @@ std::string str(const Function &IR, const Fact &F) {
           OS << "record-stream " << str(IR, X.Tensor) << " on "
              << str(IR, X.Stream);
         else if constexpr (std::is_same_v<T, fact::Spawn>)
-          OS << "spawn body " << X.Body << (X.InPlace ? " in place" : "");
+          OS << "spawn body " << X.Body << (X.InPlace ? " in place" : "")
+             << (X.Callee ? " callee" : "");
         else if constexpr (std::is_same_v<T, fact::CurrentQuery>)
           OS << "current-query";
         else if constexpr (std::is_same_v<T, fact::HostAccess>)
@@ -258,16 +296,17 @@ public:
   static const char *code() { return Code; }
 
 protected:
-  /// The facts of \p Name's own body, in source order (by site).
-  static std::vector<std::string> facts(llvm::StringRef Name) {
+  /// The facts of \p Name's own body (or of the body it runs numbered
+  /// \p Body), in source order (by site).
+  static std::vector<std::string> facts(llvm::StringRef Name, BodyId Body = 0) {
     ApiConfig Config;
     ApiTable Table(Config);
     auto IR = lowerFunction(*Functions[Name], AST->getASTContext(), Table);
     EXPECT_TRUE(IR);
-    if (!IR)
+    if (!IR || Body >= IR->Bodies.size())
       return {};
     std::vector<const Fact *> All;
-    for (const Block &B : IR->Bodies[0].Blocks)
+    for (const Block &B : IR->Bodies[Body].Blocks)
       for (const Fact &F : B.Facts)
         All.push_back(&F);
     llvm::sort(All, [&](const Fact *L, const Fact *R) {
@@ -398,6 +437,51 @@ TEST_F(Lowering, BranchesOnNeverChangingVariables) {
   EXPECT_EQ(Conditions, std::vector<std::string>({"flag=0", "flag=1", "odd=0",
                                                   "odd=1", "ptr=0", "ptr=1"}));
   EXPECT_EQ(Forgets, 1u);
+}
+
+// A same-file helper runs in place: its parameters are bound to the
+// arguments around the spawn of its body. A helper handed a lambda is
+// lowered once per lambda, and its call of the parameter runs the lambda in
+// place; the lambda's body is lowered where it is written.
+TEST_F(Lowering, HelpersRunInPlaceWithLambdasBoundToTheirParameters) {
+  std::vector<std::string> Caller = facts("helpers");
+  EXPECT_EQ(Caller, std::vector<std::string>({
+                        at("hp-pool") + "bind side := pool",
+                        at("hp-scale") + "bind t := var x",
+                        at("hp-scale") + "bind s := var side",
+                        at("hp-scale") + "spawn body 1 in place callee",
+                        at("hp-scale") + "unbind t",
+                        at("hp-scale") + "unbind s",
+                        at("hp-lambda") + "bind s := var side",
+                        at("hp-lambda") + "spawn body 3 in place callee",
+                        at("hp-lambda") + "unbind s",
+                        at("hp-lambda") + "escape var x",
+                        at("hp-lambda2") + "bind s := var side",
+                        at("hp-lambda2") + "spawn body 5 in place callee",
+                        at("hp-lambda2") + "unbind s",
+                        at("hp-lambda2") + "escape var x",
+                    }));
+  // The helper's body: its guard and its write of the parameter.
+  std::vector<std::string> Scale = facts("helpers", 1);
+  EXPECT_NE(llvm::find(Scale, at("hp-callee-op") + "write var t on current"),
+            Scale.end());
+  // run_on's body for the first lambda runs body 2 (the lambda) in place.
+  std::vector<std::string> Run = facts("helpers", 3);
+  EXPECT_NE(llvm::find(Run, at("hp-run") + "spawn body 2 in place"), Run.end());
+  EXPECT_EQ(
+      facts("helpers", 2),
+      std::vector<std::string>({at("hp-lambda") + "write var x on current"}));
+}
+
+// An event wrapper's methods are the table's event effects, each with the
+// position of its stream parameter; its objects are events.
+TEST_F(Lowering, EventWrappersAreRecognisedFromTheirCode) {
+  EXPECT_EQ(facts("wrapper"), std::vector<std::string>({
+                                  at("wr-decl") + "bind e := fresh event",
+                                  at("wr-record") + "record e on var s",
+                                  at("wr-wait") + "wait e on var s",
+                                  at("wr-sync") + "event-sync e",
+                              }));
 }
 
 } // namespace
