@@ -17,7 +17,7 @@ at::Tensor scale(const at::Tensor &X, float S) {
   int64_t N = X.numel();
   int Threads = 256;
   int Blocks = int((N + Threads - 1) / Threads);
-  scaleKernel<<<Blocks, Threads>>>(In, Out, S, N); // EXPECT: streamsafe-default-stream-launch // EXPECT: streamsafe-unsynchronized-access (scale() runs in place: X is read before the pool stream wrote it)
+  scaleKernel<<<Blocks, Threads>>>(In, Out, S, N); // EXPECT: streamsafe-default-stream-launch // EXPECT: streamsafe-unsynchronized-access (Y is allocated on the pool stream and written on the legacy one)
   C10_CUDA_KERNEL_LAUNCH_CHECK();
   return Y;
 }
@@ -26,7 +26,7 @@ float produceAndScale(float V) {
   at::cuda::CUDAStreamGuard Guard(at::cuda::getStreamFromPool());
   at::cuda::sleep(it::spin());                      // the pool stream is busy with earlier work
   at::Tensor A = at::full({it::kN}, V, it::opts()); // produced on the pool
-  return at::sum(scale(A, 2.0f)).item<float>();
+  return at::sum(scale(A, 2.0f)).item<float>(); // EXPECT: streamsafe-unsynchronized-access (scale() runs in place: it reads A on the legacy stream before the pool stream wrote it)
 }
 
 int main(int argc, char **argv) {

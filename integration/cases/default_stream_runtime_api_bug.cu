@@ -21,7 +21,7 @@ int64_t countEqual(const at::Tensor &In, float Want) {
   cudaStream_t Stream = at::cuda::getCurrentCUDAStream();
   C10_CUDA_CHECK(cudaMemsetAsync(Count, 0, // EXPECT: streamsafe-default-stream-launch // EXPECT: streamsafe-unsynchronized-access (run in place under the caller's pool stream guard)
                                  sizeof(int)));
-  countKernel<<<Blocks, 256, 0, 0>>>(Data, Want, // EXPECT: streamsafe-default-stream-launch // EXPECT: streamsafe-unsynchronized-access
+  countKernel<<<Blocks, 256, 0, 0>>>(Data, Want, // EXPECT: streamsafe-default-stream-launch
                                      Count, N);
   C10_CUDA_KERNEL_LAUNCH_CHECK();
   int Host = 0;
@@ -35,7 +35,7 @@ int64_t produceAndCount(float V) {
   at::cuda::CUDAStreamGuard Guard(at::cuda::getStreamFromPool());
   at::cuda::sleep(it::spin());                      // the pool stream is busy with earlier work
   at::Tensor A = at::full({it::kN}, V, it::opts()); // produced on the pool
-  return countEqual(A, V);
+  return countEqual(A, V); // EXPECT: streamsafe-unsynchronized-access (countEqual() runs in place: its kernel reads A on the legacy stream before the pool stream wrote it)
 }
 
 int main(int argc, char **argv) {
