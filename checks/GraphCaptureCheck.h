@@ -22,10 +22,6 @@ protected:
   void report(const ::streamsafe::FunctionResult &R,
               const ::streamsafe::Finding &F, const FunctionDecl &FD,
               ASTContext &Ctx) override;
-
-private:
-  void noteCaptureBegin(const ::streamsafe::FunctionResult &R,
-                        const ::streamsafe::Finding &F);
 };
 
 } // namespace clang::tidy::streamsafe

@@ -76,46 +76,28 @@ void MissingRecordStreamCheck::report(const FunctionResult &R, const Finding &F,
                                       const FunctionDecl &FD, ASTContext &Ctx) {
   if (F.Kind != FindingKind::MissingRecordStream)
     return;
-  std::string Tensor = tensorName(R, F.Tensor);
-  std::string Used = describeStream(R, F.Access.Stream);
-  std::string Allocated = describeStream(R, F.Prior.Stream);
-  {
-    auto D = diag(R.loc(F.Access.Site),
-                  "tensor '%0' is used on %1 but was allocated on %2; when "
-                  "its last reference dies the caching allocator may reuse "
-                  "its memory while %1 is still using it")
-             << Tensor << Used << Allocated;
-    // Fix-it: "<t>.record_stream(<s>);" after the last use, when both names
-    // are in scope there and no other stream is involved.
+  // Fix-it: "<t>.record_stream(<s>);" after the last use, when both names
+  // are in scope there and no other stream is involved.
+  emitWords(R, F, FD, [&](DiagnosticBuilder &D) {
     const NamedDecl *StreamVar = R.decl(F.Access.Stream.Named);
     const NamedDecl *TensorVar = R.decl(F.Storage);
-    if (F.SingleOtherStream && StreamVar && TensorVar && FD.getBody()) {
-      ParentMap Parents(FD.getBody());
-      const Stmt *After = statementOf(R.stmt(F.Access.Site), Parents);
-      if (After && inScopeAt(StreamVar, After, FD, Parents) &&
-          inScopeAt(TensorVar, After, FD, Parents)) {
-        SourceLocation Loc = insertionPoint(After, Ctx);
-        if (Loc.isValid()) {
-          const SourceManager &SM = Ctx.getSourceManager();
-          unsigned Col = SM.getSpellingColumnNumber(After->getBeginLoc());
-          std::string Text = "\n" + std::string(Col ? Col - 1 : 0, ' ') +
-                             Tensor + ".record_stream(" +
-                             StreamVar->getNameAsString() + ");";
-          D << FixItHint::CreateInsertion(Loc, Text);
-        }
-      }
-    }
-  }
-  noteStreamSetAt(R, F.Access, "is");
-  diag(R.loc(F.Prior.Site), "'%0' is allocated on %1 here", DiagnosticIDs::Note)
-      << Tensor << Allocated;
-  if (F.FreedAt != NoSite)
-    diag(R.loc(F.FreedAt),
-         "the last reference to '%0' dies here, with no record_stream on %1 "
-         "and no synchronization with %2",
-         DiagnosticIDs::Note)
-        << Tensor << Used << Allocated;
-  noteCallSite(R, F);
+    if (!F.SingleOtherStream || !StreamVar || !TensorVar || !FD.getBody())
+      return;
+    ParentMap Parents(FD.getBody());
+    const Stmt *After = statementOf(R.stmt(F.Access.Site), Parents);
+    if (!After || !inScopeAt(StreamVar, After, FD, Parents) ||
+        !inScopeAt(TensorVar, After, FD, Parents))
+      return;
+    SourceLocation Loc = insertionPoint(After, Ctx);
+    if (Loc.isInvalid())
+      return;
+    const SourceManager &SM = Ctx.getSourceManager();
+    unsigned Col = SM.getSpellingColumnNumber(After->getBeginLoc());
+    std::string Text = "\n" + std::string(Col ? Col - 1 : 0, ' ') +
+                       report::tensorName(*R.IR, F.Tensor) + ".record_stream(" +
+                       StreamVar->getNameAsString() + ");";
+    D << FixItHint::CreateInsertion(Loc, Text);
+  });
 }
 
 } // namespace clang::tidy::streamsafe

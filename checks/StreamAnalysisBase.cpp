@@ -67,49 +67,36 @@ void StreamAnalysisBase::check(const MatchFinder::MatchResult &Result) {
     report(R, F, *FD, *Result.Context);
 }
 
-std::string StreamAnalysisBase::calleeName(const FunctionResult &R,
-                                           const Finding &F) {
-  const auto *Call = dyn_cast_or_null<CallExpr>(R.stmt(F.CallSite));
-  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-  return Callee ? Callee->getNameAsString() : std::string("the helper");
+// A diagnostic format that prints \p Text as it is.
+static std::string verbatim(const std::string &Text) {
+  std::string Out;
+  for (char C : Text) {
+    if (C == '%')
+      Out += '%';
+    Out += C;
+  }
+  return Out;
 }
 
-void StreamAnalysisBase::noteCallSite(const FunctionResult &R,
-                                      const Finding &F) {
-  if (F.CallSite == NoSite)
-    return;
-  diag(R.loc(F.CallSite), "in '%0', called here from '%1'", DiagnosticIDs::Note)
-      << calleeName(R, F) << R.IR->Name;
-}
-
-void StreamAnalysisBase::noteStreamSetAt(const FunctionResult &R,
-                                         const AccessInfo &A, StringRef Verb) {
-  if (!A.OnCurrentStream || A.StreamSetAt == NoSite)
-    return;
-  SourceLocation Loc = R.loc(A.StreamSetAt);
-  std::string Stream = describeStream(R, A.Stream);
-  switch (R.site(A.StreamSetAt).Kind) {
-  case SiteKind::GuardEnter:
-  case SiteKind::SetCurrent:
-    diag(Loc, "the current stream %0 set to %1 here", DiagnosticIDs::Note)
-        << Verb << Stream;
-    return;
-  case SiteKind::GuardExit:
-    diag(Loc,
-         "the current stream %0 restored to %1 here, when the guard "
-         "goes out of scope",
-         DiagnosticIDs::Note)
-        << Verb << Stream;
-    return;
-  case SiteKind::ThreadStart:
-    diag(Loc,
-         "the current stream is thread-local: the thread started here runs "
-         "on %0",
-         DiagnosticIDs::Note)
-        << Stream;
-    return;
-  default:
-    return;
+void StreamAnalysisBase::emitWords(
+    const FunctionResult &R, const Finding &F, const FunctionDecl &FD,
+    llvm::function_ref<void(DiagnosticBuilder &)> OnWarning) {
+  report::Vocabulary V;
+  V.IR = R.IR.get();
+  V.FunctionName = FD.getNameAsString();
+  V.CalleeAt = [&R](SiteId Site) {
+    const auto *Call = dyn_cast_or_null<CallExpr>(R.stmt(Site));
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    return Callee ? Callee->getNameAsString() : std::string();
+  };
+  for (const report::Line &L : report::word(F, V)) {
+    if (L.Note) {
+      diag(R.loc(L.At), verbatim(L.Text), DiagnosticIDs::Note);
+      continue;
+    }
+    auto D = diag(R.loc(L.At), verbatim(L.Text));
+    if (OnWarning)
+      OnWarning(D);
   }
 }
 

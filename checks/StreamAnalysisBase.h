@@ -10,10 +10,11 @@
 #ifndef STREAMSAFE_CHECKS_STREAMANALYSISBASE_H
 #define STREAMSAFE_CHECKS_STREAMANALYSISBASE_H
 
-#include "checks/StreamDescription.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "lib/frontend/FunctionAnalysis.h"
 #include "lib/frontend/TranslationUnitSession.h"
+#include "lib/report/Wording.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <memory>
 
 namespace clang::tidy::streamsafe {
@@ -38,15 +39,11 @@ protected:
   virtual void report(const ::streamsafe::FunctionResult &R,
                       const ::streamsafe::Finding &F, const FunctionDecl &FD,
                       ASTContext &Ctx) = 0;
-  /// For a finding inside a helper run in place: the note at the call.
-  /// The helper a finding's access is in (its outermost call).
-  static std::string calleeName(const ::streamsafe::FunctionResult &R,
-                                const ::streamsafe::Finding &F);
-  void noteCallSite(const ::streamsafe::FunctionResult &R,
-                    const ::streamsafe::Finding &F);
-  /// Adds the note that says where the stream of an access came from.
-  void noteStreamSetAt(const ::streamsafe::FunctionResult &R,
-                       const ::streamsafe::AccessInfo &A, llvm::StringRef Verb);
+  /// Emits the finding's warning and notes, worded by lib/report (the same
+  /// words as streamsafe-py's); \p OnWarning may add a fix-it to the warning.
+  void emitWords(const ::streamsafe::FunctionResult &R,
+                 const ::streamsafe::Finding &F, const FunctionDecl &FD,
+                 llvm::function_ref<void(DiagnosticBuilder &)> OnWarning = {});
 
 private:
   /// The option values as written, echoed by storeOptions.

@@ -1,5 +1,9 @@
 //===--- UnrestoredCurrentStreamCheck.cpp - streamsafe-unrestored-current-stream
 //---===//
+//
+// The words are lib/report's (shared with streamsafe-py).
+//
+//===----------------------------------------------------------------------===//
 
 #include "checks/UnrestoredCurrentStreamCheck.h"
 
@@ -11,17 +15,8 @@ void UnrestoredCurrentStreamCheck::report(const FunctionResult &R,
                                           const Finding &F,
                                           const FunctionDecl &FD,
                                           ASTContext &) {
-  if (F.Kind != FindingKind::UnrestoredCurrentStream)
-    return;
-  diag(R.loc(F.Access.Site),
-       "the current stream set here is not restored on every path out of "
-       "'%0'; the caller's later work silently runs on it (use a "
-       "c10::cuda::CUDAStreamGuard to set the stream for a scope)")
-      << FD.getNameAsString();
-  diag(R.loc(F.Related), "'%0' can return here with the stream still set",
-       DiagnosticIDs::Note)
-      << FD.getNameAsString();
-  noteCallSite(R, F);
+  if (F.Kind == FindingKind::UnrestoredCurrentStream)
+    emitWords(R, F, FD);
 }
 
 } // namespace clang::tidy::streamsafe

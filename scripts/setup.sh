@@ -4,9 +4,12 @@
 # with sudo available. CUDA is not installed: its headers must already be in
 # $CUDA_HOME (default /usr/local/cuda).
 #
-# It also installs the SARIF validator of the streamsafe-ci tests (Microsoft's
-# SARIF Multitool, from npm) into .tools/sarif-multitool. This is the only
-# step that goes to a package registry besides apt-get, and it runs with your
+# It also fetches the Python grammar of streamsafe-py (tree-sitter-python,
+# pinned by version and integrity hash) into .tools/tree-sitter-python: the
+# build compiles its generated parser from there. And it installs the SARIF
+# validator of the streamsafe-ci tests (Microsoft's SARIF Multitool, from
+# npm) into .tools/sarif-multitool. These are the only steps that go to a
+# package registry besides apt-get, and they run with your
 # environment: npm gets your proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), your CA
 # bundle (NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, SSL_CERT_DIR), your npm_config_*
 # variables and your ~/.npmrc. The tests only run what is installed here and
@@ -27,6 +30,7 @@ PACKAGES=(
   llvm-22-tools          # lit, FileCheck, not
   libtorch-dev           # the real LibTorch headers the tests parse
   libgtest-dev ninja-build pre-commit
+  libtree-sitter-dev     # the parser runtime of streamsafe-py (ABI <= 14)
   help2man lintian       # scripts/package.sh, scripts/test-package.sh
 )
 if [[ $llvm != 22 ]]; then
@@ -36,7 +40,8 @@ fi
 # Packages that a command of the same name from elsewhere also satisfies.
 COMMANDS=(
   cmake python3 git
-  npm                    # the SARIF validator of the streamsafe-ci tests
+  npm                    # the Python grammar and the SARIF validator
+  openssl                # checks the grammar's integrity hash
 )
 
 installed() {
@@ -74,6 +79,46 @@ if [[ ! -f $CUDA_HOME/include/cuda_runtime.h ]]; then
   echo "setup: no CUDA headers in $CUDA_HOME/include (cuda_runtime.h)." >&2
   echo "setup: install the CUDA toolkit (13.x) or set CUDA_HOME to it." >&2
   exit 1
+fi
+
+# The Python grammar of streamsafe-py: tree-sitter-python's generated
+# parser.c and scanner.c, from npm, pinned by version and by the registry's
+# integrity hash. Debian 12's libtree-sitter 0.20.7 loads grammars of ABI
+# version 13 or 14; 0.23.6's parser.c says LANGUAGE_VERSION 14 (checked
+# below). Never committed: the build compiles it from .tools.
+TS_PYTHON_VERSION=0.23.6
+TS_PYTHON_INTEGRITY=sha512-yIM9z0oxKIxT7bAtPOhgoVl6gTXlmlIhue7liFT4oBPF/lha7Ha4dQBS82Av6hMMRZoVnFJI8M6mL+SwWoLD3A==
+ts_dir=$root/.tools/tree-sitter-python
+if [[ $(cat "$ts_dir/VERSION" 2>/dev/null) != "$TS_PYTHON_VERSION" ]]; then
+  echo "setup: fetching the Python grammar (tree-sitter-python@$TS_PYTHON_VERSION)" \
+    "into .tools/tree-sitter-python with npm"
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  if ! timeout 900 npm pack --silent --pack-destination "$tmp" \
+    "tree-sitter-python@$TS_PYTHON_VERSION" </dev/null >"$tmp/pack.log" 2>&1; then
+    cat "$tmp/pack.log" >&2
+    echo "setup: npm pack tree-sitter-python@$TS_PYTHON_VERSION failed; behind a" \
+      "proxy, set HTTPS_PROXY and NODE_EXTRA_CA_CERTS and run scripts/setup.sh again." >&2
+    exit 1
+  fi
+  tgz=$tmp/tree-sitter-python-$TS_PYTHON_VERSION.tgz
+  got=sha512-$(openssl dgst -sha512 -binary "$tgz" | base64 -w0)
+  if [[ $got != "$TS_PYTHON_INTEGRITY" ]]; then
+    echo "setup: tree-sitter-python@$TS_PYTHON_VERSION has integrity $got," \
+      "expected $TS_PYTHON_INTEGRITY: not installed." >&2
+    exit 1
+  fi
+  tar -xzf "$tgz" -C "$tmp"
+  if ! grep -q '^#define LANGUAGE_VERSION 1[34]$' "$tmp/package/src/parser.c"; then
+    echo "setup: tree-sitter-python@$TS_PYTHON_VERSION is not of ABI 13 or 14." >&2
+    exit 1
+  fi
+  rm -rf "$ts_dir"
+  mkdir -p "$ts_dir"
+  cp -r "$tmp/package/src" "$tmp/package/LICENSE" "$ts_dir/"
+  echo "$TS_PYTHON_VERSION" >"$ts_dir/VERSION"
+  rm -rf "$tmp"
+  trap - EXIT
 fi
 
 # The SARIF validator. A failure does not stop the set-up (the rest of the
@@ -121,4 +166,4 @@ if [[ -e $sarif_tool ]]; then
   done
   rm -f "$sarif_dir/install-error.txt"
 fi
-echo "setup: ok (LLVM 22$([[ $llvm == 22 ]] || echo " and $llvm"), LibTorch headers, CUDA headers in $CUDA_HOME$sarif_note)"
+echo "setup: ok (LLVM 22$([[ $llvm == 22 ]] || echo " and $llvm"), LibTorch headers, CUDA headers in $CUDA_HOME, Python grammar $TS_PYTHON_VERSION$sarif_note)"

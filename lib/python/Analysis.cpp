@@ -1,0 +1,117 @@
+//===--- Analysis.cpp - A Python file, analysed ---------------------------===//
+
+#include "lib/python/Analysis.h"
+#include "lib/python/Builder.h"
+#include "lib/report/Wording.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+namespace streamsafe::py {
+
+namespace {
+
+class FileAnalysis {
+public:
+  FileAnalysis(const SourceFile &F, const PyOptions &Opts)
+      : F(F), Opts(Opts), I(F) {}
+
+  FileResult run() {
+    auto Module = makeScope(F.root(), Scope::Module, nullptr, F, I);
+    analyse(*Module, "<module>");
+    defsIn(F.root(), *Module);
+    // Source order; a body analysed twice (a thread target, on its own and
+    // where it is spawned) reports once.
+    std::vector<size_t> Order(Result.Findings.size());
+    for (size_t K = 0; K < Order.size(); ++K)
+      Order[K] = K;
+    std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+      const Position &PA = Result.Findings[A][0].At;
+      const Position &PB = Result.Findings[B][0].At;
+      return std::make_tuple(PA.Line, PA.Column, A) <
+             std::make_tuple(PB.Line, PB.Column, B);
+    });
+    std::set<std::string> Seen;
+    std::vector<std::vector<Diagnostic>> Unique;
+    for (size_t K : Order) {
+      std::vector<Diagnostic> &D = Result.Findings[K];
+      std::string Key = std::to_string(D[0].At.Line) + ":" +
+                        std::to_string(D[0].At.Column) + ":" + D[0].Check +
+                        ":" + D[0].Text;
+      if (Seen.insert(Key).second)
+        Unique.push_back(std::move(D));
+    }
+    Result.Findings = std::move(Unique);
+    return std::move(Result);
+  }
+
+private:
+  // Every def under \p N, with the scope it is nested in (a class body is
+  // not a scope its methods see).
+  void defsIn(TSNode N, const Scope &Enclosing) {
+    for (TSNode C : children(N)) {
+      if (is(C, "function_definition")) {
+        auto S = makeScope(C, Scope::Def, &Enclosing, F, I);
+        analyse(*S, F.text(field(C, "name")).str());
+        defsIn(field(C, "body"), *S);
+        continue;
+      }
+      if (is(C, "lambda"))
+        continue;
+      defsIn(C, Enclosing);
+    }
+  }
+
+  void analyse(const Scope &S, std::string Name) {
+    ++Result.Scopes;
+    Builder B(F, I);
+    LoweredFunction L = B.build(S, Name);
+    SolverLimits Limits = Opts.Limits;
+    Limits.Dump = !Opts.DumpFunction.empty() && Opts.DumpFunction == Name;
+    if (Limits.Dump)
+      llvm::errs() << "streamsafe-py: facts and states of " << Name << "\n";
+    SolverResult R = solve(*L.IR, Limits);
+    if (R.State == SolverResult::BudgetExceeded) {
+      Result.Skipped.push_back(Name + " (line " +
+                               std::to_string(start(S.Node).Line) + ")");
+      return;
+    }
+    report::Vocabulary V;
+    V.IR = L.IR.get();
+    V.FunctionName = Name;
+    V.ScopedStreamSetter = "a `with torch.cuda.stream(...)` block";
+    V.SideStreamCapture = "a torch.cuda.Stream() under torch.cuda.graph";
+    V.CurrentStreamGetter = "current_stream";
+    V.CalleeAt = [&L](SiteId Site) {
+      auto It = L.Callees.find(Site);
+      return It == L.Callees.end() ? std::string() : It->second;
+    };
+    for (const Finding &Fd : R.Findings) {
+      std::vector<Diagnostic> D;
+      for (const report::Line &Line : report::word(Fd, V)) {
+        Diagnostic X;
+        X.At = unpackLoc(L.IR->Sites[Line.At].Loc);
+        X.Text = Line.Text;
+        if (!Line.Note)
+          X.Check = report::checkName(Fd.Kind);
+        D.push_back(std::move(X));
+      }
+      if (!D.empty())
+        Result.Findings.push_back(std::move(D));
+    }
+  }
+
+  const SourceFile &F;
+  const PyOptions &Opts;
+  Imports I;
+  FileResult Result;
+};
+
+} // namespace
+
+FileResult analyzeFile(const SourceFile &F, const PyOptions &Opts) {
+  return FileAnalysis(F, Opts).run();
+}
+
+} // namespace streamsafe::py

@@ -1,0 +1,47 @@
+//===--- Analysis.h - A Python file, analysed -------------------*- C++ -*-===//
+//
+// The entry point of the Python front end: parse a file, lower its module
+// body and every def (methods and nested defs included) to the fact IR,
+// solve each with the engine and word the findings with lib/report, the
+// words the clang-tidy checks use.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_PYTHON_ANALYSIS_H
+#define STREAMSAFE_LIB_PYTHON_ANALYSIS_H
+
+#include "lib/engine/Solver.h"
+#include "lib/python/Syntax.h"
+#include <string>
+#include <vector>
+
+namespace streamsafe::py {
+
+/// One line of output: a warning (Check set) or a note.
+struct Diagnostic {
+  Position At;
+  std::string Check; ///< for a warning: "streamsafe-..."; empty for a note
+  std::string Text;
+};
+
+struct FileResult {
+  /// Warnings, each followed by its notes, in source order.
+  std::vector<std::vector<Diagnostic>> Findings;
+  /// Scopes not analysed: the budget ran out (named, never silent).
+  std::vector<std::string> Skipped;
+  unsigned Scopes = 0;
+};
+
+struct PyOptions {
+  SolverLimits Limits;
+  /// Print the facts and states of the def of this name ("<module>": the
+  /// module body).
+  std::string DumpFunction;
+};
+
+/// Analyses a parsed file.
+FileResult analyzeFile(const SourceFile &F, const PyOptions &Opts);
+
+} // namespace streamsafe::py
+
+#endif // STREAMSAFE_LIB_PYTHON_ANALYSIS_H

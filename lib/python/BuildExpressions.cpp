@@ -1,0 +1,261 @@
+//===--- BuildExpressions.cpp - Python expressions to facts ---------------===//
+//
+// An expression is lowered once, operands first, left to right, as Python
+// evaluates it; its value says what it is as far as streams go (a tensor's
+// storage, a stream, an event). Operators on tensors are ATen ops on the
+// current stream: they read their tensor operands and allocate the result.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/python/Api.h"
+#include "lib/python/Builder.h"
+
+namespace streamsafe::py {
+
+VarId Builder::varOf(llvm::StringRef Name) {
+  const Scope *Owner = St ? St->S->owner(Name) : Root->owner(Name);
+  if (!Owner)
+    return NoVar;
+  VarClass C = Owner->Locals.lookup(Name);
+  if (C == VarClass::Other)
+    return NoVar;
+  auto [It, New] = Vars.try_emplace({Owner, Name.str()}, NoVar);
+  if (New) {
+    Variable V;
+    V.Name = Name.str();
+    V.Class = C;
+    // A module's global, seen from a function: one storage for the whole
+    // function, never bound or unbound by it.
+    V.Persistent = Owner->K == Scope::Module && Root->K != Scope::Module;
+    IR->Vars.push_back(std::move(V));
+    It->second = IR->Vars.size() - 1;
+  }
+  return It->second;
+}
+
+VarId Builder::syntheticVar(const char *Name, VarClass C, TSNode Key) {
+  auto [It, New] = Synthetic.try_emplace({Name, Key.id}, NoVar);
+  if (New) {
+    Variable V;
+    V.Name = Name;
+    V.Class = C;
+    V.Synthetic = true;
+    IR->Vars.push_back(std::move(V));
+    It->second = IR->Vars.size() - 1;
+  }
+  return It->second;
+}
+
+ObjectId Builder::objectOf(TSNode N) {
+  auto [It, New] = Objects.try_emplace(N.id, 0);
+  if (New)
+    It->second = IR->newObject();
+  return It->second;
+}
+
+SiteId Builder::siteAt(SiteKind K, Position P, uint64_t Order) {
+  Site S;
+  S.Kind = K;
+  S.Order = Order;
+  S.Line = P.Line;
+  S.Loc = packLoc(P);
+  return IR->Sites.add(S);
+}
+
+SiteId Builder::site(SiteKind K, TSNode N) {
+  SiteId Id = siteAt(K, start(N), ts_node_start_byte(N));
+  // The function a call site calls, for messages that name it.
+  if (is(N, "call")) {
+    TSNode Fn = field(N, "function");
+    if (is(Fn, "attribute"))
+      Fn = field(Fn, "attribute");
+    if (is(Fn, "identifier"))
+      Out->Callees[Id] = F.text(Fn).str();
+  }
+  return Id;
+}
+
+void Builder::emit(SiteId At, Fact::Op What) {
+  Fact X;
+  X.Site = At;
+  X.What = std::move(What);
+  St->B.Blocks[St->Cur].Facts.push_back(std::move(X));
+}
+
+void Builder::access(bool Write, const Value &T, TSNode At, bool Async,
+                     bool Copy) {
+  if (T.Class != VarClass::Tensor || !T.Tensor)
+    return;
+  emit(site(SiteKind::Access, At),
+       fact::Access{Write, T.Tensor, StreamRef::current(), Async, Copy});
+}
+
+void Builder::readTensor(const Value &V, TSNode At) { access(false, V, At); }
+
+void Builder::escape(const Value &V, TSNode At) {
+  if (V.Class == VarClass::Tensor && V.Tensor)
+    emit(site(SiteKind::Other, At), fact::EscapeTensor{V.Tensor});
+  for (const TensorRef &T : V.Held)
+    emit(site(SiteKind::Other, At), fact::EscapeTensor{T});
+  if (V.Class == VarClass::Event && V.Event != NoVar)
+    emit(site(SiteKind::Other, At), fact::EscapeEvent{V.Event});
+  if (V.Class == VarClass::Stream)
+    emit(site(SiteKind::Other, At), fact::EscapeEvent{NoVar});
+}
+
+void Builder::escapeCaptured(TSNode Body, const Scope &Inner) {
+  // Every identifier the body names that is not its own: a tensor of an
+  // enclosing scope, kept alive by the closure.
+  std::vector<TSNode> Work{Body};
+  while (!Work.empty()) {
+    TSNode N = Work.back();
+    Work.pop_back();
+    if (is(N, "identifier")) {
+      llvm::StringRef Name = F.text(N);
+      if (!Inner.Locals.count(Name)) {
+        VarId V = varOf(Name);
+        if (V != NoVar && IR->var(V).Class == VarClass::Tensor)
+          emit(site(SiteKind::Other, N), fact::EscapeTensor{TensorRef::var(V)});
+      }
+      continue;
+    }
+    if (is(N, "attribute")) {
+      Work.push_back(field(N, "object"));
+      continue;
+    }
+    if (is(N, "keyword_argument")) {
+      Work.push_back(field(N, "value"));
+      continue;
+    }
+    uint32_t Count = ts_node_named_child_count(N);
+    for (uint32_t K = 0; K < Count; ++K)
+      Work.push_back(ts_node_named_child(N, K));
+  }
+}
+
+Builder::Value Builder::name(TSNode N) {
+  Value V;
+  V.Node = N;
+  VarId Var = varOf(F.text(N));
+  if (Var == NoVar)
+    return V;
+  V.Class = IR->var(Var).Class;
+  switch (V.Class) {
+  case VarClass::Tensor:
+    V.Tensor = TensorRef::var(Var);
+    break;
+  case VarClass::Stream:
+    V.Stream = StreamRef::var(Var);
+    break;
+  case VarClass::Event:
+    V.Event = Var;
+    break;
+  default:
+    break;
+  }
+  return V;
+}
+
+Builder::Value Builder::binary(TSNode N, const std::vector<TSNode> &Operands) {
+  std::vector<Value> Vs;
+  bool AnyTensor = false;
+  for (TSNode O : Operands) {
+    Vs.push_back(expr(O));
+    AnyTensor |= Vs.back().Class == VarClass::Tensor;
+  }
+  Value R;
+  R.Node = N;
+  if (!AnyTensor)
+    return R;
+  // An ATen op on the current stream: reads its operands, writes a new
+  // tensor.
+  for (size_t K = 0; K < Vs.size(); ++K)
+    readTensor(Vs[K], Operands[K]);
+  fact::Allocate A;
+  A.Result = objectOf(N);
+  A.Stream = StreamRef::current();
+  emit(site(SiteKind::Allocation, N), A);
+  R.Class = VarClass::Tensor;
+  R.Tensor = TensorRef::result(A.Result);
+  return R;
+}
+
+Builder::Value Builder::expr(TSNode N) {
+  Value V;
+  if (ts_node_is_null(N))
+    return V;
+  N = unparen(N);
+  V.Node = N;
+  llvm::StringRef T = type(N);
+  if (T == "identifier")
+    return name(N);
+  if (T == "call")
+    return call(N);
+  if (T == "attribute") {
+    Value Obj = expr(field(N, "object"));
+    if (Obj.Class == VarClass::Tensor &&
+        isViewAttribute(F.text(field(N, "attribute")))) {
+      Obj.Node = N;
+      return Obj; // a view of the same storage
+    }
+    return V;
+  }
+  if (T == "subscript") {
+    Value Base = expr(field(N, "value"));
+    for (TSNode S : fieldChildren(N, "subscript"))
+      expr(S);
+    if (Base.Class == VarClass::Tensor) {
+      Base.Node = N;
+      return Base; // t[i]: a view
+    }
+    return V;
+  }
+  if (T == "binary_operator")
+    return binary(N, {field(N, "left"), field(N, "right")});
+  if (T == "comparison_operator")
+    return binary(N, children(N));
+  if (T == "unary_operator")
+    return binary(N, {field(N, "argument")});
+  if (T == "tuple" || T == "list" || T == "set" || T == "expression_list") {
+    for (TSNode C : children(N)) {
+      Value E = expr(C);
+      if (E.Class == VarClass::Tensor && E.Tensor)
+        V.Held.push_back(E.Tensor);
+      V.Held.append(E.Held.begin(), E.Held.end());
+    }
+    return V;
+  }
+  if (T == "dictionary") {
+    for (TSNode Pair : children(N))
+      for (TSNode C : children(Pair)) {
+        Value E = expr(C);
+        if (E.Class == VarClass::Tensor && E.Tensor)
+          V.Held.push_back(E.Tensor);
+      }
+    return V;
+  }
+  if (T == "lambda") {
+    // It may run later: the tensors it names are kept alive by it.
+    auto Inner = makeScope(N, Scope::Lambda, St->S, F, I);
+    escapeCaptured(field(N, "body"), *Inner);
+    return V;
+  }
+  if (T == "list_comprehension" || T == "set_comprehension" ||
+      T == "dictionary_comprehension" || T == "generator_expression")
+    return V; // opaque
+  if (T == "named_expression") {
+    Value Val = expr(field(N, "value"));
+    bindName(field(N, "name"), Val);
+    return Val;
+  }
+  if (T == "conditional_expression" || T == "boolean_operator" ||
+      T == "not_operator" || T == "await" || T == "starred_expression" ||
+      T == "list_splat" || T == "yield") {
+    for (TSNode C : children(N))
+      expr(C);
+    return V;
+  }
+  return V;
+}
+
+} // namespace streamsafe::py

@@ -1,0 +1,511 @@
+//===--- BuildStatements.cpp - Python statements to blocks of facts -------===//
+//
+// One CFG per body. Jumps (return, break, continue, raise) pass through the
+// frames they leave: a `with torch.cuda.stream(s)` restores the stream, a
+// `finally` block runs (lowered again on that path). An exception is
+// modelled where a `raise` is, and after each statement directly in a
+// `try` body: the handlers are reached from there.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/python/Api.h"
+#include "lib/python/Builder.h"
+
+namespace streamsafe::py {
+
+// The position just after \p N, for a scope's end.
+static Position endOf(TSNode N) {
+  TSPoint P = ts_node_end_point(N);
+  return {P.row + 1, P.column + 1};
+}
+
+LoweredFunction Builder::build(const Scope &S, std::string Name) {
+  LoweredFunction Result;
+  Result.IR = std::make_unique<Function>();
+  Out = &Result;
+  IR = Result.IR.get();
+  Root = &S;
+  IR->Name = std::move(Name);
+  TSNode NameNode = S.K == Scope::Module ? S.Node : field(S.Node, "name");
+  IR->EntrySite = site(SiteKind::FunctionEntry, NameNode);
+  // A module may leave a stream set for what runs after it: that is its job.
+  IR->MayLeaveStreamSet = S.K != Scope::Def;
+  IR->Bodies.emplace_back();
+  IR->Bodies[0] = lowerBody(S, S.K == Scope::Def);
+  for (TSNode P : S.Params) {
+    VarId V = varOf(F.text(P));
+    if (V == NoVar)
+      continue;
+    IR->Params.push_back(V);
+    IR->ParamSites.push_back(IR->var(V).Class == VarClass::Tensor
+                                 ? site(SiteKind::ParamReady, P)
+                                 : NoSite);
+  }
+  // Thread bodies, in the order they were found (each may find more).
+  while (!Pending.empty()) {
+    PendingBody Next = Pending.front();
+    Pending.pop_front();
+    IR->Bodies[Next.Id] = lowerBody(*Next.S, true);
+  }
+  Out = nullptr;
+  IR = nullptr;
+  return Result;
+}
+
+Body Builder::lowerBody(const Scope &S, bool OwnsLocals) {
+  BodyState State;
+  State.S = &S;
+  State.OwnsLocals = OwnsLocals;
+  BodyState *Saved = St;
+  St = &State;
+  State.B.Entry = newBlock();
+  State.B.Exit = newBlock();
+  State.Cur = newBlock();
+  edge(State.B.Entry, State.Cur);
+  // A module body runs where the program starts: on the default stream
+  // (a function starts on its caller's current stream, whatever it is).
+  if (S.K == Scope::Module && &S == Root)
+    emit(siteAt(SiteKind::FunctionEntry, {1, 1}, 0),
+         fact::SetCurrent{StreamRef::legacy()});
+  TSNode Body = S.K == Scope::Module ? S.Node : field(S.Node, "body");
+  if (S.K == Scope::Lambda) {
+    expr(Body);
+    exitBody(Body, endOf(Body));
+  } else {
+    block(Body);
+    exitBody(Body, endOf(Body));
+  }
+  // Predecessors, from the successors.
+  for (unsigned B = 0; B < State.B.Blocks.size(); ++B)
+    for (unsigned Succ : State.B.Blocks[B].Succs)
+      State.B.Blocks[Succ].Preds.push_back(B);
+  St = Saved;
+  return std::move(State.B);
+}
+
+unsigned Builder::newBlock() {
+  St->B.Blocks.emplace_back();
+  return St->B.Blocks.size() - 1;
+}
+
+void Builder::edge(unsigned From, unsigned To) {
+  St->B.Blocks[From].Succs.push_back(To);
+}
+
+void Builder::block(TSNode Block) {
+  for (TSNode S : children(Block))
+    statement(S);
+}
+
+void Builder::statement(TSNode N) {
+  llvm::StringRef T = type(N);
+  if (T == "expression_statement") {
+    for (TSNode C : children(N)) {
+      if (is(C, "assignment"))
+        assignment(C);
+      else if (is(C, "augmented_assignment"))
+        augmentedAssignment(C);
+      else
+        expr(C);
+    }
+  } else if (T == "if_statement")
+    ifStatement(N);
+  else if (T == "for_statement")
+    loop(N, true);
+  else if (T == "while_statement")
+    loop(N, false);
+  else if (T == "try_statement")
+    tryStatement(N);
+  else if (T == "with_statement")
+    withStatement(N);
+  else if (T == "return_statement")
+    returnStatement(N);
+  else if (T == "raise_statement")
+    raiseStatement(N);
+  else if (T == "break_statement")
+    jump(N, true);
+  else if (T == "continue_statement")
+    jump(N, false);
+  else if (T == "delete_statement")
+    deleteStatement(N);
+  else if (T == "decorated_definition")
+    statement(field(N, "definition"));
+  else if (T == "function_definition") {
+    // Analysed on its own; it may run later, with what it names.
+    auto Inner = makeScope(N, Scope::Def, St->S, F, I);
+    escapeCaptured(field(N, "body"), *Inner);
+  } else if (T == "assert_statement" || T == "print_statement") {
+    for (TSNode C : children(N))
+      expr(C);
+  }
+  // class bodies, imports, global, pass, match: nothing to lower here
+  // (methods are analysed on their own).
+}
+
+void Builder::ifStatement(TSNode N) {
+  unsigned After = 0;
+  bool HasAfter = false;
+  auto Join = [&](unsigned From) {
+    if (!HasAfter) {
+      After = newBlock();
+      HasAfter = true;
+    }
+    edge(From, After);
+  };
+  TSNode Cond = field(N, "condition");
+  TSNode Then = field(N, "consequence");
+  std::vector<TSNode> Alternatives = fieldChildren(N, "alternative");
+  size_t Next = 0;
+  for (;;) {
+    expr(Cond);
+    unsigned Branch = St->Cur;
+    St->Cur = newBlock();
+    edge(Branch, St->Cur);
+    block(Then);
+    Join(St->Cur);
+    St->Cur = newBlock();
+    edge(Branch, St->Cur);
+    if (Next == Alternatives.size())
+      break;
+    TSNode Alt = Alternatives[Next++];
+    if (is(Alt, "elif_clause")) {
+      Cond = field(Alt, "condition");
+      Then = field(Alt, "consequence");
+      continue;
+    }
+    block(field(Alt, "body"));
+    break;
+  }
+  Join(St->Cur);
+  St->Cur = After;
+}
+
+void Builder::loop(TSNode N, bool IsFor) {
+  if (IsFor)
+    expr(field(N, "right"));
+  unsigned Head = newBlock();
+  edge(St->Cur, Head);
+  St->Cur = Head;
+  if (!IsFor)
+    expr(field(N, "condition"));
+  unsigned Test = St->Cur;
+  unsigned After = newBlock();
+  unsigned Body = newBlock();
+  edge(Test, Body);
+  St->Cur = Body;
+  if (IsFor) {
+    // The loop variable names an element: not followed.
+    TSNode Left = unparen(field(N, "left"));
+    if (is(Left, "identifier"))
+      bindName(Left, Value());
+  }
+  Frame L;
+  L.K = Frame::Loop;
+  L.Break = After;
+  L.Continue = Head;
+  St->Frames.push_back(L);
+  block(field(N, "body"));
+  St->Frames.pop_back();
+  edge(St->Cur, Head);
+  // The else clause runs when the loop ends without a break.
+  St->Cur = newBlock();
+  edge(Test, St->Cur);
+  if (TSNode Else = field(N, "alternative"); !ts_node_is_null(Else))
+    block(field(Else, "body"));
+  edge(St->Cur, After);
+  St->Cur = After;
+}
+
+void Builder::tryStatement(TSNode N) {
+  std::vector<TSNode> Handlers;
+  TSNode Else = {}, Finally = {};
+  for (TSNode C : children(N)) {
+    if (is(C, "except_clause") || is(C, "except_group_clause"))
+      Handlers.push_back(C);
+    else if (is(C, "else_clause"))
+      Else = C;
+    else if (is(C, "finally_clause"))
+      Finally = C;
+  }
+  TSNode FinallyBlock = {};
+  if (!ts_node_is_null(Finally))
+    for (TSNode C : children(Finally))
+      if (is(C, "block"))
+        FinallyBlock = C;
+  size_t Depth = St->Frames.size();
+  if (!ts_node_is_null(FinallyBlock)) {
+    Frame Fin;
+    Fin.K = Frame::Finally;
+    Fin.Node = FinallyBlock;
+    St->Frames.push_back(Fin);
+  }
+  unsigned Dispatch = newBlock();
+  if (!Handlers.empty()) {
+    Frame H;
+    H.K = Frame::Handler;
+    H.Dispatch = Dispatch;
+    St->Frames.push_back(H);
+  }
+  // The body may raise before any statement, and after each.
+  edge(St->Cur, Dispatch);
+  for (TSNode S : children(field(N, "body"))) {
+    statement(S);
+    edge(St->Cur, Dispatch);
+  }
+  if (!Handlers.empty())
+    St->Frames.pop_back();
+  if (!ts_node_is_null(Else))
+    block(field(Else, "body"));
+  unsigned After = newBlock();
+  edge(St->Cur, After);
+  // The handlers; an exception none of them takes goes on outward.
+  bool CatchAll = false;
+  for (TSNode H : Handlers) {
+    St->Cur = newBlock();
+    edge(Dispatch, St->Cur);
+    std::vector<TSNode> C = children(H);
+    if (C.size() == 1)
+      CatchAll = true; // a bare `except:`
+    for (TSNode X : C)
+      if (is(X, "block"))
+        block(X);
+    edge(St->Cur, After);
+  }
+  if (!CatchAll) {
+    St->Cur = Dispatch;
+    raiseStatement(TSNode{});
+  }
+  St->Frames.resize(Depth);
+  St->Cur = After;
+  if (!ts_node_is_null(FinallyBlock))
+    block(FinallyBlock);
+}
+
+void Builder::withStatement(TSNode N) {
+  size_t Depth = St->Frames.size();
+  TSNode Clause = {};
+  for (TSNode C : children(N))
+    if (is(C, "with_clause"))
+      Clause = C;
+  TSNode Body = field(N, "body");
+  for (TSNode Item : children(Clause)) {
+    TSNode Value = field(Item, "value");
+    TSNode Alias = {};
+    if (is(Value, "as_pattern")) {
+      std::vector<TSNode> C = children(Value);
+      Alias = field(Value, "alias");
+      Value = C.empty() ? Value : C[0];
+    }
+    Value = unparen(Value);
+    std::string Q =
+        is(Value, "call") ? I.qualify(field(Value, "function")) : std::string();
+    if (!Q.empty() && apiOf(Q) == PyApi::StreamContext) {
+      // torch.cuda.stream(s): a guard over the body; stream(None) sets
+      // nothing (and restores nothing).
+      Args A = argsOf(Value);
+      TSNode Arg = A.get(0, "stream");
+      fact::GuardEnter G;
+      G.Guard = syntheticVar("stream", VarClass::Guard, Value);
+      if (ts_node_is_null(Arg) || is(Arg, "none")) {
+        G.Stream = StreamRef::unknown();
+        G.KeepCurrent = true;
+      } else {
+        Builder::Value S = expr(Arg);
+        G.Stream =
+            S.Class == VarClass::Stream ? S.Stream : StreamRef::unknown();
+      }
+      emit(site(SiteKind::GuardEnter, Value), G);
+      Frame W;
+      W.K = Frame::With;
+      W.Guard = G.Guard;
+      W.Node = Body;
+      St->Frames.push_back(W);
+    } else {
+      Builder::Value V = expr(Value);
+      escape(V, Value);
+    }
+    if (!ts_node_is_null(Alias))
+      for (TSNode T : children(Alias))
+        if (is(T, "identifier"))
+          bindName(T, Builder::Value());
+  }
+  block(Body);
+  leaveFrames(Depth);
+}
+
+void Builder::leaveFrames(size_t Depth) {
+  std::vector<Frame> Saved = St->Frames;
+  for (size_t K = Saved.size(); K > Depth; --K) {
+    const Frame &Fr = Saved[K - 1];
+    St->Frames.resize(K - 1);
+    if (Fr.K == Frame::With) {
+      // The guard restores the stream at the end of the with body.
+      TSPoint E = ts_node_end_point(Fr.Node);
+      SiteId At = siteAt(SiteKind::GuardExit, {E.row + 1, E.column + 1},
+                         ts_node_end_byte(Fr.Node));
+      emit(At, fact::GuardExit{Fr.Guard});
+    } else if (Fr.K == Frame::Finally) {
+      block(Fr.Node);
+    }
+  }
+  St->Frames = std::move(Saved);
+  St->Frames.resize(Depth);
+}
+
+void Builder::exitBody(TSNode At, Position P) {
+  // The frame's locals die: each tensor variable lets go of its storage.
+  if (St->OwnsLocals) {
+    for (const auto &E : St->S->Locals) {
+      if (E.second != VarClass::Tensor)
+        continue;
+      VarId V = varOf(E.getKey());
+      if (V != NoVar && !IR->var(V).Persistent)
+        emit(siteAt(SiteKind::LifetimeEnd, P, ts_node_end_byte(At)),
+             fact::Unbind{V});
+    }
+  }
+  if (St->B.Blocks[St->Cur].ExitSite == NoSite)
+    St->B.Blocks[St->Cur].ExitSite =
+        siteAt(SiteKind::FunctionExit, P, ts_node_start_byte(At));
+  edge(St->Cur, St->B.Exit);
+  St->Cur = newBlock(); // what follows is unreachable
+}
+
+void Builder::returnStatement(TSNode N) {
+  for (TSNode C : children(N)) {
+    Value V = expr(C);
+    escape(V, C);
+  }
+  leaveFrames(0);
+  exitBody(N, start(N));
+}
+
+void Builder::raiseStatement(TSNode N) {
+  if (!ts_node_is_null(N))
+    for (TSNode C : children(N))
+      expr(C);
+  for (size_t K = St->Frames.size(); K > 0; --K) {
+    if (St->Frames[K - 1].K != Frame::Handler)
+      continue;
+    std::vector<Frame> Saved = St->Frames;
+    unsigned Dispatch = Saved[K - 1].Dispatch;
+    leaveFrames(K);
+    edge(St->Cur, Dispatch);
+    St->Frames = std::move(Saved);
+    St->Cur = newBlock();
+    return;
+  }
+  std::vector<Frame> Saved = St->Frames;
+  leaveFrames(0);
+  TSNode At = ts_node_is_null(N) ? field(Root->Node, "name") : N;
+  if (ts_node_is_null(At))
+    At = Root->Node;
+  exitBody(At, start(At));
+  St->Frames = std::move(Saved);
+}
+
+void Builder::jump(TSNode, bool IsBreak) {
+  for (size_t K = St->Frames.size(); K > 0; --K) {
+    if (St->Frames[K - 1].K != Frame::Loop)
+      continue;
+    std::vector<Frame> Saved = St->Frames;
+    unsigned Target = IsBreak ? Saved[K - 1].Break : Saved[K - 1].Continue;
+    leaveFrames(K);
+    edge(St->Cur, Target);
+    St->Frames = std::move(Saved);
+    St->Cur = newBlock();
+    return;
+  }
+}
+
+void Builder::deleteStatement(TSNode N) {
+  for (TSNode C : children(N)) {
+    std::vector<TSNode> Targets =
+        is(C, "expression_list") ? children(C) : std::vector<TSNode>{C};
+    for (TSNode T : Targets) {
+      if (!is(T, "identifier"))
+        continue;
+      VarId V = varOf(F.text(T));
+      if (V != NoVar && IR->var(V).Class == VarClass::Tensor &&
+          !IR->var(V).Persistent)
+        emit(site(SiteKind::LifetimeEnd, T), fact::Unbind{V});
+    }
+  }
+}
+
+void Builder::assignment(TSNode N) {
+  TSNode Left = unparen(field(N, "left"));
+  TSNode Right = field(N, "right");
+  if (ts_node_is_null(Right))
+    return; // an annotation alone
+  // a = b = value: bind every target to the value.
+  std::vector<TSNode> Targets{Left};
+  while (is(Right, "assignment")) {
+    Targets.push_back(unparen(field(Right, "left")));
+    Right = field(Right, "right");
+  }
+  Value V = expr(Right);
+  for (TSNode T : Targets) {
+    if (is(T, "identifier")) {
+      bindName(T, V);
+    } else if (is(T, "subscript")) {
+      // t[i] = v: a write into t.
+      Value Base = expr(field(T, "value"));
+      if (Base.Class == VarClass::Tensor) {
+        readTensor(V, Right);
+        access(true, Base, T);
+      } else
+        escape(V, T);
+    } else {
+      // self.x = v, a, b = v: kept where it is not followed.
+      if (is(T, "attribute"))
+        expr(field(T, "object"));
+      escape(V, T);
+    }
+  }
+}
+
+void Builder::augmentedAssignment(TSNode N) {
+  TSNode Left = unparen(field(N, "left"));
+  Value R = expr(field(N, "right"));
+  Value L = is(Left, "subscript") ? expr(field(Left, "value")) : expr(Left);
+  if (L.Class != VarClass::Tensor)
+    return;
+  // t += x: an in-place op on t.
+  readTensor(R, field(N, "right"));
+  access(true, L, Left);
+}
+
+void Builder::bindName(TSNode Target, const Value &V) {
+  VarId Var = varOf(F.text(Target));
+  if (Var == NoVar || IR->var(Var).Persistent) {
+    // Stored where the analysis does not follow it.
+    escape(V, Target);
+    return;
+  }
+  switch (IR->var(Var).Class) {
+  case VarClass::Tensor:
+    emit(site(SiteKind::Other, Target),
+         fact::BindTensor{Var, V.Class == VarClass::Tensor ? V.Tensor
+                                                           : TensorRef()});
+    return;
+  case VarClass::Stream:
+    emit(site(SiteKind::Other, Target),
+         fact::BindStream{Var, V.Class == VarClass::Stream
+                                   ? V.Stream
+                                   : StreamRef::unknown()});
+    return;
+  case VarClass::Event:
+    emit(site(SiteKind::EventDecl, Target),
+         fact::BindEvent{Var, V.FreshEvent || V.RecordOn});
+    if (V.RecordOn)
+      emit(site(SiteKind::EventRecord, V.Node),
+           fact::EventRecord{Var, V.RecordStream});
+    return;
+  case VarClass::Guard:
+  case VarClass::Other:
+    return;
+  }
+}
+
+} // namespace streamsafe::py

@@ -1,0 +1,160 @@
+//===--- Builder.h - A Python scope's fact IR -------------------*- C++ -*-===//
+//
+// The Python front end: lowers one scope (a def, or the module body) to the
+// front-end-neutral fact IR (lib/ir/IR.h), the same facts the Clang front
+// end makes for the same program. Statements and control flow are in
+// BuildStatements.cpp, expressions and the torch API in
+// BuildExpressions.cpp and BuildCalls.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_PYTHON_BUILDER_H
+#define STREAMSAFE_LIB_PYTHON_BUILDER_H
+
+#include "lib/ir/IR.h"
+#include "lib/python/Scope.h"
+#include "llvm/ADT/DenseMap.h"
+#include <deque>
+#include <map>
+#include <memory>
+
+namespace streamsafe::py {
+
+/// One analysed scope's IR, and what messages need of its sites.
+struct LoweredFunction {
+  std::unique_ptr<Function> IR;
+  /// The name of the function called at a site (for messages that name it).
+  llvm::DenseMap<SiteId, std::string> Callees;
+};
+
+/// Site locations: line in the upper half, column in the lower.
+inline uint64_t packLoc(Position P) {
+  return (uint64_t(P.Line) << 32) | P.Column;
+}
+inline Position unpackLoc(uint64_t L) {
+  return {unsigned(L >> 32), unsigned(L & 0xffffffffu)};
+}
+
+class Builder {
+public:
+  Builder(const SourceFile &F, const Imports &I) : F(F), I(I) {}
+
+  /// Lowers \p S (its Node is the module or a function_definition).
+  LoweredFunction build(const Scope &S, std::string Name);
+
+private:
+  /// What a Python expression evaluates to, as far as streams go.
+  struct Value {
+    VarClass Class = VarClass::Other;
+    TensorRef Tensor;
+    StreamRef Stream = StreamRef::unknown();
+    VarId Event = NoVar;
+    bool FreshEvent = false; ///< torch.cuda.Event(): a new event
+    bool RecordOn = false;   ///< s.record_event(): a new event recorded on
+    StreamRef RecordStream;  ///< ... this stream
+    /// Tensors a tuple or list holds (they escape with it).
+    llvm::SmallVector<TensorRef, 2> Held;
+    TSNode Node = {};
+  };
+  /// Where a jump out of a statement must pass.
+  struct Frame {
+    enum Kind { Loop, With, Finally, Handler } K = Loop;
+    unsigned Break = 0, Continue = 0; ///< Loop: the targets
+    VarId Guard = NoVar;              ///< With: the guard to restore
+    TSNode Node = {};                 ///< With: its body; Finally: its block
+    unsigned Dispatch = 0;            ///< Handler: where exceptions go
+  };
+  /// The body being lowered.
+  struct BodyState {
+    Body B;
+    unsigned Cur = 0;
+    std::vector<Frame> Frames;
+    const Scope *S = nullptr;
+    bool OwnsLocals = false; ///< a def's body: its locals die at exit
+  };
+  struct PendingBody {
+    const Scope *S = nullptr;
+    BodyId Id = 0;
+  };
+
+  //===-- Bodies and control flow (BuildStatements.cpp) -------------------===//
+  Body lowerBody(const Scope &S, bool OwnsLocals);
+  unsigned newBlock();
+  void edge(unsigned From, unsigned To);
+  void block(TSNode Block);
+  void statement(TSNode N);
+  void ifStatement(TSNode N);
+  void loop(TSNode N, bool IsFor);
+  void tryStatement(TSNode N);
+  void withStatement(TSNode N);
+  void returnStatement(TSNode N);
+  void raiseStatement(TSNode N);
+  void jump(TSNode N, bool IsBreak);
+  /// Runs the frames above \p Depth as a jump leaves them (guards restore,
+  /// finally blocks run).
+  void leaveFrames(size_t Depth);
+  /// Leaves the body at \p At (locals die).
+  void exitBody(TSNode At, Position P);
+  void assignment(TSNode N);
+  void augmentedAssignment(TSNode N);
+  void bindName(TSNode Target, const Value &V);
+  void deleteStatement(TSNode N);
+
+  //===-- Expressions (BuildExpressions.cpp) ------------------------------===//
+  Value expr(TSNode N);
+  Value name(TSNode N);
+  Value binary(TSNode N, const std::vector<TSNode> &Operands);
+  void escape(const Value &V, TSNode At);
+  void readTensor(const Value &V, TSNode At);
+  /// Tensor variables of enclosing scopes a nested def or lambda names.
+  void escapeCaptured(TSNode Body, const Scope &Inner);
+
+  //===-- Calls (BuildCalls.cpp) ------------------------------------------===//
+  struct Args {
+    std::vector<TSNode> Positional;
+    std::vector<std::pair<llvm::StringRef, TSNode>> Keywords;
+    TSNode keyword(llvm::StringRef Name) const;
+    /// Positional argument \p I, or keyword \p Name.
+    TSNode get(unsigned I, llvm::StringRef Name) const;
+  };
+  Args argsOf(TSNode Call);
+  Value call(TSNode N);
+  Value apiCall(TSNode N, int Api, const std::string &Q, const Args &A);
+  Value tensorMethod(TSNode N, const Value &Self, llvm::StringRef Method,
+                     const Args &A);
+  Value streamMethod(TSNode N, const Value &Self, llvm::StringRef Method,
+                     const Args &A);
+  Value eventMethod(TSNode N, const Value &Self, llvm::StringRef Method,
+                    const Args &A);
+  Value unknownCall(const Args &A, bool Escapes);
+  void spawnThread(TSNode N, const Args &A);
+  bool nonBlocking(const Args &A, unsigned Position);
+  std::string device(TSNode Arg);
+
+  //===-- Variables, objects, sites, facts --------------------------------===//
+  VarId varOf(llvm::StringRef Name);
+  VarId syntheticVar(const char *Name, VarClass C, TSNode Key);
+  ObjectId objectOf(TSNode N);
+  SiteId site(SiteKind K, TSNode N);
+  SiteId siteAt(SiteKind K, Position P, uint64_t Order);
+  void emit(SiteId At, Fact::Op What);
+  void access(bool Write, const Value &T, TSNode At, bool Async = false,
+              bool Copy = false);
+
+  const SourceFile &F;
+  const Imports &I;
+  Function *IR = nullptr;
+  LoweredFunction *Out = nullptr;
+  const Scope *Root = nullptr;
+  BodyState *St = nullptr;
+  std::map<std::pair<const Scope *, std::string>, VarId> Vars;
+  std::map<const void *, ObjectId> Objects;
+  std::map<std::pair<std::string, const void *>, VarId> Synthetic;
+  std::map<const void *, BodyId> ThreadBodies;
+  std::deque<PendingBody> Pending;
+  std::vector<std::unique_ptr<Scope>> OwnedScopes;
+};
+
+} // namespace streamsafe::py
+
+#endif // STREAMSAFE_LIB_PYTHON_BUILDER_H

@@ -1,0 +1,79 @@
+//===--- Imports.cpp - Names resolved through a module's imports ----------===//
+
+#include "lib/python/Imports.h"
+
+namespace streamsafe::py {
+
+Imports::Imports(const SourceFile &F) : F(F) { read(F.root()); }
+
+void Imports::add(llvm::StringRef Name, std::string Path) {
+  auto [It, New] = Alias.try_emplace(Name, Path);
+  // Bound to two different things: trust neither.
+  if (!New && It->second != Path)
+    It->second.clear();
+}
+
+void Imports::read(TSNode N) {
+  if (is(N, "import_statement")) {
+    for (TSNode Name : fieldChildren(N, "name")) {
+      if (is(Name, "aliased_import")) {
+        add(F.text(field(Name, "alias")), F.text(field(Name, "name")).str());
+        continue;
+      }
+      // `import torch.cuda` binds `torch`.
+      llvm::StringRef Dotted = F.text(Name);
+      add(Dotted.split('.').first, Dotted.split('.').first.str());
+    }
+    return;
+  }
+  if (is(N, "import_from_statement")) {
+    TSNode Module = field(N, "module_name");
+    if (!is(Module, "dotted_name"))
+      return; // relative imports are another package's names
+    std::string Base = F.text(Module).str();
+    for (TSNode Name : fieldChildren(N, "name")) {
+      if (is(Name, "aliased_import"))
+        add(F.text(field(Name, "alias")),
+            Base + "." + F.text(field(Name, "name")).str());
+      else
+        add(F.text(Name), Base + "." + F.text(Name).str());
+    }
+    return;
+  }
+  for (TSNode C : children(N))
+    read(C);
+}
+
+// Public aliases of the modules that define the stream classes.
+static std::string canonical(std::string Path) {
+  static const std::pair<const char *, const char *> Prefixes[] = {
+      {"torch.cuda.streams.", "torch.cuda."},
+      {"torch.cuda.graphs.", "torch.cuda."},
+      {"torch.functional.", "torch."},
+  };
+  for (const auto &[From, To] : Prefixes)
+    if (llvm::StringRef(Path).starts_with(From))
+      return To + Path.substr(llvm::StringRef(From).size());
+  return Path;
+}
+
+std::string Imports::qualify(TSNode N,
+                             const llvm::StringSet<> *Shadowed) const {
+  N = unparen(N);
+  if (is(N, "identifier")) {
+    llvm::StringRef Name = F.text(N);
+    if (Shadowed && Shadowed->contains(Name))
+      return "";
+    auto It = Alias.find(Name);
+    return It == Alias.end() ? "" : canonical(It->second);
+  }
+  if (is(N, "attribute")) {
+    std::string Base = qualify(field(N, "object"), Shadowed);
+    if (Base.empty())
+      return "";
+    return canonical(Base + "." + F.text(field(N, "attribute")).str());
+  }
+  return "";
+}
+
+} // namespace streamsafe::py

@@ -1,0 +1,45 @@
+//===--- Imports.h - Names resolved through a module's imports --*- C++ -*-===//
+//
+// Python has no declarations: `torch.cuda.Stream` is whatever the names
+// `torch` (and its attributes) are bound to when the line runs. The front
+// end trusts the module's import statements and nothing else: a name bound
+// by `import torch`, `import torch.cuda as tc` or `from torch.cuda import
+// Stream as S` resolves to its dotted path; a name bound otherwise (or bound
+// twice, differently) does not resolve, and what does not resolve is not a
+// stream API.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_PYTHON_IMPORTS_H
+#define STREAMSAFE_LIB_PYTHON_IMPORTS_H
+
+#include "lib/python/Syntax.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include <string>
+
+namespace streamsafe::py {
+
+class Imports {
+public:
+  /// Reads every import statement of the file (module level and in
+  /// functions: an import in a function binds the same module).
+  Imports(const SourceFile &F);
+
+  /// The dotted path \p N (an identifier or attribute chain) denotes, in
+  /// canonical form ("torch.cuda.Stream"), or "" when it does not resolve.
+  /// \p Shadowed: whether a name is bound by something else where \p N is.
+  std::string qualify(TSNode N,
+                      const llvm::StringSet<> *Shadowed = nullptr) const;
+
+private:
+  void add(llvm::StringRef Name, std::string Path);
+  void read(TSNode N);
+
+  const SourceFile &F;
+  llvm::StringMap<std::string> Alias;
+};
+
+} // namespace streamsafe::py
+
+#endif // STREAMSAFE_LIB_PYTHON_IMPORTS_H

@@ -1,0 +1,60 @@
+//===--- Scope.h - A Python scope's names and what they hold ----*- C++ -*-===//
+//
+// Python declares nothing: a name is local to a function when the function
+// binds it, and holds a tensor, a stream or an event only as far as its
+// assignments say. A scope (the module body, a def, a lambda) collects the
+// names it binds and infers, flow-insensitively, the class of each: every
+// assignment must agree (a tensor-returning torch call, a stream API, an op
+// on a tensor), or the name is not followed (VarClass::Other).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_PYTHON_SCOPE_H
+#define STREAMSAFE_LIB_PYTHON_SCOPE_H
+
+#include "lib/ir/IR.h"
+#include "lib/python/Imports.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include <vector>
+
+namespace streamsafe::py {
+
+struct Scope {
+  enum Kind { Module, Def, Lambda } K = Module;
+  TSNode Node;
+  const Scope *Parent = nullptr;
+  /// The module scope (itself for the module).
+  const Scope *ModuleScope = nullptr;
+  /// Names bound in this scope, with their inferred class.
+  llvm::StringMap<VarClass> Locals;
+  /// Parameters, in order (identifier nodes).
+  std::vector<TSNode> Params;
+  /// Functions defined directly in this scope, by name.
+  llvm::StringMap<TSNode> Defs;
+  /// Names bound once, to a device written as a literal ("cuda",
+  /// torch.device("cpu")): the device's text.
+  llvm::StringMap<std::string> Devices;
+
+  /// The scope that binds \p Name as seen from here (null: none does).
+  const Scope *owner(llvm::StringRef Name) const;
+  /// The class of \p Name as seen from here.
+  VarClass classOf(llvm::StringRef Name) const;
+};
+
+/// Builds the scope of \p Node (module, function_definition or lambda).
+std::unique_ptr<Scope> makeScope(TSNode Node, Scope::Kind K,
+                                 const Scope *Parent, const SourceFile &F,
+                                 const Imports &I);
+
+/// The class of the value \p Expr denotes in \p S.
+VarClass classOfExpr(TSNode Expr, const Scope &S, const SourceFile &F,
+                     const Imports &I);
+
+/// The device a device argument names: "cuda", "cpu", or "" (unknown).
+std::string deviceOf(TSNode Expr, const Scope &S, const SourceFile &F,
+                     const Imports &I);
+
+} // namespace streamsafe::py
+
+#endif // STREAMSAFE_LIB_PYTHON_SCOPE_H

@@ -1,0 +1,72 @@
+//===--- Syntax.h - Python source parsed by tree-sitter ---------*- C++ -*-===//
+//
+// A Python file and its tree-sitter syntax tree, with the few node helpers
+// the lowering needs. The grammar is tree-sitter-python's generated parser
+// (fetched by scripts/setup.sh into .tools/, compiled into the build).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_PYTHON_SYNTAX_H
+#define STREAMSAFE_LIB_PYTHON_SYNTAX_H
+
+#include "llvm/ADT/StringRef.h"
+#include <string>
+#include <tree_sitter/api.h>
+#include <vector>
+
+namespace streamsafe::py {
+
+/// A 1-based line and column (columns count bytes, as clang's do).
+struct Position {
+  unsigned Line = 0;
+  unsigned Column = 0;
+};
+
+class SourceFile {
+public:
+  SourceFile(std::string Path, std::string Text);
+  ~SourceFile();
+  SourceFile(const SourceFile &) = delete;
+  SourceFile &operator=(const SourceFile &) = delete;
+
+  /// Parses the text; false when the runtime refuses the grammar.
+  bool parse();
+  /// Where the first syntax error is, if the tree has one.
+  bool firstError(Position &At) const;
+
+  TSNode root() const { return ts_tree_root_node(Tree); }
+  const std::string &path() const { return Path; }
+  const std::string &text() const { return Text; }
+  /// The source text of \p N.
+  llvm::StringRef text(TSNode N) const;
+  /// The line of \p Line (1-based), without its newline.
+  llvm::StringRef line(unsigned Line) const;
+
+private:
+  std::string Path;
+  std::string Text;
+  TSParser *Parser = nullptr;
+  TSTree *Tree = nullptr;
+};
+
+//===-- Node helpers -----------------------------------------------------===//
+
+inline llvm::StringRef type(TSNode N) {
+  return ts_node_is_null(N) ? llvm::StringRef() : ts_node_type(N);
+}
+inline bool is(TSNode N, llvm::StringRef T) { return type(N) == T; }
+inline TSNode field(TSNode N, const char *Name) {
+  return ts_node_child_by_field_name(N, Name, llvm::StringRef(Name).size());
+}
+/// The named children of \p N.
+std::vector<TSNode> children(TSNode N);
+/// The children of \p N in field \p Name (a field may repeat).
+std::vector<TSNode> fieldChildren(TSNode N, const char *Name);
+/// Where \p N begins (1-based).
+Position start(TSNode N);
+/// Strips parentheses.
+TSNode unparen(TSNode N);
+
+} // namespace streamsafe::py
+
+#endif // STREAMSAFE_LIB_PYTHON_SYNTAX_H

@@ -1,0 +1,34 @@
+//===--- Config.h - The .clang-tidy file, read for Python -------*- C++ -*-===//
+//
+// streamsafe-py reads the same configuration file as the C++ checks: the
+// nearest .clang-tidy above the analysed file. `Checks:` selects the checks
+// (clang-tidy's globs) and `CheckOptions:` sets the engine's limits
+// (VisitsPerBlock, MaxStateWork, globally or under a check's name). One
+// file configures both languages of a mixed repository (docs/python.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_TOOLS_PY_CONFIG_H
+#define STREAMSAFE_TOOLS_PY_CONFIG_H
+
+#include "lib/engine/Solver.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+
+namespace streamsafe::py {
+
+struct FileConfig {
+  std::string Path;   ///< the .clang-tidy read ("" for none)
+  std::string Checks; ///< its Checks: value ("" for none)
+  std::optional<unsigned> VisitsPerBlock;
+  std::optional<uint64_t> MaxStateWork;
+  std::string Error; ///< why the file could not be read
+};
+
+/// Reads the nearest .clang-tidy above \p File.
+FileConfig configFor(llvm::StringRef File);
+
+} // namespace streamsafe::py
+
+#endif // STREAMSAFE_TOOLS_PY_CONFIG_H

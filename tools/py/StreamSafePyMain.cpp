@@ -1,0 +1,195 @@
+//===--- StreamSafePyMain.cpp - streamsafe-py -----------------------------===//
+//
+// `streamsafe-py [options] FILE...`: the StreamSafe checks on Python files,
+// with clang-tidy's output format (file:line:col: warning: ... [check],
+// then notes), clang-tidy's check globs and suppression comments, and
+// streamsafe-ci's exit codes: 0 no findings, 1 findings, 2 a file could not
+// be analysed (unreadable, a syntax error) or misuse (a bad option, an
+// unknown check).
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/python/Analysis.h"
+#include "tools/py/CheckFilter.h"
+#include "tools/py/Config.h"
+#include "tools/py/Nolint.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include <string>
+#include <vector>
+
+using namespace streamsafe;
+using namespace streamsafe::py;
+
+static const char Usage[] =
+    "usage: streamsafe-py [options] FILE...\n"
+    "\n"
+    "Finds CUDA stream-safety bugs in PyTorch code (docs/python.md).\n"
+    "\n"
+    "options:\n"
+    "  --checks=GLOBS        clang-tidy style, e.g. "
+    "-*,streamsafe-unsynchronized-access\n"
+    "                        (after the nearest .clang-tidy's Checks:)\n"
+    "  --list-checks         print the enabled checks and exit\n"
+    "  --quiet               no summary line on stderr\n"
+    "  --version             print the version and exit\n"
+    "  --help                print this and exit\n"
+    "\n"
+    "exit codes: 0 no findings, 1 findings, 2 a file could not be analysed "
+    "or misuse\n";
+
+int main(int argc, char **argv) {
+  std::vector<std::string> Files;
+  std::vector<std::string> CheckArgs;
+  bool ListChecks = false, Quiet = false;
+  PyOptions Opts;
+  for (int K = 1; K < argc; ++K) {
+    llvm::StringRef A = argv[K];
+    if (A == "--help" || A == "-h") {
+      llvm::outs() << Usage;
+      return 0;
+    }
+    if (A == "--version") {
+      llvm::outs() << "streamsafe-py " << STREAMSAFE_VERSION << "\n";
+      return 0;
+    }
+    if (A.consume_front("--checks=") || A.consume_front("-checks=")) {
+      CheckArgs.push_back(A.str());
+      continue;
+    }
+    if (A == "--list-checks") {
+      ListChecks = true;
+      continue;
+    }
+    if (A == "--quiet") {
+      Quiet = true;
+      continue;
+    }
+    // Hidden: the facts and states of one def (the engine's trace).
+    if (A.consume_front("--debug-dump-function=")) {
+      Opts.DumpFunction = A.str();
+      continue;
+    }
+    if (A == "--") {
+      for (++K; K < argc; ++K)
+        Files.push_back(argv[K]);
+      break;
+    }
+    if (A.starts_with("-") && A != "-") {
+      llvm::errs() << "streamsafe-py: error: unknown option '" << A
+                   << "' (see --help)\n";
+      return 2;
+    }
+    Files.push_back(A.str());
+  }
+  if (Files.empty() && !ListChecks) {
+    llvm::errs() << "streamsafe-py: error: no input files (see --help)\n";
+    return 2;
+  }
+
+  // The filter of one file: everything, then its .clang-tidy's Checks:,
+  // then --checks.
+  auto FilterFor = [&](const FileConfig &C) {
+    CheckFilter Filter;
+    Filter.add("streamsafe-*");
+    Filter.add(C.Checks);
+    for (const std::string &S : CheckArgs)
+      Filter.add(S);
+    return Filter;
+  };
+  {
+    CheckFilter Args;
+    for (const std::string &S : CheckArgs)
+      Args.add(S);
+    std::vector<std::string> Unknown = Args.unknownNames();
+    if (!Unknown.empty()) {
+      llvm::errs() << "streamsafe-py: error: unknown check '" << Unknown[0]
+                   << "' in --checks (known: streamsafe-*, see "
+                      "--list-checks)\n";
+      return 2;
+    }
+  }
+  if (ListChecks) {
+    CheckFilter Filter =
+        FilterFor(configFor(Files.empty() ? std::string("./x.py") : Files[0]));
+    llvm::outs() << "Enabled checks:\n";
+    for (const std::string &C : pythonChecks())
+      if (Filter.enabled(C))
+        llvm::outs() << "    " << C << "\n";
+    return 0;
+  }
+
+  bool Failed = false;
+  unsigned Warnings = 0, Suppressed = 0;
+  for (const std::string &Path : Files) {
+    auto Buf = Path == "-" ? llvm::MemoryBuffer::getSTDIN()
+                           : llvm::MemoryBuffer::getFile(Path);
+    if (!Buf) {
+      llvm::errs() << Path << ": error: cannot read the file: "
+                   << Buf.getError().message() << "\n";
+      Failed = true;
+      continue;
+    }
+    FileConfig Config = configFor(Path);
+    if (!Config.Error.empty()) {
+      llvm::errs() << Config.Path
+                   << ": error: cannot read the configuration: " << Config.Error
+                   << "\n";
+      Failed = true;
+      continue;
+    }
+    PyOptions FileOpts = Opts;
+    if (Config.VisitsPerBlock)
+      FileOpts.Limits.VisitsPerBlock = *Config.VisitsPerBlock;
+    if (Config.MaxStateWork)
+      FileOpts.Limits.MaxStateWork = *Config.MaxStateWork;
+    CheckFilter Filter = FilterFor(Config);
+
+    SourceFile F(Path, (*Buf)->getBuffer().str());
+    if (!F.parse()) {
+      llvm::errs() << "streamsafe-py: error: the tree-sitter runtime refuses "
+                      "the Python grammar (ABI mismatch)\n";
+      return 2;
+    }
+    Position Err;
+    if (F.firstError(Err)) {
+      llvm::errs() << Path << ":" << Err.Line << ":" << Err.Column
+                   << ": error: invalid Python syntax; the file is not "
+                      "analysed\n";
+      Failed = true;
+      continue;
+    }
+    FileResult R = analyzeFile(F, FileOpts);
+    for (const std::string &S : R.Skipped)
+      llvm::errs() << "streamsafe-py: skipped '" << S << "' in " << Path
+                   << ": the analysis budget was exceeded\n";
+    for (const std::vector<Diagnostic> &D : R.Findings) {
+      const Diagnostic &W = D.front();
+      if (!Filter.enabled(W.Check))
+        continue;
+      if (suppressed(F, W.At.Line, W.Check)) {
+        ++Suppressed;
+        continue;
+      }
+      ++Warnings;
+      for (const Diagnostic &X : D) {
+        llvm::outs() << Path << ":" << X.At.Line << ":" << X.At.Column << ": "
+                     << (X.Check.empty() ? "note: " : "warning: ") << X.Text;
+        if (!X.Check.empty())
+          llvm::outs() << " [" << X.Check << "]";
+        llvm::outs() << "\n";
+      }
+    }
+  }
+  llvm::outs().flush();
+  if (!Quiet && (Warnings || Suppressed))
+    llvm::errs() << Warnings << " warning" << (Warnings == 1 ? "" : "s")
+                 << " generated"
+                 << (Suppressed ? " (" + std::to_string(Suppressed) +
+                                      " suppressed by NOLINT)"
+                                : std::string())
+                 << ".\n";
+  if (Failed)
+    return 2;
+  return Warnings ? 1 : 0;
+}
