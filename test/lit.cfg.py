@@ -70,10 +70,27 @@ runner = [
 if use_pch:
     runner += ["--pch-cxx=" + config.pch_cxx, "--pch-cuda=" + config.pch_cuda]
 
+# Python tests (test/python): streamsafe-py, built when its grammar is
+# installed (scripts/setup.sh); the tests fail, saying so, when it is not.
+py_runner = [
+    config.python_executable,
+    os.path.join(config.streamsafe_src_root, "test", "python",
+                 "check_streamsafe_py.py"),
+    "--driver=" + config.streamsafe_py,
+    "--filecheck=" + os.path.join(config.llvm_tools_dir, "FileCheck"),
+]
+if not os.path.exists(config.streamsafe_py):
+    lit_config.warning(
+        "streamsafe-py is not built (%s): the test/python tests fail. Run "
+        "scripts/setup.sh (libtree-sitter-dev and the Python grammar), "
+        "configure again and build." % config.streamsafe_py)
+
 subs = config.substitutions
 # Longer names first: lit replaces in list order.
+subs.append(("%check_streamsafe_py", q(py_runner)))
 subs.append(("%check_streamsafe", q(runner)))
 subs.append(("%streamsafe_version", config.streamsafe_version))
+subs.append(("%streamsafe_py", shlex.quote(config.streamsafe_py)))
 subs.append(("%streamsafe", shlex.quote(config.streamsafe_driver)))
 subs.append(("%plugin", shlex.quote(config.streamsafe_plugin)))
 subs.append(("%clang_tidy", shlex.quote(config.clang_tidy)))

@@ -110,6 +110,8 @@ void Builder::escapeCaptured(TSNode Body, const Scope &Inner) {
   while (!Work.empty()) {
     TSNode N = Work.back();
     Work.pop_back();
+    if (ts_node_is_null(N))
+      continue;
     if (is(N, "identifier")) {
       llvm::StringRef Name = F.text(N);
       if (!Inner.Locals.count(Name)) {

@@ -13,9 +13,17 @@
 
 namespace streamsafe::py {
 
-// The position just after \p N, for a scope's end.
+// The last statement of a block (comments are not statements).
+static TSNode lastStatement(TSNode N) {
+  std::vector<TSNode> C = children(N);
+  return C.empty() || !(is(N, "block") || is(N, "module")) ? N : C.back();
+}
+
+// The position just after the last statement of \p N: a scope's end.
 static Position endOf(TSNode N) {
-  TSPoint P = ts_node_end_point(N);
+  if (ts_node_is_null(N))
+    return {1, 1};
+  TSPoint P = ts_node_end_point(lastStatement(N));
   return {P.row + 1, P.column + 1};
 }
 
@@ -340,9 +348,8 @@ void Builder::leaveFrames(size_t Depth) {
     St->Frames.resize(K - 1);
     if (Fr.K == Frame::With) {
       // The guard restores the stream at the end of the with body.
-      TSPoint E = ts_node_end_point(Fr.Node);
-      SiteId At = siteAt(SiteKind::GuardExit, {E.row + 1, E.column + 1},
-                         ts_node_end_byte(Fr.Node));
+      SiteId At = siteAt(SiteKind::GuardExit, endOf(Fr.Node),
+                         ts_node_end_byte(lastStatement(Fr.Node)));
       emit(At, fact::GuardExit{Fr.Guard});
     } else if (Fr.K == Frame::Finally) {
       block(Fr.Node);
@@ -360,7 +367,8 @@ void Builder::exitBody(TSNode At, Position P) {
         continue;
       VarId V = varOf(E.getKey());
       if (V != NoVar && !IR->var(V).Persistent)
-        emit(siteAt(SiteKind::LifetimeEnd, P, ts_node_end_byte(At)),
+        emit(siteAt(SiteKind::LifetimeEnd, P,
+                    ts_node_end_byte(lastStatement(At))),
              fact::Unbind{V});
     }
   }

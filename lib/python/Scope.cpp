@@ -148,6 +148,8 @@ public:
   Collector(const SourceFile &F) : F(F) {}
 
   void walk(TSNode N) {
+    if (ts_node_is_null(N))
+      return;
     llvm::StringRef T = type(N);
     if (T == "function_definition" || T == "class_definition") {
       bind(F.text(field(N, "name")), {});

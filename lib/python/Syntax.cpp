@@ -46,6 +46,8 @@ bool SourceFile::firstError(Position &At) const {
 }
 
 llvm::StringRef SourceFile::text(TSNode N) const {
+  if (ts_node_is_null(N))
+    return "";
   uint32_t B = ts_node_start_byte(N), E = ts_node_end_byte(N);
   return llvm::StringRef(Text).slice(B, E);
 }
@@ -59,6 +61,8 @@ llvm::StringRef SourceFile::line(unsigned Line) const {
 
 std::vector<TSNode> children(TSNode N) {
   std::vector<TSNode> Out;
+  if (ts_node_is_null(N))
+    return Out;
   uint32_t Count = ts_node_named_child_count(N);
   for (uint32_t I = 0; I < Count; ++I) {
     TSNode C = ts_node_named_child(N, I);
@@ -70,6 +74,8 @@ std::vector<TSNode> children(TSNode N) {
 
 std::vector<TSNode> fieldChildren(TSNode N, const char *Name) {
   std::vector<TSNode> Out;
+  if (ts_node_is_null(N))
+    return Out;
   TSTreeCursor C = ts_tree_cursor_new(N);
   if (ts_tree_cursor_goto_first_child(&C)) {
     do {
@@ -83,6 +89,8 @@ std::vector<TSNode> fieldChildren(TSNode N, const char *Name) {
 }
 
 Position start(TSNode N) {
+  if (ts_node_is_null(N))
+    return {1, 1};
   TSPoint P = ts_node_start_point(N);
   return {P.row + 1, P.column + 1};
 }

@@ -56,9 +56,11 @@ inline llvm::StringRef type(TSNode N) {
 }
 inline bool is(TSNode N, llvm::StringRef T) { return type(N) == T; }
 inline TSNode field(TSNode N, const char *Name) {
+  if (ts_node_is_null(N))
+    return N;
   return ts_node_child_by_field_name(N, Name, llvm::StringRef(Name).size());
 }
-/// The named children of \p N.
+/// The named children of \p N (none for a null node).
 std::vector<TSNode> children(TSNode N);
 /// The children of \p N in field \p Name (a field may repeat).
 std::vector<TSNode> fieldChildren(TSNode N, const char *Name);
