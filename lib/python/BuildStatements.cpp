@@ -13,17 +13,30 @@
 
 namespace streamsafe::py {
 
-// The last statement of a block (comments are not statements).
-static TSNode lastStatement(TSNode N) {
-  std::vector<TSNode> C = children(N);
-  return C.empty() || !(is(N, "block") || is(N, "module")) ? N : C.back();
+// The last token of \p N that is not a comment: a block's comments (a
+// trailing one, or one nested in its last statement) are not code.
+static TSNode lastToken(TSNode N) {
+  for (;;) {
+    uint32_t Count = ts_node_child_count(N);
+    TSNode Last = {};
+    for (uint32_t K = Count; K > 0; --K) {
+      TSNode C = ts_node_child(N, K - 1);
+      if (!is(C, "comment") && ts_node_end_byte(C) > ts_node_start_byte(C)) {
+        Last = C;
+        break;
+      }
+    }
+    if (ts_node_is_null(Last))
+      return N;
+    N = Last;
+  }
 }
 
-// The position just after the last statement of \p N: a scope's end.
+// The position just after the last token of \p N: a scope's end.
 static Position endOf(TSNode N) {
   if (ts_node_is_null(N))
     return {1, 1};
-  TSPoint P = ts_node_end_point(lastStatement(N));
+  TSPoint P = ts_node_end_point(lastToken(N));
   return {P.row + 1, P.column + 1};
 }
 
@@ -281,7 +294,7 @@ void Builder::tryStatement(TSNode N) {
   }
   if (!CatchAll) {
     St->Cur = Dispatch;
-    raiseStatement(TSNode{});
+    propagate(N);
   }
   St->Frames.resize(Depth);
   St->Cur = After;
@@ -349,7 +362,7 @@ void Builder::leaveFrames(size_t Depth) {
     if (Fr.K == Frame::With) {
       // The guard restores the stream at the end of the with body.
       SiteId At = siteAt(SiteKind::GuardExit, endOf(Fr.Node),
-                         ts_node_end_byte(lastStatement(Fr.Node)));
+                         ts_node_end_byte(lastToken(Fr.Node)));
       emit(At, fact::GuardExit{Fr.Guard});
     } else if (Fr.K == Frame::Finally) {
       block(Fr.Node);
@@ -367,8 +380,7 @@ void Builder::exitBody(TSNode At, Position P) {
         continue;
       VarId V = varOf(E.getKey());
       if (V != NoVar && !IR->var(V).Persistent)
-        emit(siteAt(SiteKind::LifetimeEnd, P,
-                    ts_node_end_byte(lastStatement(At))),
+        emit(siteAt(SiteKind::LifetimeEnd, P, ts_node_end_byte(lastToken(At))),
              fact::Unbind{V});
     }
   }
@@ -389,9 +401,12 @@ void Builder::returnStatement(TSNode N) {
 }
 
 void Builder::raiseStatement(TSNode N) {
-  if (!ts_node_is_null(N))
-    for (TSNode C : children(N))
-      expr(C);
+  for (TSNode C : children(N))
+    expr(C);
+  propagate(N);
+}
+
+void Builder::propagate(TSNode N) {
   for (size_t K = St->Frames.size(); K > 0; --K) {
     if (St->Frames[K - 1].K != Frame::Handler)
       continue;
@@ -405,10 +420,7 @@ void Builder::raiseStatement(TSNode N) {
   }
   std::vector<Frame> Saved = St->Frames;
   leaveFrames(0);
-  TSNode At = ts_node_is_null(N) ? field(Root->Node, "name") : N;
-  if (ts_node_is_null(At))
-    At = Root->Node;
-  exitBody(At, start(At));
+  exitBody(N, start(N));
   St->Frames = std::move(Saved);
 }
 

@@ -89,6 +89,9 @@ private:
   void withStatement(TSNode N);
   void returnStatement(TSNode N);
   void raiseStatement(TSNode N);
+  /// An exception raised at \p N goes to the innermost handler, or out of
+  /// the body.
+  void propagate(TSNode N);
   void jump(TSNode N, bool IsBreak);
   /// Runs the frames above \p Depth as a jump leaves them (guards restore,
   /// finally blocks run).
