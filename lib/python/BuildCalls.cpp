@@ -341,10 +341,12 @@ Builder::Value Builder::streamMethod(TSNode N, const Value &Self,
   Value R;
   R.Node = N;
   if (Method == "wait_stream") {
-    // s.wait_stream(o) is an event recorded on o that s waits on.
+    // s.wait_stream(o) is an event recorded on o that s waits on. One
+    // variable serves every call (each binds a new event): the wait follows
+    // the record at once, and no stale event is kept in the state.
     TSNode Arg = A.get(0, "stream");
     Value Other = expr(Arg);
-    VarId E = syntheticVar("wait_stream", VarClass::Event, N);
+    VarId E = syntheticVar("wait_stream", VarClass::Event, TSNode{});
     emit(site(SiteKind::EventDecl, N), fact::BindEvent{E, true});
     emit(site(SiteKind::EventRecord, ts_node_is_null(Arg) ? N : Arg),
          fact::EventRecord{E, Other.Class == VarClass::Stream
