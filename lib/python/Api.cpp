@@ -25,6 +25,7 @@ PyApi apiOf(llvm::StringRef Q) {
       {"torch.cuda.set_stream", PyApi::SetStream},
       {"torch.cuda.synchronize", PyApi::Synchronize},
       {"threading.Thread", PyApi::Thread},
+      {"torch.cuda.graph", PyApi::Graph},
   };
   for (const auto &[Name, Api] : Named)
     if (Q == Name)

@@ -29,6 +29,7 @@ enum class PyApi {
   TensorOp,       ///< any other torch.* / torch.nn.functional.* function
   NotTensor,      ///< torch.* that returns no tensor (torch.device, ...)
   Thread,         ///< threading.Thread(target=...)
+  Graph,          ///< torch.cuda.graph(g): a capture region (with)
 };
 
 PyApi apiOf(llvm::StringRef Qualified);

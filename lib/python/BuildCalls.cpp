@@ -201,6 +201,7 @@ Builder::Value Builder::apiCall(TSNode N, int ApiInt, const std::string &Q,
     return R;
   }
   case PyApi::StreamContext:
+  case PyApi::Graph:
   case PyApi::NotTensor:
   case PyApi::None:
     return unknownCall(A, true);

@@ -320,7 +320,9 @@ void Builder::withStatement(TSNode N) {
     Value = unparen(Value);
     std::string Q =
         is(Value, "call") ? I.qualify(field(Value, "function")) : std::string();
-    if (!Q.empty() && apiOf(Q) == PyApi::StreamContext) {
+    if (!Q.empty() && apiOf(Q) == PyApi::Graph) {
+      enterGraph(Value, Body);
+    } else if (!Q.empty() && apiOf(Q) == PyApi::StreamContext) {
       // torch.cuda.stream(s): a guard over the body; stream(None) sets
       // nothing (and restores nothing).
       Args A = argsOf(Value);
@@ -354,16 +356,71 @@ void Builder::withStatement(TSNode N) {
   leaveFrames(Depth);
 }
 
+void Builder::enterGraph(TSNode Call, TSNode Body) {
+  // torch.cuda.graph's __enter__: the host waits for the device, the
+  // capture stream (stream=, else the class's own side stream) is made
+  // current, and the capture begins on it; __exit__ ends the capture and
+  // restores the stream.
+  Args A = argsOf(Call);
+  for (TSNode P : A.Positional)
+    expr(P);
+  emit(site(SiteKind::Other, Call), fact::DeviceSync{});
+  fact::GuardEnter G;
+  G.Guard = syntheticVar("graph", VarClass::Guard, Call);
+  TSNode StreamArg = A.keyword("stream");
+  if (ts_node_is_null(StreamArg) || is(StreamArg, "none")) {
+    // One default capture stream, from the pool, for every capture.
+    G.Stream = {StreamRef::Pool, objectOf(TSNode{}), NoVar};
+  } else {
+    Builder::Value S = expr(StreamArg);
+    G.Stream = S.Class == VarClass::Stream ? S.Stream : StreamRef::unknown();
+  }
+  emit(site(SiteKind::GuardEnter, Call), G);
+  CaptureMode Mode = CaptureMode::Global;
+  if (TSNode M = A.keyword("capture_error_mode"); !ts_node_is_null(M)) {
+    llvm::StringRef Text = F.text(M).trim("'\"");
+    Mode = Text == "global"         ? CaptureMode::Global
+           : Text == "thread_local" ? CaptureMode::ThreadLocal
+           : Text == "relaxed"      ? CaptureMode::Relaxed
+                                    : CaptureMode::Unknown;
+  }
+  emit(site(SiteKind::CaptureBegin, Call),
+       fact::CaptureBegin{StreamRef::current(), Mode});
+  Frame W;
+  W.K = Frame::With;
+  W.Guard = G.Guard;
+  W.Node = Body;
+  W.Capture = true;
+  St->Frames.push_back(W);
+}
+
 void Builder::leaveFrames(size_t Depth) {
   std::vector<Frame> Saved = St->Frames;
   for (size_t K = Saved.size(); K > Depth; --K) {
     const Frame &Fr = Saved[K - 1];
     St->Frames.resize(K - 1);
     if (Fr.K == Frame::With) {
+      Position End = endOf(Fr.Node);
+      uint64_t Order = ts_node_end_byte(lastToken(Fr.Node));
+      VarId Join = NoVar;
+      if (Fr.Capture) {
+        emit(siteAt(SiteKind::CaptureEnd, End, Order),
+             fact::CaptureEnd{StreamRef::current()});
+        // What the capture stream did was recorded, not run (and what it
+        // did before was synchronised on entry): nothing of it is pending
+        // for the stream restored next. An event recorded on it and waited
+        // on after the restore says so.
+        Join = syntheticVar("graph-end", VarClass::Event, TSNode{});
+        emit(siteAt(SiteKind::EventDecl, End, Order),
+             fact::BindEvent{Join, true});
+        emit(siteAt(SiteKind::EventRecord, End, Order),
+             fact::EventRecord{Join, StreamRef::current()});
+      }
       // The guard restores the stream at the end of the with body.
-      SiteId At = siteAt(SiteKind::GuardExit, endOf(Fr.Node),
-                         ts_node_end_byte(lastToken(Fr.Node)));
-      emit(At, fact::GuardExit{Fr.Guard});
+      emit(siteAt(SiteKind::GuardExit, End, Order), fact::GuardExit{Fr.Guard});
+      if (Join != NoVar)
+        emit(siteAt(SiteKind::EventWait, End, Order),
+             fact::EventWait{Join, StreamRef::current(), false});
     } else if (Fr.K == Frame::Finally) {
       block(Fr.Node);
     }

@@ -61,6 +61,7 @@ private:
     enum Kind { Loop, With, Finally, Handler } K = Loop;
     unsigned Break = 0, Continue = 0; ///< Loop: the targets
     VarId Guard = NoVar;              ///< With: the guard to restore
+    bool Capture = false;             ///< With: torch.cuda.graph (ends it)
     TSNode Node = {};                 ///< With: its body; Finally: its block
     unsigned Dispatch = 0;            ///< Handler: where exceptions go
   };
@@ -87,6 +88,8 @@ private:
   void loop(TSNode N, bool IsFor);
   void tryStatement(TSNode N);
   void withStatement(TSNode N);
+  /// `with torch.cuda.graph(g, stream=s):` enters a capture region.
+  void enterGraph(TSNode Call, TSNode Body);
   void returnStatement(TSNode N);
   void raiseStatement(TSNode N);
   /// An exception raised at \p N goes to the innermost handler, or out of
