@@ -354,6 +354,7 @@ void Builder::withStatement(TSNode N) {
   }
   block(Body);
   leaveFrames(Depth);
+  St->Frames.resize(Depth);
 }
 
 void Builder::enterGraph(TSNode Call, TSNode Body) {
@@ -425,8 +426,9 @@ void Builder::leaveFrames(size_t Depth) {
       block(Fr.Node);
     }
   }
+  // The statements around the jump go on lowering (what follows it is
+  // unreachable, but still inside the same frames).
   St->Frames = std::move(Saved);
-  St->Frames.resize(Depth);
 }
 
 void Builder::exitBody(TSNode At, Position P) {

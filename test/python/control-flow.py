@@ -128,3 +128,22 @@ def raise_inside_with_restores(x: torch.Tensor, flag):
         if flag:
             raise ValueError("no")
     return x
+
+
+def return_in_try_with_handler_and_finally(x: torch.Tensor, flag):
+    s = torch.cuda.Stream()
+    prev = torch.cuda.current_stream()
+    torch.cuda.set_stream(s)
+    try:
+        if flag:
+            return None
+        for i in range(3):
+            try:
+                continue
+            finally:
+                pass
+    except RuntimeError:
+        pass
+    finally:
+        torch.cuda.set_stream(prev)
+    return x
