@@ -17,6 +17,7 @@ StreamAnalysisBase::StreamAnalysisBase(StringRef Name,
   AnalysisOptions O;
   // Hidden debugging option: not stored, so --dump-config does not show it.
   O.DumpFunction = Options.getLocalOrGlobal("DebugDumpFunction", "").str();
+  O.TimeFunctionsMs = Options.getLocalOrGlobal("DebugTimeFunctions", 0u);
   // Framework APIs are one model for all checks: a name listed globally
   // (CheckOptions: {EventClasses: ...}) or under any check's prefix counts.
   const ClangTidyOptions::OptionMap &All = Context->getOptions().CheckOptions;

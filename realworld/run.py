@@ -14,6 +14,7 @@ Modes:
                          line its fix changed, the fixed side must be silent
   run.py --profile       adds --enable-check-profile: time per check, the
                          analysis share of total time, peak memory per TU,
+                         the slowest functions (DebugTimeFunctions), the
                          functions given up on (budget)
 
 What it needs (it says so when something is missing):
@@ -48,6 +49,11 @@ WARNING = re.compile(
     r"(?P<sev>warning|error|note): (?P<msg>.*?)(?: \[(?P<check>[\w\-.,]+)\])?$"
 )
 SKIPPED = re.compile(r"^streamsafe: skipped '(?P<fn>[^']+)': (?P<why>.*)$")
+TIMED = re.compile(r"^streamsafe: analysed '(?P<fn>[^']+)' in (?P<ms>[\d.]+) ms"
+                   r" \((?P<what>.*)\)$")
+# In --profile mode, functions whose analysis takes at least this long are
+# timed by the analyzer (its hidden DebugTimeFunctions option).
+TIME_FUNCTIONS_MS = 20
 # The stream APIs counted for the corpus size: stream getters and guards,
 # events, stream-ordered runtime calls, launches with a stream argument.
 STREAM_API = re.compile(
@@ -199,6 +205,8 @@ class Measured:
 def analyse_unit(task):
     (binary, path, flags, profile, config) = task
     cmd = [binary, "--checks=-*,streamsafe-*", "--quiet"]
+    if profile and not config:
+        config = "{CheckOptions: {DebugTimeFunctions: %d}}" % TIME_FUNCTIONS_MS
     if config:
         cmd.append("--config=" + config)
     if profile:
@@ -242,7 +250,7 @@ def corpus(manifest, args):
     per_check = Counter()
     parse_errors = 0
     total_wall = total_check = 0.0
-    prof_rows, skipped, report = [], [], []
+    prof_rows, skipped, report, timed = [], [], [], []
     for u, r in zip(units, results):
         findings, errors, notes = parse_output(r["out"], u["path"])
         rel = lambda p: os.path.relpath(p, u["root"]) if p.startswith(
@@ -264,6 +272,10 @@ def corpus(manifest, args):
             if m:
                 skipped.append("{}/{}: {}: {}".format(
                     u["project"], u["file"], m["fn"], m["why"]))
+            m = TIMED.match(line)
+            if m:
+                timed.append((float(m["ms"]), "{}/{}: {} ({})".format(
+                    u["project"], u["file"], m["fn"], m["what"])))
         t, _ = check_time(r["out"])
         total_wall += r["wall"]
         total_check += t
@@ -291,6 +303,10 @@ def corpus(manifest, args):
                                       key=lambda x: -x[1] / x[0])[:5]:
             print("  {:6.2f}%  {}/{}".format(100 * t / wall, u["project"],
                                              u["file"]))
+        print("slowest functions (analysis ms; those over {} ms: {}):".format(
+            TIME_FUNCTIONS_MS, len(timed)))
+        for ms, what in sorted(timed, reverse=True)[:10]:
+            print("  {:8.1f}  {}".format(ms, what))
         print("peak memory: {:.0f} MiB ({})".format(
             *max(((x[2], x[3]["project"] + "/" + x[3]["file"])
                   for x in prof_rows), default=(0, "-"))))

@@ -7,6 +7,9 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/CFG.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+#include <chrono>
 #include <deque>
 
 using namespace clang;
@@ -113,7 +116,19 @@ const FunctionResult &AnalysisSession::get(const FunctionDecl &FD,
                                            ASTContext &Ctx) {
   auto &Slot = Cache[&FD];
   if (!Slot) {
+    const auto Start = std::chrono::steady_clock::now();
     Slot = analyzeFunction(FD, Ctx, Opts, Table);
+    if (Opts.TimeFunctionsMs) {
+      const double Ms = std::chrono::duration<double, std::milli>(
+                            std::chrono::steady_clock::now() - Start)
+                            .count();
+      if (Ms >= Opts.TimeFunctionsMs)
+        llvm::errs() << "streamsafe: analysed '"
+                     << FD.getQualifiedNameAsString() << "' in "
+                     << llvm::format("%.1f", Ms) << " ms (" << Slot->Blocks
+                     << " blocks, " << Slot->BlockVisits << " block visits, "
+                     << Slot->StateWork << " state entries touched)\n";
+    }
     if (Slot->State == FunctionResult::BudgetExceeded)
       ++Skipped;
   }

@@ -38,6 +38,11 @@ struct AnalysisOptions {
   /// Qualified name of a function whose facts and states are dumped to
   /// stderr (the hidden DebugDumpFunction option).
   std::string DumpFunction;
+  /// Functions whose analysis (lowering and solving) takes at least this
+  /// many milliseconds are reported on stderr with their time (the hidden
+  /// DebugTimeFunctions option; 0: none). The real-code corpus's profile
+  /// mode lists the slowest functions from it.
+  unsigned TimeFunctionsMs = 0;
   /// Framework APIs configured by the user.
   ApiConfig Config;
 };

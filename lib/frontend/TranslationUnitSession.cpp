@@ -16,6 +16,8 @@ void TranslationUnitSession::addOptions(const AnalysisOptions &O) {
       (Pending.Config.*E.Field).insert(Name);
   if (Pending.DumpFunction.empty())
     Pending.DumpFunction = O.DumpFunction;
+  if (!Pending.TimeFunctionsMs)
+    Pending.TimeFunctionsMs = O.TimeFunctionsMs;
   const SolverLimits Defaults;
   auto Merge = [](auto &Into, auto Value, auto Default) {
     if (Value != Default && (Into == Default || Value > Into))
