@@ -76,6 +76,24 @@ TEST(TranslationUnitSession, LimitsSetAwayFromTheDefaultApply) {
   EXPECT_EQ(S.get().options().Limits.MaxStateWork, 5u);
 }
 
+TEST(TranslationUnitSession, TheFirstCheckThatAsksForADebugOutputGetsIt) {
+  AnalysisOptions None, Dump, Time, Time50;
+  Dump.DumpFunction = "f";
+  Time.TimeFunctionsMs = 20;
+  Time50.TimeFunctionsMs = 50;
+  TranslationUnitSession S;
+  S.addOptions(None);
+  S.addOptions(Dump);
+  S.addOptions(Time);
+  S.addOptions(Time50);
+  S.beginTranslationUnit();
+  EXPECT_EQ(S.get().options().DumpFunction, "f");
+  EXPECT_EQ(S.get().options().TimeFunctionsMs, 20u);
+  S.addOptions(None); // the next unit asks for nothing
+  S.beginTranslationUnit();
+  EXPECT_EQ(S.get().options().TimeFunctionsMs, 0u);
+}
+
 TEST(TranslationUnitSession, AskingBeforeTheUnitStartsSealsItsOptions) {
   TranslationUnitSession S;
   S.addOptions(withEventClass("a::Event"));
