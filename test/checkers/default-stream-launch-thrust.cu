@@ -94,6 +94,14 @@ float sumAtenStyle(at::Tensor &t) {
   return thrust::reduce(policy, p, p + t.numel());
 }
 
+// A policy bound to a const reference (the temporary lives as long).
+void policyReference(at::Tensor &t, cudaStream_t given) {
+  at::cuda::ThrustAllocator allocator;
+  const auto &policy = thrust::cuda::par(allocator).on(given);
+  thrust::device_ptr<float> p(t.data_ptr<float>());
+  thrust::sort(policy, p, p + t.numel());
+}
+
 // A stream the function does not show (a parameter, a pool stream).
 void onOtherStreams(at::Tensor &t, cudaStream_t given) {
   thrust::device_ptr<float> p(t.data_ptr<float>());
