@@ -12,6 +12,7 @@ using namespace clang::ast_matchers;
 using ::streamsafe::DefaultStreamWork;
 using ::streamsafe::StreamFix;
 using ::streamsafe::StreamOrigin;
+using ::streamsafe::ThrustPolicy;
 using ::streamsafe::WorkKind;
 
 namespace clang::tidy::streamsafe {
@@ -20,8 +21,28 @@ namespace {
 constexpr llvm::StringLiteral CurrentStream =
     "at::cuda::getCurrentCUDAStream()";
 
+// A thrust policy without a stream, as the user spells it.
+StringRef policyText(ThrustPolicy P) {
+  switch (P) {
+  case ThrustPolicy::Device:
+    return "'thrust::device'";
+  case ThrustPolicy::Par:
+    return "'thrust::cuda::par' without '.on(stream)'";
+  case ThrustPolicy::ParNosync:
+    return "'thrust::cuda::par_nosync' without '.on(stream)'";
+  default:
+    return "";
+  }
+}
+
 // How the stream was given, for the warning.
 std::string streamReason(const DefaultStreamWork &W) {
+  if (W.Policy == ThrustPolicy::DeviceIterators)
+    return "no execution policy, iterators on the device";
+  if (W.Policy != ThrustPolicy::None && W.PolicyVar)
+    return ("execution policy '" + W.PolicyVar->getName() + "'").str();
+  if (W.Policy != ThrustPolicy::None)
+    return ("execution policy " + policyText(W.Policy)).str();
   if (W.Stream.Via)
     return ("stream '" + W.Stream.Via->getName() + "'").str();
   switch (W.Stream.Origin) {
@@ -171,6 +192,14 @@ void DefaultStreamLaunchCheck::report(const DefaultStreamWork &W) {
     diag(W.MacroBody, "in the expansion of macro '%0', written here",
          DiagnosticIDs::Note)
         << W.MacroName;
+  if (W.PolicyVar && W.Policy != ThrustPolicy::None)
+    diag(W.PolicyVar->getLocation(), "'%0' is initialized with %1 here",
+         DiagnosticIDs::Note)
+        << W.PolicyVar->getName() << policyText(W.Policy);
+  else if (W.PolicyVar)
+    diag(W.PolicyVar->getLocation(), "'%0' is initialized here",
+         DiagnosticIDs::Note)
+        << W.PolicyVar->getName();
   if (W.Stream.Via)
     diag(W.Stream.Via->getLocation(), "'%0' is initialized with %1 here",
          DiagnosticIDs::Note)

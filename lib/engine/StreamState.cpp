@@ -8,7 +8,8 @@ namespace streamsafe {
 
 bool StreamState::operator==(const StreamState &O) const {
   return Reachable == O.Reachable && Current == O.Current &&
-         CurrentSetAt == O.CurrentSetAt && StreamVars == O.StreamVars &&
+         CurrentSetAt == O.CurrentSetAt && CurrentDevice == O.CurrentDevice &&
+         OtherDevices == O.OtherDevices && StreamVars == O.StreamVars &&
          TensorVars == O.TensorVars && Tensors == O.Tensors &&
          Events == O.Events && Guards == O.Guards &&
          Unrestored == O.Unrestored && Assumed == O.Assumed &&
@@ -178,6 +179,28 @@ static void joinTensor(TensorState &Mine, const TensorState &T) {
   Mine.Escaped |= T.Escaped;
   Mine.Host |= T.Host;
   Mine.Pinned |= T.Pinned;
+  if (Mine.Device != T.Device)
+    Mine.Device = EntryDevice;
+}
+
+// A device's current stream is known after a join only when both paths left
+// the same one.
+static void joinDeviceStreams(llvm::SmallVector<DeviceStream, 0> &Mine,
+                              const llvm::SmallVector<DeviceStream, 0> &O) {
+  for (DeviceStream &D : Mine) {
+    const auto *F = llvm::find_if(
+        O, [&](const DeviceStream &E) { return E.Device == D.Device; });
+    if (F == O.end() || F->Stream != D.Stream) {
+      D.Stream = StreamTable::Unknown;
+      D.SetAt = NoSite;
+    } else {
+      D.SetAt = std::min(D.SetAt, F->SetAt);
+    }
+  }
+  for (const DeviceStream &E : O)
+    if (llvm::none_of(
+            Mine, [&](const DeviceStream &D) { return D.Device == E.Device; }))
+      Mine.push_back({E.Device, StreamTable::Unknown, NoSite});
 }
 
 unsigned StreamState::join(const StreamState &O,
@@ -197,6 +220,10 @@ unsigned StreamState::join(const StreamState &O,
   } else if (CurrentSetAt != O.CurrentSetAt) {
     CurrentSetAt = std::min(CurrentSetAt, O.CurrentSetAt);
   }
+  if (CurrentDevice != O.CurrentDevice)
+    CurrentDevice = UnknownDevice;
+  if (!OtherDevices.empty() || !O.OtherDevices.empty())
+    joinDeviceStreams(OtherDevices, O.OtherDevices);
   for (SiteId U : O.Unrestored)
     if (!llvm::is_contained(Unrestored, U))
       Unrestored.push_back(U);
@@ -259,6 +286,9 @@ unsigned StreamState::join(const StreamState &O,
       continue;
     }
     GuardState &G = It->second;
+    if (G.SavedDevice != F->second.SavedDevice)
+      G.SavedDevice = UnknownDevice;
+    G.DeviceGuard |= F->second.DeviceGuard;
     if (G.Saved != F->second.Saved) {
       G.Saved = StreamTable::Unknown;
       G.SavedSetAt = NoSite;

@@ -30,6 +30,12 @@ namespace streamsafe {
 
 using StorageId = unsigned;
 
+/// Devices, for code that uses several: a constant index, or one of these.
+/// EntryDevice: the device current at entry (its index is not known).
+/// UnknownDevice: paths that made different devices current met.
+constexpr int8_t EntryDevice = -1;
+constexpr int8_t UnknownDevice = -2;
+
 /// One enqueued access that may still be running.
 struct Access {
   SiteId Site = NoSite;
@@ -66,12 +72,16 @@ struct TensorState {
   /// An undefined tensor: no memory. Where paths meet, the other path's
   /// tensor is what the variable holds (a loop's first iteration).
   bool Undefined = false;
+  /// The device it was allocated on, when a constant said so (ATen ops on
+  /// it run on that device's current stream); EntryDevice: not known, the
+  /// current device is assumed.
+  int8_t Device = EntryDevice;
   bool operator==(const TensorState &O) const {
     return Writes == O.Writes && Reads == O.Reads &&
            CrossStreamUses == O.CrossStreamUses &&
            AllocStream == O.AllocStream && AllocSite == O.AllocSite &&
            Escaped == O.Escaped && Host == O.Host && Pinned == O.Pinned &&
-           Undefined == O.Undefined;
+           Undefined == O.Undefined && Device == O.Device;
   }
 };
 
@@ -136,8 +146,23 @@ struct EventState {
 struct GuardState {
   StreamId Saved = StreamTable::Unknown;
   SiteId SavedSetAt = NoSite;
+  /// A device guard: it restores SavedDevice (not a stream) at its exit.
+  bool DeviceGuard = false;
+  int8_t SavedDevice = EntryDevice;
   bool operator==(const GuardState &O) const {
-    return Saved == O.Saved && SavedSetAt == O.SavedSetAt;
+    return Saved == O.Saved && SavedSetAt == O.SavedSetAt &&
+           DeviceGuard == O.DeviceGuard && SavedDevice == O.SavedDevice;
+  }
+};
+
+/// The current stream of a device that is not the current one, as a device
+/// switch left it.
+struct DeviceStream {
+  int8_t Device = EntryDevice;
+  StreamId Stream = StreamTable::Unknown;
+  SiteId SetAt = NoSite;
+  bool operator==(const DeviceStream &O) const {
+    return Device == O.Device && Stream == O.Stream && SetAt == O.SetAt;
   }
 };
 
@@ -145,6 +170,11 @@ struct StreamState {
   bool Reachable = false;
   StreamId Current = StreamTable::Unknown;
   SiteId CurrentSetAt = NoSite;
+  /// The device Current belongs to. Each device has its own current stream:
+  /// those of the devices a device guard switched away from are in
+  /// OtherDevices, which stays empty (no cost) in single-device code.
+  int8_t CurrentDevice = EntryDevice;
+  llvm::SmallVector<DeviceStream, 0> OtherDevices;
   std::map<VarId, StreamId> StreamVars;
   /// Grow with the function (every tensor variable in scope, every storage
   /// alive): persistent, so states of neighbouring blocks share them.

@@ -28,6 +28,19 @@ StreamId StreamTable::get(StreamKind Kind, uint64_t Key) {
   return Id;
 }
 
+StreamId StreamTable::deviceCurrent(int8_t Device) {
+  uint64_t Key = keyOf(KeySpace::Device, uint8_t(Device));
+  auto It = ByKey.find(Key);
+  if (It != ByKey.end())
+    return It->second;
+  if (Syms.size() >= MaxStreams)
+    return Unknown;
+  Syms.push_back({StreamKind::EntryCurrent, NoVar, Device});
+  StreamId Id = static_cast<StreamId>(Syms.size() - 1);
+  ByKey[Key] = Id;
+  return Id;
+}
+
 void StreamTable::nameBy(StreamId Id, VarId Var) {
   if (Id > EntryCurrent && Syms[Id].Named == NoVar)
     Syms[Id].Named = Var;
@@ -36,6 +49,11 @@ void StreamTable::nameBy(StreamId Id, VarId Var) {
 bool StreamTable::knownDistinct(StreamId A, StreamId B) const {
   if (A == B || A == Unknown || B == Unknown)
     return false;
+  // Each device has streams of its own: the current streams of two
+  // different devices differ.
+  if (Syms[A].Device >= 0 && Syms[B].Device >= 0 &&
+      Syms[A].Device != Syms[B].Device)
+    return true;
   // A stream fetched from the pool (or created) in this function differs from
   // every other stream we can name (the pool recycles streams, but code must
   // not rely on that), and so does the stream an executor's worker thread bound

@@ -21,7 +21,8 @@ using StreamId = unsigned;
 
 /// Keys of storages and stream symbols: a variable's, an object's, or a
 /// variable's phi (the storage it names where paths that bound it meet).
-enum class KeySpace : uint64_t { Var = 0, Object = 1, Phi = 2 };
+/// Device: the current stream a device had at entry.
+enum class KeySpace : uint64_t { Var = 0, Object = 1, Phi = 2, Device = 3 };
 inline uint64_t keyOf(KeySpace Space, unsigned Id) {
   return (uint64_t(Id) << 2) | uint64_t(Space);
 }
@@ -37,6 +38,10 @@ public:
   StreamTable();
   /// The symbol for \p Key, created on first use.
   StreamId get(StreamKind Kind, uint64_t Key);
+  /// The stream current on device \p Device (a constant index) when the
+  /// function was entered: it may be EntryCurrent (the entry device may be
+  /// that one), and differs from the entry stream of every other device.
+  StreamId deviceCurrent(int8_t Device);
   /// Remembers the first variable a stream was stored in (for messages).
   void nameBy(StreamId Id, VarId Var);
 

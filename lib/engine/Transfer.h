@@ -81,6 +81,9 @@ public:
   bool isDeviceWork(const Fact &F, const StreamState &S);
   /// The access \p F (an Access or Allocate fact) enqueues in \p S.
   Access accessOf(const Fact &F, const StreamState &S);
+  /// The current stream of device \p D (a constant index or EntryDevice)
+  /// in \p S, and where it was set: Unknown when it cannot be told.
+  std::pair<StreamId, SiteId> deviceCurrent(int8_t D, const StreamState &S);
   void dump(const Fact &F, const StreamState &S, llvm::raw_ostream &OS) const;
 
 private:
@@ -113,6 +116,13 @@ private:
   /// the capture, before its own transfer function runs.
   void followCapture(const Fact &F, StreamState &S);
 
+  /// Makes device \p D current (a device guard): the current stream
+  /// becomes D's, the one left behind is remembered.
+  void switchDevice(int8_t D, StreamState &S);
+  /// The device an ATen op on the tensor of \p F (an Access) runs on, when
+  /// an allocation said so: the op runs on that device's current stream.
+  int8_t tensorDevice(const Fact &F, const StreamState &S);
+
   StorageId storageFor(uint64_t Key, VarId Named, bool Persistent);
   void bindVar(StreamState &S, VarId V, StorageId Id);
   /// Whether a variable (one that owns a reference, with \p Owning) names
@@ -129,6 +139,9 @@ private:
   std::vector<StorageInfo> Storages;
   llvm::DenseMap<uint64_t, StorageId> StorageByKey;
   unsigned Work = 0;
+  /// Some allocation names a device: tensors may carry one. Single-device
+  /// code never looks them up.
+  bool TensorsOnDevices = false;
 };
 
 } // namespace streamsafe

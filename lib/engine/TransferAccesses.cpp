@@ -27,6 +27,12 @@ void Transfer::apply(const Fact &F, const fact::Allocate &X, StreamState &S) {
   Fresh.AllocSite = F.Site;
   Fresh.Host = Host;
   Fresh.Pinned = X.Pinned;
+  if (X.Stream.Device != StreamRef::NoDevice)
+    Fresh.Device = X.Stream.Device;
+  else if (std::optional<StorageId> Src =
+               X.Like && TensorsOnDevices ? storageOf(X.Like, S) : std::nullopt)
+    if (const TensorState *T = S.Tensors.lookup(*Src))
+      Fresh.Device = T->Device;
   // A host result of a blocking copy is complete; of a non_blocking one, the
   // copy may still be running.
   if (!Host || (X.Async && X.Pinned))

@@ -35,7 +35,8 @@ std::string streamName(const Function &IR, StreamDesc D) {
   case StreamKind::Default:
     return "default";
   case StreamKind::EntryCurrent:
-    return "entry-current";
+    return D.Device >= 0 ? "entry-current of device " + std::to_string(D.Device)
+                         : "entry-current";
   case StreamKind::Pool:
     return "pool " + Name;
   case StreamKind::Created:
@@ -72,7 +73,14 @@ void Transfer::dump(const Fact &F, const StreamState &S,
     Var = X->Guard;
   if (Var != NoVar)
     OS << " var=" << IR.var(Var).Name;
-  OS << "\n    current=" << Stream(S.Current) << "\n";
+  OS << "\n    current=" << Stream(S.Current);
+  // Only code that switches devices has more than one current stream.
+  if (S.CurrentDevice != EntryDevice || !S.OtherDevices.empty()) {
+    OS << " device=" << int(S.CurrentDevice);
+    for (const DeviceStream &D : S.OtherDevices)
+      OS << " current-of(" << int(D.Device) << ")=" << Stream(D.Stream);
+  }
+  OS << "\n";
   S.Tensors.forEach([&](StorageId Id, const TensorState &T) {
     VarId Named = Storages[Id].Named;
     OS << "    tensor " << (Named == NoVar ? "<tmp>" : IR.var(Named).Name)

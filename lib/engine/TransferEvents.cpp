@@ -27,6 +27,12 @@ void Transfer::apply(const Fact &F, const fact::SetCurrent &X, StreamState &S) {
 }
 
 void Transfer::apply(const Fact &F, const fact::GuardEnter &X, StreamState &S) {
+  if (X.Device != StreamRef::NoDevice) {
+    // A device guard saves the device; the streams stay each device's own.
+    if (X.Guard != NoVar && !S.Guards.count(X.Guard))
+      S.Guards[X.Guard] = {StreamTable::Unknown, NoSite, true, S.CurrentDevice};
+    return switchDevice(X.Device, S);
+  }
   if (X.Guard != NoVar && !S.Guards.count(X.Guard))
     S.Guards[X.Guard] = {S.Current, S.CurrentSetAt};
   if (X.KeepCurrent)
@@ -39,6 +45,11 @@ void Transfer::apply(const Fact &F, const fact::GuardExit &X, StreamState &S) {
   auto It = X.Guard != NoVar ? S.Guards.find(X.Guard) : S.Guards.end();
   if (It == S.Guards.end())
     return;
+  if (It->second.DeviceGuard) {
+    int8_t Saved = It->second.SavedDevice;
+    S.Guards.erase(It);
+    return switchDevice(Saved, S);
+  }
   S.Current = It->second.Saved;
   S.CurrentSetAt = F.Site;
   S.Guards.erase(It);

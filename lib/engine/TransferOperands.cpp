@@ -11,7 +11,14 @@
 
 namespace streamsafe {
 
-Transfer::Transfer(const Function &IR) : IR(IR) {}
+Transfer::Transfer(const Function &IR) : IR(IR) {
+  for (const Body &B : IR.Bodies)
+    for (const Block &Bl : B.Blocks)
+      for (const Fact &F : Bl.Facts)
+        if (const auto *A = F.as<fact::Allocate>();
+            A && A->Stream.Device != StreamRef::NoDevice)
+          TensorsOnDevices = true;
+}
 
 StorageId Transfer::storageFor(uint64_t Key, VarId Named, bool Persistent) {
   auto It = StorageByKey.find(Key);
@@ -105,6 +112,8 @@ StreamId Transfer::streamOf(const StreamRef &R, const StreamState &S) {
   switch (R.K) {
   case StreamRef::Current:
   case StreamRef::Queried:
+    if (R.Device != StreamRef::NoDevice)
+      return deviceCurrent(R.Device, S).first;
     return S.Current;
   case StreamRef::Unknown:
     return StreamTable::Unknown;
@@ -142,14 +151,72 @@ Access Transfer::accessOf(const Fact &F, const StreamState &S) {
     A.Mode = Acc->Write ? AccessMode::Write : AccessMode::Read;
     A.Part = Acc->Tensor.Part;
     Ref = Acc->Stream;
+    // An ATen op runs on the current stream of its tensor's device.
+    if (Ref.K == StreamRef::Current && TensorsOnDevices)
+      Ref.Device = tensorDevice(F, S);
   } else if (const auto *Alloc = F.as<fact::Allocate>()) {
     A.Mode = Alloc->AllocateOnly ? AccessMode::Allocate : AccessMode::Write;
     Ref = Alloc->Stream;
+    // No device stated: where the source lives (empty_like(src)).
+    if (Ref.Device == StreamRef::NoDevice && Alloc->Like && TensorsOnDevices)
+      if (std::optional<StorageId> Src = storageOf(Alloc->Like, S))
+        if (const TensorState *T = S.Tensors.lookup(*Src); T && T->Device >= 0)
+          Ref.Device = T->Device;
+  }
+  if (Ref.Device != StreamRef::NoDevice && Ref.Device != S.CurrentDevice) {
+    auto [Stream, SetAt] = deviceCurrent(Ref.Device, S);
+    A.Stream = Stream;
+    A.StreamSetAt = SetAt;
+    return A;
   }
   A.Stream = streamOf(Ref, S);
   A.OnCurrent = Ref.K == StreamRef::Current;
   A.StreamSetAt = A.OnCurrent ? S.CurrentSetAt : NoSite;
   return A;
+}
+
+int8_t Transfer::tensorDevice(const Fact &F, const StreamState &S) {
+  const auto *X = F.as<fact::Access>();
+  std::optional<StorageId> Id = X ? storageOf(X->Tensor, S) : std::nullopt;
+  const TensorState *T = Id ? S.Tensors.lookup(*Id) : nullptr;
+  return T && T->Device >= 0 ? T->Device : StreamRef::NoDevice;
+}
+
+std::pair<StreamId, SiteId> Transfer::deviceCurrent(int8_t D,
+                                                    const StreamState &S) {
+  if (D == S.CurrentDevice)
+    return {S.Current, S.CurrentSetAt};
+  if (D == UnknownDevice || S.CurrentDevice == UnknownDevice)
+    return {StreamTable::Unknown, NoSite};
+  for (const DeviceStream &O : S.OtherDevices)
+    if (O.Device == D)
+      return {O.Stream, O.SetAt};
+  if (D == EntryDevice)
+    return {StreamTable::Unknown, NoSite};
+  // Device D was not made current here. Its current stream is the one it
+  // had at entry, unless D is the entry device (its index is not known) and
+  // the entry device's stream was changed: then it cannot be told.
+  StreamId Entry =
+      S.CurrentDevice == EntryDevice ? S.Current : StreamTable::EntryCurrent;
+  for (const DeviceStream &O : S.OtherDevices)
+    if (O.Device == EntryDevice)
+      Entry = O.Stream;
+  if (Entry != StreamTable::EntryCurrent)
+    return {StreamTable::Unknown, NoSite};
+  return {Streams.deviceCurrent(D), NoSite};
+}
+
+void Transfer::switchDevice(int8_t D, StreamState &S) {
+  if (D == S.CurrentDevice)
+    return;
+  auto [Stream, SetAt] = deviceCurrent(D, S);
+  llvm::erase_if(S.OtherDevices,
+                 [&](const DeviceStream &O) { return O.Device == D; });
+  if (S.CurrentDevice != UnknownDevice)
+    S.OtherDevices.push_back({S.CurrentDevice, S.Current, S.CurrentSetAt});
+  S.CurrentDevice = D;
+  S.Current = Stream;
+  S.CurrentSetAt = SetAt;
 }
 
 } // namespace streamsafe

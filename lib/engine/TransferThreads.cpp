@@ -55,6 +55,12 @@ void Transfer::apply(const Fact &F, const fact::Spawn &X, StreamState &S) {
   Entry.SpawnerStream = S.Current;
   Entry.SpawnerSetAt = S.CurrentSetAt;
   Entry.Current = StreamTable::Default; // the current stream is thread-local
+  // So are the current device and every device's current stream: which
+  // device the thread is on is not followed.
+  if (Entry.CurrentDevice != EntryDevice || !Entry.OtherDevices.empty()) {
+    Entry.CurrentDevice = UnknownDevice;
+    Entry.OtherDevices.clear();
+  }
   // Another thread's work is not followed into this thread's capture.
   Entry.Capture = CaptureState();
   if (X.HasExecutor) {

@@ -371,6 +371,10 @@ const llvm::StringMap<ValueClass> &classes() {
       {"c10::OptionalStreamGuard", ValueClass::OptionalGuard},
       {"c10::cuda::CUDAMultiStreamGuard", ValueClass::MultiGuard},
       {"c10::MultiStreamGuard", ValueClass::MultiGuard},
+      {"c10::cuda::CUDAGuard", ValueClass::DeviceGuard},
+      {"c10::cuda::OptionalCUDAGuard", ValueClass::DeviceGuard},
+      {"c10::DeviceGuard", ValueClass::DeviceGuard},
+      {"c10::OptionalDeviceGuard", ValueClass::DeviceGuard},
   };
   return C;
 }

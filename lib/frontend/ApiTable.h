@@ -48,7 +48,8 @@ enum class ValueClass {
   RawEvent,      ///< cudaEvent_t
   StreamGuard,   ///< CUDAStreamGuard, c10::StreamGuard, configured guards
   OptionalGuard, ///< OptionalCUDAStreamGuard, c10::OptionalStreamGuard
-  MultiGuard     ///< CUDAMultiStreamGuard, c10::MultiStreamGuard
+  MultiGuard,    ///< CUDAMultiStreamGuard, c10::MultiStreamGuard
+  DeviceGuard    ///< CUDAGuard, OptionalCUDAGuard, c10::DeviceGuard
 };
 
 /// What a call does. One enumerator per behaviour the lowering knows.

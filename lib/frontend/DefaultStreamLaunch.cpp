@@ -2,6 +2,7 @@
 
 #include "lib/frontend/DefaultStreamLaunch.h"
 #include "lib/frontend/SyncCallMemory.h"
+#include "lib/frontend/ThrustPolicies.h"
 #include "lib/frontend/VariableChanges.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -110,7 +111,10 @@ bool isStreamTakingLibraryCall(const FunctionDecl *FD, ApiTable &Table) {
   if (!FD || !FD->getIdentifier() || isRuntimeFunction(FD) ||
       Table.lookup(FD).Effect != ApiEffect::None ||
       isInTopNamespace(FD, "c10") || isInTopNamespace(FD, "at") ||
-      isInTopNamespace(FD, "torch") || isInTopNamespace(FD, "std"))
+      isInTopNamespace(FD, "torch") || isInTopNamespace(FD, "std") ||
+      // thrust takes streams in policies (`par.on(s)`): judged at the
+      // algorithm that runs on them.
+      isInTopNamespace(FD, "thrust"))
     return false;
   return llvm::any_of(FD->parameters(), [&](const ParmVarDecl *P) {
     return Table.classify(P->getType()) == ValueClass::RawStream;
@@ -143,6 +147,7 @@ public:
   std::vector<const CUDAKernelCallExpr *> Launches;
   std::vector<const CallExpr *> Calls;
   std::vector<const CallExpr *> LibraryCalls;
+  std::vector<const CallExpr *> ThrustCalls;
   std::vector<const VarDecl *> Locals;
 
   bool TraverseLambdaExpr(LambdaExpr *L) {
@@ -163,6 +168,8 @@ public:
     else if (isRuntimeFunction(C->getDirectCallee()) &&
              workKind(Table.lookup(C->getDirectCallee()).Effect))
       Calls.push_back(C);
+    else if (isThrustAlgorithm(C->getDirectCallee()))
+      ThrustCalls.push_back(C);
     else if (isStreamTakingLibraryCall(C->getDirectCallee(), Table))
       LibraryCalls.push_back(C);
     return true;
@@ -233,11 +240,18 @@ public:
 
   // A local variable stands for its initializer if nothing in the function
   // may change it (assignment, non-const reference, address taken, ...).
-  StreamSource classifyVariable(const VarDecl &V, unsigned Depth) {
+  const Expr *initializerIfUnchanged(const VarDecl &V) {
     if (!V.hasLocalStorage() || isa<ParmVarDecl>(V) || !V.getInit() ||
         isMutated(V))
+      return nullptr;
+    return V.getInit();
+  }
+
+  StreamSource classifyVariable(const VarDecl &V, unsigned Depth) {
+    const Expr *Init = initializerIfUnchanged(V);
+    if (!Init)
       return {};
-    StreamSource S = classify(V.getInit(), Depth + 1);
+    StreamSource S = classify(Init, Depth + 1);
     if (S.Origin == StreamOrigin::Unknown)
       return {};
     return {S.Origin, &V};
@@ -296,6 +310,9 @@ public:
         Found.push_back(*W);
     for (const CallExpr *Call : Scan.LibraryCalls)
       if (auto W = analyzeLibraryCall(*Call))
+        Found.push_back(*W);
+    for (const CallExpr *Call : Scan.ThrustCalls)
+      if (auto W = analyzeThrustCall(*Call))
         Found.push_back(*W);
     llvm::sort(Found, [&](const auto &A, const auto &B) {
       return SM.isBeforeInTranslationUnit(A.Loc, B.Loc);
@@ -434,18 +451,28 @@ private:
   // one (getDefaultCUDAStream(), cudaStreamLegacy). A null or omitted
   // stream is not judged: many such functions read null as "the current
   // stream".
+  // cub's device-wide algorithms are documented to run on the stream as
+  // given, 0 (the default) being the legacy stream, like the runtime's
+  // calls: an omitted or null stream is judged for them too.
   std::optional<DefaultStreamWork> analyzeLibraryCall(const CallExpr &Call) {
     const FunctionDecl *FD = Call.getDirectCallee();
     SourceLocation Begin = reportLoc(Call.getBeginLoc(), SM);
     if (Begin.isInvalid() || reportLoc(Call.getRParenLoc(), SM).isInvalid())
       return std::nullopt;
+    bool Cub = isInTopNamespace(FD, "cub");
+    if (Cub && isCubSizeQuery(Call))
+      return std::nullopt;
     for (unsigned I = 0; I < Call.getNumArgs() && I < FD->getNumParams(); ++I) {
       if (Table.classify(FD->getParamDecl(I)->getType()) !=
           ValueClass::RawStream)
         continue;
-      StreamSource Stream = Streams.classify(Call.getArg(I));
-      if (Stream.Origin != StreamOrigin::DefaultGetter &&
-          Stream.Origin != StreamOrigin::Legacy)
+      const Expr *Arg = Call.getArg(I);
+      StreamSource Stream = Streams.classify(Arg);
+      bool Judged = Stream.Origin == StreamOrigin::DefaultGetter ||
+                    Stream.Origin == StreamOrigin::Legacy ||
+                    (Cub && (Stream.Origin == StreamOrigin::Omitted ||
+                             Stream.Origin == StreamOrigin::Null));
+      if (!Judged)
         continue;
       DefaultStreamWork W{WorkKind::StreamApi,
                           Begin,
@@ -457,11 +484,70 @@ private:
                           false,
                           {},
                           {}};
+      bool CanFix = spelledLoc(Call.getRParenLoc(), SM).isValid() &&
+                    spelledLoc(Call.getBeginLoc(), SM).isValid();
+      if (!CanFix) {
+        // Written in a macro body: no fix there.
+      } else if (Stream.Origin == StreamOrigin::Omitted && I > 0 &&
+                 !isa<CXXDefaultArgExpr>(Call.getArg(I - 1)))
+        W.Fix = {
+            StreamFix::InsertStream, spelledLoc(Call.getRParenLoc(), SM), {}};
+      else if (Stream.Origin == StreamOrigin::Null && !Stream.Via)
+        W.Fix = replaceArgument(*Arg);
       noteMacroBody(W, Call.getBeginLoc(), Ctx);
       finish(W);
       return W;
     }
     return std::nullopt;
+  }
+
+  // cub's first call of a pair only asks for the temporary storage's size:
+  // a null d_temp_storage, no work on any stream.
+  static bool isCubSizeQuery(const CallExpr &Call) {
+    const FunctionDecl *FD = Call.getDirectCallee();
+    if (Call.getNumArgs() == 0 || FD->getNumParams() == 0 ||
+        !FD->getParamDecl(0)->getType()->isVoidPointerType())
+      return false;
+    return Call.getArg(0)->IgnoreParenImpCasts()->isNullPointerConstant(
+               FD->getASTContext(), Expr::NPC_ValueDependentIsNotNull) !=
+           Expr::NPCK_NotNull;
+  }
+
+  // A thrust algorithm on a CUDA policy without a stream (or on device
+  // iterators with no policy) runs on thrust's default stream, the legacy
+  // one; with `.on(stream)` it is judged by that stream, like a kernel
+  // launch's. No fix-it: see docs/checks/default-stream-launch.md.
+  std::optional<DefaultStreamWork> analyzeThrustCall(const CallExpr &Call) {
+    SourceLocation Begin = reportLoc(Call.getBeginLoc(), SM);
+    if (Begin.isInvalid() || reportLoc(Call.getRParenLoc(), SM).isInvalid())
+      return std::nullopt;
+    ThrustWork T = thrustWork(Call, [&](const VarDecl &V) {
+      return Streams.initializerIfUnchanged(V);
+    });
+    StreamSource Stream{StreamOrigin::Omitted, nullptr};
+    if (T.OnStream) {
+      Stream = Streams.classify(T.OnStream);
+      if (!isDefaultOrigin(Stream.Origin) ||
+          Stream.Origin == StreamOrigin::Omitted)
+        return std::nullopt;
+    } else if (T.Policy == ThrustPolicy::None) {
+      return std::nullopt;
+    }
+    DefaultStreamWork W{WorkKind::StreamApi,
+                        Begin,
+                        Call.getDirectCallee()->getName(),
+                        "",
+                        Stream,
+                        {},
+                        nullptr,
+                        false,
+                        {},
+                        {}};
+    W.Policy = T.Policy;
+    W.PolicyVar = T.Via;
+    noteMacroBody(W, Call.getBeginLoc(), Ctx);
+    finish(W);
+    return W;
   }
 
   // The row's stream argument, when the declaration agrees that it is a

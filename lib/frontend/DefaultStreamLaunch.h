@@ -13,6 +13,7 @@
 #define STREAMSAFE_LIB_FRONTEND_DEFAULTSTREAMLAUNCH_H
 
 #include "lib/frontend/ApiTable.h"
+#include "lib/frontend/ThrustPolicies.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/StringRef.h"
 #include <vector>
@@ -84,6 +85,12 @@ struct DefaultStreamWork {
   /// macro's use.
   clang::SourceLocation MacroBody;
   llvm::StringRef MacroName;
+  /// A thrust algorithm given a CUDA policy without a stream, or no policy
+  /// and device iterators (then Stream is Omitted). A policy with
+  /// `.on(stream)` is judged by its stream (then this is None).
+  ThrustPolicy Policy = ThrustPolicy::None;
+  /// The local variable the thrust policy was read from.
+  const clang::VarDecl *PolicyVar = nullptr;
 };
 
 /// True when the translation unit uses LibTorch: it declares namespace `c10`

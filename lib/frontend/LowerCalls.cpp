@@ -32,7 +32,8 @@ void Lowering::hostAccess(FactList &Out, bool Write, const Expr *Tensor,
 }
 
 void Lowering::allocate(FactList &Out, const CallExpr *CE, bool Unowned,
-                        bool Host, bool Async, bool Pinned, const Expr *Like) {
+                        bool Host, bool Async, bool Pinned, const Expr *Like,
+                        int8_t Device) {
   if (Table.classify(CE->getType()) != ValueClass::Tensor ||
       CE->getType()->isReferenceType())
     return;
@@ -42,6 +43,9 @@ void Lowering::allocate(FactList &Out, const CallExpr *CE, bool Unowned,
   A.Host = Host;
   A.Async = Async;
   A.Pinned = Host && Pinned;
+  // On a device named by a constant: on that device's current stream.
+  if (!Host && Device != StreamRef::NoDevice)
+    A.Stream = StreamRef::currentOf(Device);
   if (Like)
     A.Like = tensorRef(Like);
   if (const FunctionDecl *FD = CE->getDirectCallee())
@@ -229,7 +233,8 @@ bool Lowering::lowerTensorMethod(const CXXMemberCallExpr *MC, const ApiEntry &A,
     return true;
   case ApiEffect::TensorTo: {
     bool Async = nonBlocking(MC);
-    Placement P = placementOf(MC, /*Like=*/true);
+    int8_t Device = StreamRef::NoDevice;
+    Placement P = placementOf(MC, /*Like=*/true, &Device);
     bool ToHost = P == Placement::Host || P == Placement::PinnedHost;
     access(Out, /*Write=*/false, Self, Current, Async, /*Copy=*/true);
     if (ToHost && !Async)
@@ -237,7 +242,7 @@ bool Lowering::lowerTensorMethod(const CXXMemberCallExpr *MC, const ApiEntry &A,
     // A non_blocking copy to the host lands in pinned memory (_to_copy
     // pins its result so that the copy can be asynchronous).
     allocate(Out, MC, false, ToHost, Async, P == Placement::PinnedHost || Async,
-             P == Placement::Source ? Self : nullptr);
+             P == Placement::Source ? Self : nullptr, Device);
     return true;
   }
   case ApiEffect::TensorPinMemory:
@@ -500,15 +505,17 @@ bool Lowering::lowerAtenCall(const CallExpr *CE, const ApiEntry &A,
     const FunctionDecl *FD = CE->getDirectCallee();
     bool Like = FD && FD->getDeclName().isIdentifier() &&
                 FD->getName().ends_with("_like");
-    Placement P = A.Effect == ApiEffect::AtenFactory ? placementOf(CE, Like)
-                                                     : Placement::Device;
+    int8_t Device = StreamRef::NoDevice;
+    Placement P = A.Effect == ApiEffect::AtenFactory
+                      ? placementOf(CE, Like, &Device)
+                      : Placement::Device;
     // empty_like(src): where src lives (never pinned: its options do not
     // carry pinning).
     const Expr *Source =
         P == Placement::Source && !Tensors.empty() ? Tensors.front() : nullptr;
     allocate(Out, CE, A.Effect == ApiEffect::AtenFromBlob,
              P == Placement::Host || P == Placement::PinnedHost, false,
-             P == Placement::PinnedHost, Source);
+             P == Placement::PinnedHost, Source, Device);
   }
   return true;
 }

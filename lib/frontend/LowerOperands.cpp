@@ -155,6 +155,7 @@ VarId Lowering::varOf(const NamedDecl *D) {
     case ValueClass::StreamGuard:
     case ValueClass::OptionalGuard:
     case ValueClass::MultiGuard:
+    case ValueClass::DeviceGuard:
       V.Class = VarClass::Guard;
       break;
     case ValueClass::None:
@@ -319,8 +320,13 @@ StreamRef Lowering::streamRef(const Expr *E) {
   }
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     switch (Table.lookup(CE->getDirectCallee()).Effect) {
-    case ApiEffect::ConfiguredCurrentStream:
     case ApiEffect::CurrentStream:
+      // getCurrentCUDAStream(1): the current stream of device 1.
+      if (CE->getNumArgs() == 1)
+        if (std::optional<int8_t> D = deviceIndexOf(CE->getArg(0)))
+          return StreamRef::currentOf(*D);
+      return StreamRef::queried();
+    case ApiEffect::ConfiguredCurrentStream:
       return StreamRef::queried();
     case ApiEffect::StreamFromPool:
       return {StreamRef::Pool, objectOf(CE), NoVar};

@@ -5,7 +5,10 @@
 // give host memory, `.pinned_memory(true)` pinned host memory, `at::kCUDA`,
 // `x.options()` or options the analysis cannot read give device memory (the
 // old, conservative answer). Host memory has no allocation stream; pinned
-// host memory is what asynchronous copies and the host race on.
+// host memory is what asynchronous copies and the host race on. A device
+// with a constant index (`at::Device(at::kCUDA, 1)`, `"cuda:1"`,
+// `.device_index(1)`) says which device: the result is allocated on that
+// device's current stream.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,9 +53,37 @@ bool literalFalse(const Expr *E) {
   return B && !B->getValue();
 }
 
+// A constant device index: a literal, a constant expression.
+std::optional<int8_t> constantIndex(const Expr *E, const ASTContext &Ctx) {
+  if (!E || E->isValueDependent() || E->isTypeDependent())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (!E->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  int64_t V = R.Val.getInt().getExtValue();
+  if (V < 0 || V > 127)
+    return std::nullopt;
+  return int8_t(V);
+}
+
+// "cuda:1": the index after the colon.
+std::optional<int8_t> indexInString(StringRef S) {
+  if (!S.consume_front("cuda:"))
+    return std::nullopt;
+  unsigned V = 0;
+  if (S.getAsInteger(10, V) || V > 127)
+    return std::nullopt;
+  return int8_t(V);
+}
+
 class OptionsReader {
 public:
-  explicit OptionsReader(ApiTable &Table) : Table(Table) {}
+  OptionsReader(ApiTable &Table, const ASTContext &Ctx)
+      : Table(Table), Ctx(Ctx) {}
+
+  /// The index of the last CUDA device with a constant index the options
+  /// named (valid when the answer is Where::Device).
+  std::optional<int8_t> Index;
 
   /// What a device expression (at::kCPU, "cuda:0", at::Device(...),
   /// x.device()) says.
@@ -67,7 +98,10 @@ public:
       if (N == "kCUDA" || N == "CUDA")
         return Where::Device;
       if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-          V && V->getType().isConstQualified() && V->getInit())
+          V && V->getInit() &&
+          (V->getType().isConstQualified() ||
+           (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && Reassigned &&
+            !Reassigned(V))))
         return device(V->getInit(), Depth + 1);
       return Where::Unknown;
     }
@@ -76,12 +110,21 @@ public:
         return Where::Unknown;
       if (SL->getString().starts_with("cpu"))
         return Where::Host;
-      return SL->getString().starts_with("cuda") ? Where::Device
-                                                 : Where::Unknown;
+      if (!SL->getString().starts_with("cuda"))
+        return Where::Unknown;
+      Index = indexInString(SL->getString());
+      return Where::Device;
     }
-    if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
-      return CE->getNumArgs() ? device(CE->getArg(0), Depth + 1)
-                              : Where::Unknown;
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+      if (!CE->getNumArgs())
+        return Where::Unknown;
+      Where W = device(CE->getArg(0), Depth + 1);
+      // Device(kCUDA, 1): the second argument is the index.
+      if (W == Where::Device && CE->getNumArgs() > 1 &&
+          !isa<CXXDefaultArgExpr>(CE->getArg(1)))
+        Index = constantIndex(CE->getArg(1), Ctx);
+      return W;
+    }
     if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
       return device(MT->getSubExpr(), Depth + 1);
     return Where::Unknown; // x.device(), a parameter: not known
@@ -115,8 +158,10 @@ public:
       }
       if (N == "device")
         return device(Arg, Depth + 1); // the last device set wins
-      if (N == "device_index")
+      if (N == "device_index") {
+        Index = constantIndex(Arg, Ctx);
         return Where::Device;
+      }
       // dtype(), layout(), requires_grad(), memory_format(): no device.
       return options(Obj, Depth + 1);
     }
@@ -178,12 +223,27 @@ public:
 
 private:
   ApiTable &Table;
+  const ASTContext &Ctx;
 };
 
 } // namespace
 
-Lowering::Placement Lowering::placementOf(const CallExpr *CE, bool Like) {
-  OptionsReader P(Table);
+std::optional<int8_t> Lowering::deviceIndexOf(const Expr *E) {
+  if (!E || isa<CXXDefaultArgExpr>(E))
+    return std::nullopt;
+  if (E->getType()->isIntegralOrEnumerationType() &&
+      !E->getType()->isEnumeralType())
+    return constantIndex(E, Ctx);
+  OptionsReader P(Table, Ctx);
+  P.Reassigned = [this](const VarDecl *V) { return rebound(V); };
+  if (P.device(E) != Where::Device)
+    return std::nullopt;
+  return P.Index;
+}
+
+Lowering::Placement Lowering::placementOf(const CallExpr *CE, bool Like,
+                                          int8_t *Device) {
+  OptionsReader P(Table, Ctx);
   P.Reassigned = [this](const VarDecl *V) { return rebound(V); };
   Where W = Where::Unstated;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
@@ -212,6 +272,9 @@ Lowering::Placement Lowering::placementOf(const CallExpr *CE, bool Like) {
   case Where::Pinned:
     return Placement::PinnedHost;
   case Where::Device:
+    if (Device && P.Index)
+      *Device = *P.Index;
+    return Placement::Device;
   case Where::Unknown:
     return Placement::Device;
   }

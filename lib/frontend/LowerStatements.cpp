@@ -165,6 +165,21 @@ void Lowering::lowerDecl(const VarDecl *V, const Stmt *DS, FactList &Out) {
     emit(Out, At, fact::GuardEnter{varOf(V), streamRef(CE->getArg(P)), false});
     return;
   }
+  case ValueClass::DeviceGuard: {
+    // CUDAGuard(1), OptionalCUDAGuard(at::Device(at::kCUDA, 1)): device 1
+    // becomes current, and with it its current stream. A device the
+    // analysis cannot read (x.device()) is assumed to be the current one,
+    // as in single-device code.
+    const auto *CE =
+        Init ? dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit()) : nullptr;
+    std::optional<int8_t> D =
+        CE && CE->getNumArgs() ? deviceIndexOf(CE->getArg(0)) : std::nullopt;
+    if (!D)
+      return;
+    emit(Out, site(SiteKind::GuardEnter, V->getLocation(), DS, V),
+         fact::GuardEnter{varOf(V), StreamRef::currentOf(*D), false, *D});
+    return;
+  }
   }
   llvm_unreachable("every value class is handled");
 }

@@ -152,8 +152,14 @@ private:
   /// \p Like: a _like factory or a to(), whose default is the source's
   /// device.
   /// Source: no device stated, so where the source tensor lives.
+  /// \p Device: set to the device's index when the options name a CUDA
+  /// device with a constant index.
   enum class Placement { Device, Host, PinnedHost, Source };
-  Placement placementOf(const clang::CallExpr *CE, bool Like);
+  Placement placementOf(const clang::CallExpr *CE, bool Like,
+                        int8_t *Device = nullptr);
+  /// A device with a constant index: `1`, `at::Device(at::kCUDA, 1)`,
+  /// `"cuda:1"`, a local holding one; none otherwise (`x.device()`).
+  std::optional<int8_t> deviceIndexOf(const clang::Expr *E);
 
   //===-- Regions and lists of pieces (LowerRegions.cpp)
   //-------------------===//
@@ -185,7 +191,8 @@ private:
               const clang::Stmt *At = nullptr);
   void allocate(FactList &Out, const clang::CallExpr *CE, bool Unowned,
                 bool Host = false, bool Async = false, bool Pinned = false,
-                const clang::Expr *Like = nullptr);
+                const clang::Expr *Like = nullptr,
+                int8_t Device = StreamRef::NoDevice);
   void hostAccess(FactList &Out, bool Write, const clang::Expr *Tensor,
                   const clang::Stmt *At = nullptr);
   void escape(FactList &Out, SiteId At, const clang::Expr *Tensor);

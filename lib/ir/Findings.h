@@ -54,6 +54,9 @@ enum class StreamKind {
 struct StreamDesc {
   StreamKind Kind = StreamKind::Unknown;
   VarId Named = NoVar;
+  /// For EntryCurrent: the device (a constant index) whose current stream
+  /// it is; -1: the device current at entry.
+  int8_t Device = -1;
 };
 
 /// One end of a race: an access, its stream and where that stream was chosen.

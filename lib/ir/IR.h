@@ -17,6 +17,7 @@
 #include "lib/ir/Region.h"
 #include "lib/ir/Sites.h"
 #include "llvm/ADT/SmallVector.h"
+#include <cstdint>
 #include <string>
 #include <variant>
 #include <vector>
@@ -96,11 +97,17 @@ struct StreamRef {
   unsigned Id = 0;
   /// For Other: the variable that names it in messages, if any.
   VarId Named = NoVar;
+  /// For Current and Queried: the current stream of this device (a constant
+  /// index); NoDevice: of the current device.
+  int8_t Device = NoDevice;
+  static constexpr int8_t NoDevice = -1;
   static StreamRef current() { return {}; }
   static StreamRef queried() { return {Queried, 0, NoVar}; }
   static StreamRef unknown() { return {Unknown, 0, NoVar}; }
   static StreamRef legacy() { return {Default, 0, NoVar}; }
   static StreamRef var(VarId V) { return {Var, V, NoVar}; }
+  /// The current stream of device \p D (queried, not implied by an op).
+  static StreamRef currentOf(int8_t D) { return {Queried, 0, NoVar, D}; }
 };
 
 namespace fact {
@@ -110,10 +117,14 @@ struct SetCurrent {
 };
 /// Guard saves the current stream and sets Stream (KeepCurrent: only saves,
 /// an empty optional guard).
+/// A device guard (CUDAGuard(d)) makes Device current instead: the current
+/// stream becomes that device's, and its exit makes the saved device
+/// current again.
 struct GuardEnter {
   VarId Guard = NoVar;
   StreamRef Stream;
   bool KeepCurrent = false;
+  int8_t Device = StreamRef::NoDevice;
 };
 /// Guard restores what it saved.
 struct GuardExit {

@@ -423,6 +423,8 @@ std::string describeStream(const Function &IR, StreamDesc D) {
   case StreamKind::Default:
     return "the default stream";
   case StreamKind::EntryCurrent:
+    if (D.Device >= 0)
+      return "the current stream of device " + std::to_string(D.Device);
     return "the caller's current stream";
   case StreamKind::Pool:
     return Name.empty() ? "a pool stream" : "pool stream " + Name;

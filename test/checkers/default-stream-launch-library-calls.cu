@@ -37,7 +37,34 @@ void captured(at::Tensor &out) {
   });
 }
 
+// cub's device-wide algorithms run on the stream as given, 0 being the
+// legacy stream: an omitted or null stream is judged for them, as for the
+// runtime's calls (and fixed the same way).
+void cubOmitted(const at::Tensor &in, at::Tensor &out, at::Tensor &temp) {
+  size_t bytes = temp.numel();
+  cub::DeviceScan::InclusiveSum(temp.data_ptr(), bytes, in.data_ptr<float>(),
+                                out.data_ptr<float>(), in.numel());
+  // CHECK-NOTES: :[[@LINE-2]]:3: warning: 'InclusiveSum' runs on the legacy default stream (no stream argument), not on PyTorch's current stream [streamsafe-default-stream-launch]
+  // CHECK-FIXES: out.data_ptr<float>(), in.numel(), at::cuda::getCurrentCUDAStream());
+  cub::DeviceScan::ExclusiveSum(temp.data_ptr(), bytes, in.data_ptr<float>(),
+                                out.data_ptr<float>(), in.numel(), nullptr);
+  // CHECK-NOTES: :[[@LINE-2]]:3: warning: 'ExclusiveSum' runs on the legacy default stream (stream argument is null), not on PyTorch's current stream [streamsafe-default-stream-launch]
+  // CHECK-FIXES: out.data_ptr<float>(), in.numel(), at::cuda::getCurrentCUDAStream());
+}
+
 // ---- Not reported. ----
+
+// The size query (a null d_temp_storage) does no work; the call that runs
+// is given the current stream.
+void cubCurrent(const at::Tensor &in, at::Tensor &out) {
+  size_t bytes = 0;
+  cudaStream_t stream = at::cuda::getCurrentCUDAStream();
+  cub::DeviceScan::InclusiveSum(nullptr, bytes, in.data_ptr<float>(),
+                                out.data_ptr<float>(), in.numel());
+  at::Tensor temp = at::empty({int64_t(bytes)}, in.options().dtype(at::kByte));
+  cub::DeviceScan::InclusiveSum(temp.data_ptr(), bytes, in.data_ptr<float>(),
+                                out.data_ptr<float>(), in.numel(), stream);
+}
 
 void nullStream(at::Tensor &out) {
   mylib::launchScale(out.data_ptr<float>(), 4, nullptr);

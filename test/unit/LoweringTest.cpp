@@ -79,6 +79,16 @@ void placements(const at::Tensor &d) {
   cudaStreamCreate(&s); // @pl-create
 }
 
+void devices(const at::Tensor &d, int unknown) {
+  at::Tensor a = at::empty({4}, d.options().device(at::Device(at::kCUDA, 1))); // @dv-alloc
+  at::Tensor b = at::empty({4}, at::TensorOptions().device("cuda:2")); // @dv-string
+  at::Tensor c = at::empty({4}, d.options().device(d.device())); // @dv-unknown
+  at::cuda::CUDAGuard g(0); // @dv-guard
+  c10::cuda::OptionalCUDAGuard h(at::Device(at::kCUDA, 3)); // @dv-optional
+  at::cuda::CUDAGuard u(unknown); // @dv-unread
+  auto s = at::cuda::getCurrentCUDAStream(1); // @dv-stream
+}
+
 void branches(bool flag, bool changed, int *ptr, int n) {
   if (flag)
     at::cuda::setCurrentCUDAStream(at::cuda::getStreamFromPool());
@@ -146,6 +156,8 @@ std::string str(const Function &IR, VarId V) {
 }
 
 std::string str(const Function &IR, const StreamRef &R) {
+  if (R.Device != StreamRef::NoDevice)
+    return "current of device " + std::to_string(R.Device);
   switch (R.K) {
   case StreamRef::Current:
     return "current";
@@ -228,7 +240,10 @@ std::string str(const Function &IR, const Fact &F) {
           OS << "set-current " << str(IR, X.Stream);
         else if constexpr (std::is_same_v<T, fact::GuardEnter>)
           OS << "guard-enter " << str(IR, X.Guard) << " " << str(IR, X.Stream)
-             << (X.KeepCurrent ? " keep" : "");
+             << (X.KeepCurrent ? " keep" : "")
+             << (X.Device != StreamRef::NoDevice
+                     ? " device " + std::to_string(X.Device)
+                     : "");
         else if constexpr (std::is_same_v<T, fact::GuardExit>)
           OS << "guard-exit " << str(IR, X.Guard);
         else if constexpr (std::is_same_v<T, fact::Access>)
@@ -366,6 +381,24 @@ TEST_F(Lowering, OptionsSayWhereMemoryLives) {
        })
     EXPECT_TRUE(llvm::is_contained(F, Expected))
         << Expected << " not in " << ::testing::PrintToString(F);
+}
+
+TEST_F(Lowering, ConstantDevicesOfAllocationsGuardsAndStreams) {
+  std::vector<std::string> F = facts("devices");
+  for (const std::string &Expected : {
+           at("dv-alloc") + "allocate on current of device 1 only",
+           at("dv-string") + "allocate on current of device 2 only",
+           at("dv-unknown") + "allocate on current only",
+           at("dv-guard") + "guard-enter g current of device 0 device 0",
+           at("dv-optional") + "guard-enter h current of device 3 device 3",
+           at("dv-stream") + "bind s := current of device 1",
+       })
+    EXPECT_TRUE(llvm::is_contained(F, Expected))
+        << Expected << " not in " << ::testing::PrintToString(F);
+  // A device the analysis cannot read: no guard (the current device).
+  EXPECT_FALSE(llvm::any_of(F, [&](const std::string &S) {
+    return llvm::StringRef(S).starts_with(at("dv-unread"));
+  })) << ::testing::PrintToString(F);
 }
 
 TEST_F(Lowering, EventsAndTheLoopQuestionAnsweredOnce) {

@@ -176,6 +176,18 @@ TEST(StreamStateJoin, CurrentStream) {
   StreamState J = joined(reachable(S3, 4), reachable(S4, 5));
   EXPECT_EQ(J.Current, StreamTable::Unknown);
   EXPECT_EQ(J.CurrentSetAt, NoSite);
+  // Different current devices: unknown; another device's stream is known
+  // only when both paths left the same one.
+  StreamState A = reachable(S3, 4), B = reachable(S3, 4);
+  A.CurrentDevice = 1;
+  A.OtherDevices = {{EntryDevice, S4, 2}, {2, S5, 3}};
+  B.OtherDevices = {{2, S5, 6}};
+  J = joined(A, B);
+  EXPECT_EQ(J.CurrentDevice, UnknownDevice);
+  ASSERT_EQ(J.OtherDevices.size(), 2u);
+  EXPECT_EQ(J.OtherDevices[0].Stream, StreamTable::Unknown);
+  EXPECT_EQ(J.OtherDevices[1].Stream, S5);
+  EXPECT_EQ(J.OtherDevices[1].SetAt, 3u);
   // Same stream set at two places: the earlier site, either way round.
   J = joined(reachable(S3, 9), reachable(S3, 5));
   EXPECT_EQ(J.Current, S3);
@@ -402,6 +414,11 @@ TEST(StreamStateEquality, ComparesEveryComponent) {
   EXPECT_TRUE(Differs([](StreamState &S) { S.Reachable = false; }));
   EXPECT_TRUE(Differs([](StreamState &S) { S.Current = S5; }));
   EXPECT_TRUE(Differs([](StreamState &S) { S.CurrentSetAt = 99; }));
+  EXPECT_TRUE(Differs([](StreamState &S) { S.CurrentDevice = 1; }));
+  EXPECT_TRUE(Differs([](StreamState &S) { S.OtherDevices = {{1, S3, 2}}; }));
+  EXPECT_TRUE(Differs([](StreamState &S) {
+    edit(S.Tensors, 0, [](TensorState &T) { T.Device = 1; });
+  }));
   EXPECT_TRUE(Differs([](StreamState &S) { S.StreamVars.clear(); }));
   EXPECT_TRUE(Differs([](StreamState &S) { S.TensorVars.clear(); }));
   EXPECT_TRUE(Differs([](StreamState &S) {
@@ -522,6 +539,24 @@ TEST(StreamTable, KnownDistinct) {
   EXPECT_FALSE(T.knownDistinct(Other, Param));
   EXPECT_FALSE(T.knownDistinct(Other, Other2));
   EXPECT_FALSE(T.knownDistinct(Other, Default));
+}
+
+TEST(StreamTable, CurrentStreamsOfTwoKnownDevicesAreDistinct) {
+  StreamTable T;
+  StreamId Dev0 = T.deviceCurrent(0), Dev1 = T.deviceCurrent(1);
+  EXPECT_EQ(T.deviceCurrent(0), Dev0); // one symbol per device
+  EXPECT_EQ(T.kind(Dev1), StreamKind::EntryCurrent);
+  EXPECT_EQ(T.describe(Dev1).Device, 1);
+  EXPECT_TRUE(T.knownDistinct(Dev0, Dev1));
+  EXPECT_TRUE(T.knownDistinct(Dev1, Dev0));
+  // The caller's device may be either: its stream may be theirs.
+  StreamId Param = T.get(StreamKind::Parameter, 1);
+  for (StreamId S : {StreamTable::EntryCurrent, StreamTable::Default, Param}) {
+    EXPECT_FALSE(T.knownDistinct(Dev0, S)) << S;
+    EXPECT_FALSE(T.knownDistinct(S, Dev1)) << S;
+  }
+  // A pool stream still differs from every named stream.
+  EXPECT_TRUE(T.knownDistinct(T.get(StreamKind::Pool, 2), Dev0));
 }
 
 TEST(StreamTable, DescribesByKindAndFirstName) {
