@@ -1,0 +1,60 @@
+//===--- DefaultStreamScan.cpp - Launches and stream arguments ------------===//
+
+#include "lib/frontend/DefaultStreamScan.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace clang;
+
+namespace streamsafe {
+
+std::optional<WorkKind> workKind(ApiEffect E) {
+  switch (E) {
+  case ApiEffect::MemcpyAsync:
+  case ApiEffect::MemsetAsync:
+  case ApiEffect::StreamOrdered:
+    return WorkKind::StreamApi;
+  case ApiEffect::MemcpySync:
+    return WorkKind::SyncCopy;
+  case ApiEffect::MemsetSync:
+    return WorkKind::SyncSet;
+  default:
+    return std::nullopt;
+  }
+}
+
+bool isRuntimeFunction(const FunctionDecl *FD) {
+  return FD && FD->getIdentifier() &&
+         FD->getDeclContext()->getRedeclContext()->isTranslationUnit();
+}
+
+const Expr *streamExprAsWritten(const Expr *E, ApiTable &Table) {
+  while (true) {
+    const Expr *Next = E->IgnoreImplicitAsWritten()->IgnoreParens();
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Next))
+      if (Table.lookup(MC->getMethodDecl()).Effect == ApiEffect::StreamIdentity)
+        Next = MC->getImplicitObjectArgument();
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(Next))
+      if (CE->getNumArgs() == 1 &&
+          CE->getConstructor()->isCopyOrMoveConstructor())
+        Next = CE->getArg(0);
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+}
+
+bool isStreamTakingLibraryCall(const FunctionDecl *FD, ApiTable &Table) {
+  if (!FD || !FD->getIdentifier() || isRuntimeFunction(FD) ||
+      Table.lookup(FD).Effect != ApiEffect::None ||
+      isInTopNamespace(FD, "c10") || isInTopNamespace(FD, "at") ||
+      isInTopNamespace(FD, "torch") || isInTopNamespace(FD, "std") ||
+      // thrust takes streams in policies (`par.on(s)`): judged at the
+      // algorithm that runs on them.
+      isInTopNamespace(FD, "thrust"))
+    return false;
+  return llvm::any_of(FD->parameters(), [&](const ParmVarDecl *P) {
+    return Table.classify(P->getType()) == ValueClass::RawStream;
+  });
+}
+
+} // namespace streamsafe

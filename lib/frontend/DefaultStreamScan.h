@@ -1,0 +1,201 @@
+//===--- DefaultStreamScan.h - Launches and stream arguments ----*- C++ -*-===//
+//
+// What default-stream-launch reads off one function body: its launches,
+// runtime, library and thrust calls, the local variables that never change
+// after their initialisation, and which stream an argument names (the
+// legacy one, the current one, ...). DefaultStreamLaunch.cpp judges them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_FRONTEND_DEFAULTSTREAMSCAN_H
+#define STREAMSAFE_LIB_FRONTEND_DEFAULTSTREAMSCAN_H
+
+#include "lib/frontend/ApiTable.h"
+#include "lib/frontend/DefaultStreamLaunch.h"
+#include "lib/frontend/ThrustPolicies.h"
+#include "lib/frontend/VariableChanges.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseMap.h"
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace streamsafe {
+
+/// The CUDA runtime calls we judge, from the API table: work issued on a
+/// stream argument, and the synchronous copies and sets that have none and
+/// always run on the legacy default stream.
+std::optional<WorkKind> workKind(ApiEffect E);
+
+/// A CUDA runtime function: declared at global scope (extern "C").
+bool isRuntimeFunction(const clang::FunctionDecl *FD);
+
+/// The spelled expression behind implicit conversions, copies and accessors.
+const clang::Expr *streamExprAsWritten(const clang::Expr *E, ApiTable &Table);
+
+/// A function of a library or of the project (not the CUDA runtime's C API,
+/// not LibTorch's) whose stream parameters are judged like the runtime's:
+/// cub::DeviceScan::InclusiveSum(..., stream).
+bool isStreamTakingLibraryCall(const clang::FunctionDecl *FD, ApiTable &Table);
+
+/// The scan's classes; clang's names are spelled bare only in here.
+namespace scan {
+using namespace clang;
+
+// One pass over a function body. It collects the launches and runtime calls
+// of the body itself (nested lambdas and local classes are functions of their
+// own, analysed when the matcher reaches them) and the local variables, and
+// tells which local variables may change after their initialization (also
+// inside nested lambdas).
+class BodyScan : public VariableChanges<BodyScan> {
+  using Base = VariableChanges<BodyScan>;
+
+public:
+  explicit BodyScan(ApiTable &Table) : Table(Table) {}
+
+  std::vector<const CUDAKernelCallExpr *> Launches;
+  std::vector<const CallExpr *> Calls;
+  std::vector<const CallExpr *> LibraryCalls;
+  std::vector<const CallExpr *> ThrustCalls;
+  std::vector<const VarDecl *> Locals;
+
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    return nested([&] { return Base::TraverseLambdaExpr(L); });
+  }
+  bool TraverseCXXRecordDecl(CXXRecordDecl *D) {
+    return nested([&] { return Base::TraverseCXXRecordDecl(D); });
+  }
+  bool TraverseBlockExpr(BlockExpr *B) {
+    return nested([&] { return Base::TraverseBlockExpr(B); });
+  }
+
+  bool VisitCallExpr(CallExpr *C) {
+    if (Nested)
+      return true;
+    if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(C))
+      Launches.push_back(Launch);
+    else if (isRuntimeFunction(C->getDirectCallee()) &&
+             workKind(Table.lookup(C->getDirectCallee()).Effect))
+      Calls.push_back(C);
+    else if (isThrustAlgorithm(C->getDirectCallee()))
+      ThrustCalls.push_back(C);
+    else if (isStreamTakingLibraryCall(C->getDirectCallee(), Table))
+      LibraryCalls.push_back(C);
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *V) {
+    if (!Nested && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit())
+      Locals.push_back(V);
+    return true;
+  }
+
+  void finish() { finishChanges(); }
+
+private:
+  template <typename F> bool nested(F Traverse) {
+    ++Nested;
+    bool Continue = Traverse();
+    --Nested;
+    return Continue;
+  }
+
+  ApiTable &Table;
+  unsigned Nested = 0;
+};
+
+// Classifies stream arguments within one function body.
+class StreamClassifier {
+public:
+  StreamClassifier(const FunctionDecl &FD, const BodyScan &Scan,
+                   ApiTable &Table)
+      : FD(FD), Scan(Scan), Table(Table) {}
+
+  StreamSource classify(const Expr *E, unsigned Depth = 0) {
+    if (!E || isa<CXXDefaultArgExpr>(E))
+      return {StreamOrigin::Omitted, nullptr};
+    if (E->isTypeDependent() || E->isValueDependent() || Depth > 4)
+      return {};
+    E = streamExprAsWritten(E, Table);
+    const Expr *Bare = E->IgnoreParenCasts();
+    if (isa<CXXNullPtrLiteralExpr, GNUNullExpr>(Bare))
+      return {StreamOrigin::Null, nullptr};
+    if (const auto *Lit = dyn_cast<IntegerLiteral>(Bare)) {
+      switch (Lit->getValue().getZExtValue()) {
+      case 0:
+        return {StreamOrigin::Null, nullptr};
+      case 1: // the value of the cudaStreamLegacy macro
+        return {StreamOrigin::Legacy, nullptr};
+      case 2: // the value of the cudaStreamPerThread macro
+        return {StreamOrigin::PerThread, nullptr};
+      }
+      return {};
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      switch (Table.lookup(Call->getDirectCallee()).Effect) {
+      case ApiEffect::DefaultStream:
+        return {StreamOrigin::DefaultGetter, nullptr};
+      case ApiEffect::CurrentStream:
+      case ApiEffect::ConfiguredCurrentStream:
+        return {StreamOrigin::Current, nullptr};
+      default:
+        return {};
+      }
+    }
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+      if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()))
+        return classifyVariable(*V, Depth);
+    return {};
+  }
+
+  // A local variable stands for its initializer if nothing in the function
+  // may change it (assignment, non-const reference, address taken, ...).
+  const Expr *initializerIfUnchanged(const VarDecl &V) {
+    if (!V.hasLocalStorage() || isa<ParmVarDecl>(V) || !V.getInit() ||
+        isMutated(V))
+      return nullptr;
+    return V.getInit();
+  }
+
+  StreamSource classifyVariable(const VarDecl &V, unsigned Depth) {
+    const Expr *Init = initializerIfUnchanged(V);
+    if (!Init)
+      return {};
+    StreamSource S = classify(Init, Depth + 1);
+    if (S.Origin == StreamOrigin::Unknown)
+      return {};
+    return {S.Origin, &V};
+  }
+
+private:
+  bool isMutated(const VarDecl &V) {
+    return (V.getType()->isReferenceType() &&
+            !V.getType().getNonReferenceType().isConstQualified()) ||
+           scanOf(V).mayChange(V);
+  }
+
+  // A variable a lambda captures is changed, or not, in the function that
+  // declares it (whose scan sees nested lambdas too).
+  const BodyScan &scanOf(const VarDecl &V) {
+    const auto *Owner =
+        dyn_cast_or_null<FunctionDecl>(V.getParentFunctionOrMethod());
+    if (!Owner || Owner == &FD || !Owner->getBody())
+      return Scan;
+    std::unique_ptr<BodyScan> &S = OwnerScans[Owner];
+    if (!S) {
+      S = std::make_unique<BodyScan>(Table);
+      S->TraverseStmt(Owner->getBody());
+      S->finish();
+    }
+    return *S;
+  }
+
+  const FunctionDecl &FD;
+  const BodyScan &Scan;
+  ApiTable &Table;
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<BodyScan>> OwnerScans;
+};
+
+} // namespace scan
+} // namespace streamsafe
+
+#endif // STREAMSAFE_LIB_FRONTEND_DEFAULTSTREAMSCAN_H
