@@ -174,12 +174,7 @@ private:
     // a record covers depends on what is in flight, which the covers
     // complete), and a loop must converge.
     auto Coarse = [&](unsigned Block) {
-      if (Visits[Block] >= CoarseJoinAfterVisits)
-        return true;
-      for (unsigned P : B.Blocks[Block].Preds)
-        if (O.Rank[P] != ~0u && O.Rank[P] >= O.Rank[Block])
-          return true;
-      return false;
+      return Visits[Block] >= CoarseJoinAfterVisits;
     };
     // Paths that agree on every never-changing variable they tested are
     // joined; paths that contradict each other are kept apart.

@@ -153,3 +153,35 @@ void like_of_device_tensor(const at::Tensor &d) {
   // CHECK-NOTES: :[[@LINE-5]]:19: note: 'd2' is allocated on the caller's current stream here
   d2.record_stream(s);
 }
+
+// Right: an event synchronized at the loop's head and recorded after the
+// copy. The first iteration's synchronize has nothing to wait for; the
+// next ones wait for the previous copy.
+void refill_event_synchronized_at_loop_head(at::Tensor &dev, const float *src,
+                                            int n) {
+  at::Tensor staging = at::empty({16}, at::TensorOptions().pinned_memory(true));
+  float *p = staging.data_ptr<float>();
+  at::cuda::CUDAEvent copied;
+  for (int i = 0; i < n; ++i) {
+    copied.synchronize();
+    std::copy(src + 16 * i, src + 16 * (i + 1), p);
+    dev.copy_(staging, /*non_blocking=*/true);
+    copied.record();
+  }
+}
+
+// Wrong: the event is recorded before the copy it should cover.
+void refill_event_recorded_before_copy(at::Tensor &dev, const float *src,
+                                       int n) {
+  at::Tensor staging = at::empty({16}, at::TensorOptions().pinned_memory(true));
+  float *p = staging.data_ptr<float>();
+  at::cuda::CUDAEvent copied;
+  for (int i = 0; i < n; ++i) {
+    copied.synchronize();
+    std::copy(src + 16 * i, src + 16 * (i + 1), p);
+    // CHECK-NOTES: :[[@LINE-1]]:49: warning: the host writes tensor 'staging' while a non_blocking copy from it on the caller's current stream may still be reading it; synchronize the stream or an event first [streamsafe-host-read-before-sync]
+    copied.record();
+    // CHECK-NOTES: :[[@LINE+1]]:15: note: the non_blocking copy is enqueued on the caller's current stream here
+    dev.copy_(staging, /*non_blocking=*/true);
+  }
+}

@@ -384,3 +384,47 @@ void guard_after_loop_that_sets_the_stream(at::Tensor x, int n) {
   }
   x.mul_(2);
 }
+
+// Right: an event waited on at a loop's head, recorded at its end. On the
+// first iteration the event was never recorded and nothing is in flight;
+// on the next ones it was recorded after the side stream's write. Where the
+// paths meet, the write is in flight only on the path that recorded after
+// it, so the wait covers it.
+void event_waited_at_loop_head(at::Tensor &buf, int n) {
+  auto side = at::cuda::getStreamFromPool();
+  auto cur = at::cuda::getCurrentCUDAStream();
+  at::cuda::CUDAEvent done, ready;
+  for (int i = 0; i < n; ++i) {
+    done.block(cur);
+    buf.add_(1);
+    ready.record(cur);
+    ready.block(side);
+    {
+      at::cuda::CUDAStreamGuard g(side);
+      buf.mul_(2);
+    }
+    done.record(side);
+  }
+}
+
+// Wrong: the same loop with the record before the side stream's write: the
+// next iteration's wait does not cover it.
+void event_recorded_before_write_in_loop(at::Tensor &buf, int n) {
+  auto side = at::cuda::getStreamFromPool();
+  auto cur = at::cuda::getCurrentCUDAStream();
+  at::cuda::CUDAEvent done, ready;
+  for (int i = 0; i < n; ++i) {
+    done.block(cur);
+    buf.add_(1);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'buf' is written on the caller's current stream while its write on pool stream 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    ready.record(cur);
+    ready.block(side);
+    done.record(side);
+    {
+      at::cuda::CUDAStreamGuard g(side);
+      // CHECK-NOTES: :[[@LINE+2]]:7: note: 'buf' is written on pool stream 'side' here
+      // CHECK-NOTES: :[[@LINE-2]]:33: note: the current stream was set to pool stream 'side' here
+      buf.mul_(2);
+    }
+  }
+}
