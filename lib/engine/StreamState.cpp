@@ -48,6 +48,13 @@ void EventState::materialize() {
   RecordedOn = StreamTable::Unknown;
 }
 
+void EventState::forget(CoveredAccess C) {
+  if (CoversAll || !covers(C))
+    return;
+  materialize();
+  Covers.erase(std::lower_bound(Covers.begin(), Covers.end(), C));
+}
+
 // Whether access \p C is still in flight in \p Tensors.
 static bool pendingIn(const TensorMap &Tensors, CoveredAccess C) {
   const TensorState *T = Tensors.lookup(C.first);

@@ -134,6 +134,10 @@ struct EventState {
   bool covers(CoveredAccess C) const;
   /// Turns a snapshot into the list of what it covers.
   void materialize();
+  /// A new access of storage C.first at site C.second (a loop ran the site
+  /// again): the record before it does not cover it, though it covered the
+  /// access the same site made before.
+  void forget(CoveredAccess C);
   /// Keeps only what every path on which an access is in flight recorded
   /// after it (\p Mine and \p Theirs: the tensors as the two paths left
   /// them); with \p Coarse, only what both records listed (monotone: for

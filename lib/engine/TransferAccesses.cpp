@@ -14,6 +14,13 @@
 
 namespace streamsafe {
 
+// Events are few (a handful per function): a linear sweep, and a snapshot
+// is materialized only when it covered the same site's earlier access.
+static void forgetCovers(StreamState &S, CoveredAccess C) {
+  for (auto &[Var, E] : S.Events)
+    E.forget(C);
+}
+
 void Transfer::apply(const Fact &F, const fact::Allocate &X, StreamState &S) {
   Access A = accessOf(F, S);
   StorageId Id = storageFor(keyOf(KeySpace::Object, X.Result), NoVar, false);
@@ -37,6 +44,7 @@ void Transfer::apply(const Fact &F, const fact::Allocate &X, StreamState &S) {
   // copy may still be running.
   if (!Host || (X.Async && X.Pinned))
     Fresh.Writes.push_back(A);
+  forgetCovers(S, {Id, F.Site});
   S.Tensors.set(Id, Fresh);
   S.Unheld.push_back(Id); // a temporary until a variable takes it
 }
@@ -51,6 +59,7 @@ void Transfer::apply(const Fact &F, const fact::Access &X, StreamState &S) {
   if (T.Host && (!X.Copy || !X.Async || !T.Pinned))
     return;
   Access A = accessOf(F, S);
+  forgetCovers(S, {*Id, F.Site});
   // Is the access ordered after every write? (If not, unsynchronized-access
   // reports it, and that is the finding to fix first.)
   bool Ordered = llvm::all_of(

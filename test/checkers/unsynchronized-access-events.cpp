@@ -428,3 +428,28 @@ void event_recorded_before_write_in_loop(at::Tensor &buf, int n) {
     }
   }
 }
+
+// Wrong: each iteration records before its write, so the record covers only
+// the previous iteration's write at the same line; after the loop, the last
+// write is not covered by the wait.
+void event_recorded_before_each_write(at::Tensor &buf, int n) {
+  auto side = at::cuda::getStreamFromPool();
+  auto cur = at::cuda::getCurrentCUDAStream();
+  at::cuda::CUDAEvent ready, done;
+  ready.record(cur);
+  ready.block(side);
+  done.record(side);
+  {
+    at::cuda::CUDAStreamGuard g(side);
+    for (int i = 0; i < n; ++i) {
+      done.record(side);
+      buf.mul_(2);
+    }
+  }
+  done.block(cur);
+  buf.add_(1);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 'buf' is written on the caller's current stream while its write on pool stream 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-7]]:7: note: 'buf' is written on pool stream 'side' here
+  // CHECK-NOTES: :[[@LINE-11]]:31: note: the current stream was set to pool stream 'side' here
+}
