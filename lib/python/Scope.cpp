@@ -240,7 +240,8 @@ VarClass Scope::classOf(llvm::StringRef Name) const {
 
 std::unique_ptr<Scope> makeScope(TSNode Node, Scope::Kind K,
                                  const Scope *Parent, const SourceFile &F,
-                                 const Imports &I) {
+                                 const Imports &I,
+                                 const llvm::StringMap<VarClass> *ParamClasses) {
   auto S = std::make_unique<Scope>();
   S->K = K;
   S->Node = Node;
@@ -272,6 +273,10 @@ std::unique_ptr<Scope> makeScope(TSNode Node, Scope::Kind K,
       if (!is(Name, "identifier"))
         continue;
       S->Params.push_back(Name);
+      if (ParamClasses && ParamClasses->count(F.text(Name))) {
+        Classes[F.text(Name)] = ParamClasses->lookup(F.text(Name));
+        continue;
+      }
       Classes[F.text(Name)] = ts_node_is_null(Annotation)
                                   ? Cls(VarClass::Other)
                                   : classOfAnnotation(Annotation, F, I);

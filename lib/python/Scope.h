@@ -43,9 +43,12 @@ struct Scope {
 };
 
 /// Builds the scope of \p Node (module, function_definition or lambda).
-std::unique_ptr<Scope> makeScope(TSNode Node, Scope::Kind K,
-                                 const Scope *Parent, const SourceFile &F,
-                                 const Imports &I);
+/// \p ParamClasses: what the arguments of a call run in place hold, by
+/// parameter name (it wins over an annotation).
+std::unique_ptr<Scope>
+makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
+          const Imports &I,
+          const llvm::StringMap<VarClass> *ParamClasses = nullptr);
 
 /// The class of the value \p Expr denotes in \p S.
 VarClass classOfExpr(TSNode Expr, const Scope &S, const SourceFile &F,

@@ -1,0 +1,539 @@
+//===--- Helpers.cpp - Same-file helpers and classes run in place ---------===//
+//
+// As the Clang front end inlines a helper defined in the translation unit
+// (docs/design.md, "Same-file helpers run in place"), a call of a def of
+// this file that uses streams runs its body here, in the caller's state:
+// its parameters are bound to the arguments (a tensor, a stream; an event
+// parameter is the caller's event), its sites are its own (Site::Scope),
+// and what it returns (a tensor, a stream) is the call's value. The body
+// is lowered once per def, object and set of argument classes, at most
+// MaxInlinedCallees of them; the solver bounds nesting and recursion.
+//
+// A class of this file with __enter__ and __exit__ used as `with
+// Cls(...):` is run the same way: __init__ and __enter__ at the entry,
+// __exit__ at every exit of the body. The object's stream and event
+// attributes (`self.prev = torch.cuda.current_stream()`) are followed as
+// variables of its own while its methods run, so a class that saves the
+// stream, sets another and restores the saved one is a guard.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/python/Api.h"
+#include "lib/python/Builder.h"
+
+namespace streamsafe::py {
+
+namespace {
+
+/// Helper bodies a function runs in place at most (as in C++).
+constexpr unsigned MaxInlinedCallees = 32;
+
+/// The parameter names of a def, in order.
+std::vector<std::string> paramNames(TSNode Def, const SourceFile &F) {
+  std::vector<std::string> Names;
+  for (TSNode P : children(field(Def, "parameters"))) {
+    TSNode Name = P;
+    if (is(P, "typed_parameter"))
+      Name = children(P).empty() ? P : children(P)[0];
+    else if (is(P, "default_parameter") || is(P, "typed_default_parameter"))
+      Name = field(P, "name");
+    // *args, **kwargs, `*`, `/`: what follows is not positional.
+    if (!is(Name, "identifier"))
+      break;
+    Names.push_back(F.text(Name).str());
+  }
+  return Names;
+}
+
+bool decorated(TSNode Def) {
+  return is(ts_node_parent(Def), "decorated_definition");
+}
+
+/// The class a def is a method of (null: none).
+TSNode classOf(TSNode Def) {
+  TSNode P = ts_node_parent(Def);
+  if (is(P, "decorated_definition"))
+    P = ts_node_parent(P);
+  if (!is(P, "block"))
+    return TSNode{};
+  P = ts_node_parent(P);
+  return is(P, "class_definition") ? P : TSNode{};
+}
+
+/// The undecorated method \p Name defined in \p Class's body (null: none).
+TSNode methodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F) {
+  for (TSNode C : children(field(Class, "body")))
+    if (is(C, "function_definition") && F.text(field(C, "name")) == Name)
+      return C;
+  return TSNode{};
+}
+
+/// The undecorated module-level class \p Name (null: none).
+TSNode moduleClass(llvm::StringRef Name, const SourceFile &F) {
+  TSNode Found = {};
+  for (TSNode C : children(F.root())) {
+    if (is(C, "class_definition") && F.text(field(C, "name")) == Name) {
+      if (!ts_node_is_null(Found))
+        return TSNode{}; // defined twice: which one runs is not known
+      Found = C;
+    }
+  }
+  return Found;
+}
+
+/// Whether a class of the file derives from \p Class and defines \p Method
+/// (then `self.method()` may run that one).
+bool overridden(TSNode Class, llvm::StringRef Method, const SourceFile &F) {
+  llvm::StringRef Name = F.text(field(Class, "name"));
+  std::vector<TSNode> Work{F.root()};
+  while (!Work.empty()) {
+    TSNode N = Work.back();
+    Work.pop_back();
+    if (is(N, "class_definition") && N.id != Class.id) {
+      for (TSNode B : children(field(N, "superclasses")))
+        if (F.text(B) == Name && !ts_node_is_null(methodOf(N, Method, F)))
+          return true;
+    }
+    for (TSNode C : children(N))
+      Work.push_back(C);
+  }
+  return false;
+}
+
+/// Calls, with statements and keywords in \p N's own code (not in nested
+/// defs, lambdas or classes).
+template <typename Fn> void ownCode(TSNode N, Fn Visit) {
+  std::vector<TSNode> Work{N};
+  while (!Work.empty()) {
+    TSNode X = Work.back();
+    Work.pop_back();
+    if (ts_node_is_null(X))
+      continue;
+    llvm::StringRef T = type(X);
+    if (X.id != N.id && (T == "function_definition" || T == "lambda" ||
+                         T == "class_definition"))
+      continue;
+    Visit(X);
+    for (TSNode C : children(X))
+      Work.push_back(C);
+  }
+}
+
+/// Whether a def's own code uses the stream API (as the C++ pre-scan
+/// mentionsStreamApis): a stream, event or guard API, a stream or event
+/// method, a non_blocking copy.
+bool usesStreams(TSNode Def, const SourceFile &F, const Imports &I) {
+  bool Found = false;
+  ownCode(field(Def, "body"), [&](TSNode X) {
+    if (Found)
+      return;
+    if (is(X, "keyword_argument") &&
+        F.text(field(X, "name")) == "non_blocking") {
+      Found = true;
+      return;
+    }
+    if (!is(X, "call"))
+      return;
+    TSNode Fn = field(X, "function");
+    switch (apiOf(I.qualify(Fn))) {
+    case PyApi::NewStream:
+    case PyApi::ExternalStream:
+    case PyApi::CurrentStream:
+    case PyApi::DefaultStream:
+    case PyApi::NewEvent:
+    case PyApi::StreamContext:
+    case PyApi::SetStream:
+    case PyApi::Synchronize:
+    case PyApi::Thread:
+    case PyApi::Graph:
+      Found = true;
+      return;
+    default:
+      break;
+    }
+    if (is(Fn, "attribute")) {
+      llvm::StringRef M = F.text(field(Fn, "attribute"));
+      Found = M == "wait_stream" || M == "wait_event" || M == "record_event" ||
+              M == "record_stream" || M == "record" || M == "synchronize";
+    }
+  });
+  return Found;
+}
+
+/// The stream and event attributes of \p Class's objects: `self.x = v` in
+/// its methods, every v a stream (or every v an event).
+llvm::StringMap<VarClass> attributeClasses(TSNode Class, const Scope &Module,
+                                           const SourceFile &F,
+                                           const Imports &I) {
+  llvm::StringMap<std::optional<VarClass>> Seen;
+  for (TSNode M : children(field(Class, "body"))) {
+    if (is(M, "decorated_definition"))
+      M = field(M, "definition");
+    if (!is(M, "function_definition"))
+      continue;
+    std::vector<std::string> Params = paramNames(M, F);
+    if (Params.empty())
+      continue;
+    auto S = makeScope(M, Scope::Def, &Module, F, I);
+    ownCode(field(M, "body"), [&](TSNode X) {
+      bool Assign = is(X, "assignment");
+      if (!Assign && !is(X, "augmented_assignment"))
+        return;
+      std::vector<TSNode> Targets{unparen(field(X, "left"))};
+      if (is(Targets[0], "pattern_list") || is(Targets[0], "tuple_pattern"))
+        Targets = children(Targets[0]);
+      for (TSNode T : Targets) {
+        if (!is(T, "attribute") ||
+            F.text(field(T, "object")) != Params[0])
+          continue;
+        VarClass C = Assign && Targets.size() == 1
+                         ? classOfExpr(field(X, "right"), *S, F, I)
+                         : VarClass::Other;
+        auto &Slot = Seen[F.text(field(T, "attribute"))];
+        Slot = !Slot || *Slot == C ? C : VarClass::Other;
+      }
+    });
+  }
+  llvm::StringMap<VarClass> Out;
+  for (const auto &E : Seen)
+    if (*E.second == VarClass::Stream || *E.second == VarClass::Event)
+      Out[E.getKey()] = *E.second;
+  return Out;
+}
+
+} // namespace
+
+bool Builder::maySetForCaller(const Scope &S) const {
+  if (S.K != Scope::Def)
+    return false;
+  llvm::StringRef Name = F.text(field(S.Node, "name"));
+  if (!ts_node_is_null(classOf(S.Node)) &&
+      (Name == "__enter__" || Name == "__exit__" || Name == "__aenter__" ||
+       Name == "__aexit__"))
+    return true;
+  // A forwarding setter: every set_stream sets a parameter it was given
+  // (its caller chose the stream, and restoring it is the caller's job;
+  // the callers in this file run it in place and are judged).
+  std::vector<std::string> Params = paramNames(S.Node, F);
+  bool Sets = false, OnlyParams = true;
+  ownCode(field(S.Node, "body"), [&](TSNode X) {
+    if (!is(X, "call") ||
+        apiOf(I.qualify(field(X, "function"))) != PyApi::SetStream)
+      return;
+    Sets = true;
+    std::vector<TSNode> A = children(field(X, "arguments"));
+    TSNode Arg = A.empty() ? TSNode{} : unparen(A[0]);
+    if (is(Arg, "keyword_argument"))
+      Arg = unparen(field(Arg, "value"));
+    OnlyParams &= is(Arg, "identifier") &&
+                  llvm::is_contained(Params, F.text(Arg).str());
+  });
+  return Sets && OnlyParams;
+}
+
+std::optional<BodyId>
+Builder::helperBody(TSNode Def, const Scope *Outer, const Instance *Self,
+                    const llvm::StringMap<VarClass> &Classes,
+                    const llvm::StringMap<VarId> &Events) {
+  std::vector<unsigned> Shape;
+  for (const std::string &P : paramNames(Def, F)) {
+    Shape.push_back(unsigned(Classes.lookup(P)));
+    auto E = Events.find(P);
+    Shape.push_back(E == Events.end() ? NoVar : E->second);
+  }
+  auto [It, New] = Helpers.try_emplace(
+      HelperKey{Def.id, Self, std::move(Shape)}, std::nullopt);
+  if (!New)
+    return It->second;
+  if (HelperBodies.size() >= MaxInlinedCallees)
+    return std::nullopt;
+  OwnedScopes.push_back(makeScope(Def, Scope::Def, Outer, F, I, &Classes));
+  const Scope *S = OwnedScopes.back().get();
+  // An event parameter is the caller's event: recorded or waited on in the
+  // helper, it is recorded or waited on for the caller.
+  for (const auto &E : Events)
+    Vars[{S, E.getKey().str()}] = E.second;
+  PendingBody P;
+  P.S = S;
+  IR->Bodies.emplace_back();
+  P.Id = IR->Bodies.size() - 1;
+  P.SiteScope = HelperBodies.size() + 1;
+  P.Self = Self;
+  // What its returns give: a tensor or a stream (each a variable of the
+  // caller's, which the return binds).
+  bool Tensor = false, Stream = false;
+  ownCode(field(Def, "body"), [&](TSNode X) {
+    if (!is(X, "return_statement"))
+      return;
+    for (TSNode C : children(X)) {
+      VarClass K = classOfExpr(C, *S, F, I);
+      Tensor |= K == VarClass::Tensor;
+      Stream |= K == VarClass::Stream;
+    }
+  });
+  std::string Name = F.text(field(Def, "name")).str() + "()";
+  auto Synthetic = [&](VarClass C) {
+    Variable V;
+    V.Name = Name;
+    V.Class = C;
+    V.Synthetic = true;
+    IR->Vars.push_back(std::move(V));
+    return VarId(IR->Vars.size() - 1);
+  };
+  if (Tensor && !Stream)
+    P.ReturnTensor = Synthetic(VarClass::Tensor);
+  if (Stream && !Tensor)
+    P.ReturnStream = Synthetic(VarClass::Stream);
+  HelperBodies[P.Id] = P;
+  Pending.push_back(P);
+  It->second = P.Id;
+  return P.Id;
+}
+
+bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
+                         const Scope *Outer, const Instance *Self, bool Method,
+                         Value &Result, llvm::StringRef CalleeName) {
+  std::vector<std::string> Params = paramNames(Def, F);
+  unsigned First = Method ? 1 : 0;
+  if (Method && Params.empty())
+    return false;
+  // Which argument each parameter gets, and what it holds (syntactically:
+  // the arguments are lowered once, after the body is chosen).
+  std::vector<std::pair<std::string, TSNode>> Bound;
+  std::vector<TSNode> Extra;
+  for (size_t K = 0; K < A.Positional.size(); ++K) {
+    TSNode P = A.Positional[K];
+    if (First + K < Params.size() && !is(P, "list_splat") &&
+        !is(P, "dictionary_splat"))
+      Bound.push_back({Params[First + K], P});
+    else
+      Extra.push_back(P);
+  }
+  for (const auto &[K, P] : A.Keywords) {
+    if (llvm::is_contained(Params, K.str()))
+      Bound.push_back({K.str(), P});
+    else
+      Extra.push_back(P);
+  }
+  llvm::StringMap<VarClass> Classes;
+  llvm::StringMap<VarId> Events;
+  bool GivenStreams = false;
+  for (const auto &[Name, P] : Bound) {
+    VarClass C = classOfExpr(P, *St->S, F, I);
+    Classes[Name] = C;
+    GivenStreams |= C == VarClass::Stream || C == VarClass::Event;
+    if (C == VarClass::Event && is(unparen(P), "identifier"))
+      if (VarId V = varOf(F.text(unparen(P))); V != NoVar)
+        Events[Name] = V;
+  }
+  // Unbound parameters keep their annotation's class (a default value is
+  // not followed).
+  for (size_t K = First; K < Params.size(); ++K)
+    if (!Classes.count(Params[K]))
+      Classes[Params[K]] = VarClass::Other;
+  if (!GivenStreams && !usesStreams(Def, F, I))
+    return false;
+  std::optional<BodyId> Body = helperBody(Def, Outer, Self, Classes, Events);
+  if (!Body)
+    return false;
+  const PendingBody &H = HelperBodies[*Body];
+  SiteId At = site(SiteKind::Other, Call);
+  if (!CalleeName.empty())
+    Out->Callees[At] = CalleeName.str();
+  llvm::SmallVector<VarId, 4> Unbind;
+  auto ParamVar = [&](const std::string &Name) {
+    auto [It, New] = Vars.try_emplace({H.S, Name}, NoVar);
+    VarClass C = H.S->Locals.lookup(Name);
+    if (New && C != VarClass::Other) {
+      Variable V;
+      V.Name = Name;
+      V.Class = C;
+      IR->Vars.push_back(std::move(V));
+      It->second = IR->Vars.size() - 1;
+    }
+    return It->second;
+  };
+  for (const auto &[Name, P] : Bound) {
+    Value V = expr(P);
+    VarId Param = ParamVar(Name);
+    if (Param == NoVar || IR->var(Param).Class != V.Class) {
+      escape(V, P); // not followed in the helper: it may keep it
+      continue;
+    }
+    switch (V.Class) {
+    case VarClass::Tensor:
+      emit(At, fact::BindTensor{Param, V.Tensor});
+      Unbind.push_back(Param);
+      break;
+    case VarClass::Stream:
+      emit(At, fact::BindStream{Param, V.Stream});
+      break;
+    case VarClass::Event:
+      if (V.Event != Param)
+        emit(At, fact::BindEvent{Param, V.FreshEvent});
+      break;
+    default:
+      break;
+    }
+  }
+  for (TSNode P : Extra)
+    escape(expr(P), P);
+  if (H.ReturnTensor != NoVar)
+    emit(At, fact::BindTensor{H.ReturnTensor, TensorRef()});
+  if (H.ReturnStream != NoVar)
+    emit(At, fact::BindStream{H.ReturnStream, StreamRef::unknown()});
+  fact::Spawn S;
+  S.Body = *Body;
+  S.InPlace = true;
+  S.Callee = true;
+  emit(At, S);
+  for (VarId V : Unbind)
+    emit(At, fact::Unbind{V});
+  Result = Value();
+  Result.Node = Call;
+  if (H.ReturnTensor != NoVar) {
+    Result.Class = VarClass::Tensor;
+    Result.Tensor = TensorRef::var(H.ReturnTensor);
+  } else if (H.ReturnStream != NoVar) {
+    Result.Class = VarClass::Stream;
+    Result.Stream = StreamRef::var(H.ReturnStream);
+  }
+  return true;
+}
+
+bool Builder::helperCall(TSNode N, Value &Result) {
+  TSNode Fn = field(N, "function");
+  Args A = argsOf(N);
+  if (is(Fn, "identifier")) {
+    // A def of this scope or an enclosing one, bound to nothing else.
+    llvm::StringRef Name = F.text(Fn);
+    for (const Scope *S = St->S; S; S = S->Parent) {
+      auto It = S->Defs.find(Name);
+      if (It != S->Defs.end()) {
+        if (decorated(It->second) || !ts_node_is_null(classOf(It->second)))
+          return false;
+        return runInPlace(N, A, It->second, S, nullptr, false, Result);
+      }
+      if (S->Locals.count(Name))
+        return false;
+    }
+    return false;
+  }
+  // self.method(...) in a method: the method of this class (unless a
+  // class of the file overrides it), on the same object.
+  if (!is(Fn, "attribute") || St->S->K != Scope::Def || St->S->Params.empty())
+    return false;
+  TSNode Object = unparen(field(Fn, "object"));
+  TSNode Class = classOf(St->S->Node);
+  if (ts_node_is_null(Class) || !is(Object, "identifier") ||
+      F.text(Object) != F.text(St->S->Params[0]) || decorated(St->S->Node))
+    return false;
+  llvm::StringRef Method = F.text(field(Fn, "attribute"));
+  TSNode Def = methodOf(Class, Method, F);
+  if (ts_node_is_null(Def) || overridden(Class, Method, F))
+    return false;
+  return runInPlace(N, A, Def, St->S->ModuleScope, St->Self, true, Result);
+}
+
+bool Builder::enterObject(TSNode Call, TSNode Body) {
+  TSNode Fn = field(Call, "function");
+  if (!is(Fn, "identifier"))
+    return false;
+  const Scope *Owner = St->S->owner(F.text(Fn));
+  if (Owner && Owner->K != Scope::Module)
+    return false;
+  TSNode Class = moduleClass(F.text(Fn), F);
+  if (ts_node_is_null(Class) ||
+      !ts_node_is_null(field(Class, "superclasses")) || decorated(Class))
+    return false;
+  TSNode Init = methodOf(Class, "__init__", F);
+  TSNode Enter = methodOf(Class, "__enter__", F);
+  TSNode Exit = methodOf(Class, "__exit__", F);
+  if (ts_node_is_null(Enter) || ts_node_is_null(Exit) ||
+      !(usesStreams(Enter, F, I) || usesStreams(Exit, F, I) ||
+        (!ts_node_is_null(Init) && usesStreams(Init, F, I))))
+    return false;
+  const Scope *Module = St->S->ModuleScope;
+  std::vector<std::string> ExitParams = paramNames(Exit, F);
+  llvm::StringMap<VarClass> NoClasses;
+  for (size_t K = 1; K < ExitParams.size(); ++K)
+    NoClasses[ExitParams[K]] = VarClass::Other;
+  Instances.emplace_back();
+  Instance &O = Instances.back();
+  O.Class = Class;
+  std::optional<BodyId> ExitBody =
+      helperBody(Exit, Module, &O, NoClasses, llvm::StringMap<VarId>());
+  if (!ExitBody)
+    return false;
+  // The object's attributes, unknown until its methods bind them; bound
+  // here so that what each method binds stays for the next one.
+  SiteId At = site(SiteKind::Other, Call);
+  for (const auto &E : attributeClasses(Class, *Module, F, I)) {
+    Variable V;
+    V.Name = "self." + E.getKey().str();
+    V.Class = E.second;
+    IR->Vars.push_back(std::move(V));
+    VarId Var = IR->Vars.size() - 1;
+    O.Attrs[E.getKey()] = Var;
+    if (E.second == VarClass::Stream)
+      emit(At, fact::BindStream{Var, StreamRef::unknown()});
+    else
+      emit(At, fact::BindEvent{Var, false});
+  }
+  Value Ignored;
+  Args A = argsOf(Call);
+  if (ts_node_is_null(Init) ||
+      !runInPlace(Call, A, Init, Module, &O, true, Ignored))
+    unknownCall(A, true);
+  // __enter__, at the with; its call site names it in the notes.
+  if (!runInPlace(Call, Args(), Enter, Module, &O, true, Ignored,
+                  "__enter__"))
+    return true; // over the bound: the body runs, __exit__ does not
+  Frame W;
+  W.K = Frame::Exit;
+  W.Node = Body;
+  W.ExitBody = *ExitBody;
+  St->Frames.push_back(W);
+  return true;
+}
+
+bool Builder::attributeValue(TSNode N, Value &Out) {
+  if (!St->Self || St->S->Params.empty())
+    return false;
+  TSNode Object = unparen(field(N, "object"));
+  if (!is(Object, "identifier") ||
+      F.text(Object) != F.text(St->S->Params[0]))
+    return false;
+  auto It = St->Self->Attrs.find(F.text(field(N, "attribute")));
+  if (It == St->Self->Attrs.end())
+    return false;
+  Out = Value();
+  Out.Node = N;
+  Out.Class = IR->var(It->second).Class;
+  if (Out.Class == VarClass::Stream)
+    Out.Stream = StreamRef::var(It->second);
+  else
+    Out.Event = It->second;
+  return true;
+}
+
+bool Builder::bindAttribute(TSNode Target, const Value &V) {
+  Value Attr;
+  if (!is(Target, "attribute") || !attributeValue(Target, Attr))
+    return false;
+  if (Attr.Class == VarClass::Stream) {
+    emit(site(SiteKind::Other, Target),
+         fact::BindStream{Attr.Stream.Id, V.Class == VarClass::Stream
+                                              ? V.Stream
+                                              : StreamRef::unknown()});
+    return true;
+  }
+  emit(site(SiteKind::EventDecl, Target),
+       fact::BindEvent{Attr.Event, V.FreshEvent || V.RecordOn});
+  if (V.RecordOn)
+    emit(site(SiteKind::EventRecord, V.Node),
+         fact::EventRecord{Attr.Event, V.RecordStream});
+  return true;
+}
+
+} // namespace streamsafe::py

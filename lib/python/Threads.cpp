@@ -1,0 +1,78 @@
+//===--- Threads.cpp - A thread runs from its start() ---------------------===//
+//
+// `threading.Thread(target=f)` makes a thread; its body runs from
+// `start()`, on the default stream (the current stream is thread-local).
+// `Thread(...).start()` starts it at once; `t = Thread(...)` followed by
+// `t.start()` in the same body starts it there (at each such call: they may
+// be on different paths). A thread made and not started in its body (kept
+// in an attribute, returned) is taken to start where it is made. join()
+// changes nothing: as in C++, the body's work is already taken as done by
+// the statement after its start.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/python/Builder.h"
+
+namespace streamsafe::py {
+
+// Whether \p Body's own code (not nested defs, lambdas or classes) calls
+// `Var.start()`.
+static bool callsStart(TSNode Body, llvm::StringRef Var, const SourceFile &F) {
+  std::vector<TSNode> Work{Body};
+  while (!Work.empty()) {
+    TSNode X = Work.back();
+    Work.pop_back();
+    if (X.id != Body.id &&
+        (is(X, "function_definition") || is(X, "lambda") ||
+         is(X, "class_definition")))
+      continue;
+    if (is(X, "call")) {
+      TSNode Fn = field(X, "function");
+      if (is(Fn, "attribute") && F.text(field(Fn, "attribute")) == "start" &&
+          is(unparen(field(Fn, "object")), "identifier") &&
+          F.text(unparen(field(Fn, "object"))) == Var)
+        return true;
+    }
+    for (TSNode C : children(X))
+      Work.push_back(C);
+  }
+  return false;
+}
+
+TSNode Builder::threadStart(TSNode ThreadCall, std::string &Var) {
+  TSNode P = ts_node_parent(ThreadCall);
+  if (is(P, "attribute") && F.text(field(P, "attribute")) == "start") {
+    TSNode Call = ts_node_parent(P);
+    if (is(Call, "call") && field(Call, "function").id == P.id)
+      return Call;
+  }
+  if (is(P, "assignment") && field(P, "right").id == ThreadCall.id &&
+      is(field(P, "left"), "identifier")) {
+    TSNode Body =
+        St->S->K == Scope::Module ? St->S->Node : field(St->S->Node, "body");
+    llvm::StringRef Name = F.text(field(P, "left"));
+    if (St->S->K != Scope::Lambda && callsStart(Body, Name, F)) {
+      Var = Name.str();
+      return TSNode{};
+    }
+  }
+  return ThreadCall;
+}
+
+bool Builder::startThread(TSNode Call) {
+  TSNode Fn = field(Call, "function");
+  if (!is(Fn, "attribute") || F.text(field(Fn, "attribute")) != "start")
+    return false;
+  TSNode Object = unparen(field(Fn, "object"));
+  if (!is(Object, "identifier"))
+    return false;
+  auto It = Unstarted.find({St->S, F.text(Object).str()});
+  if (It == Unstarted.end())
+    return false;
+  fact::Spawn S;
+  S.Body = It->second;
+  emit(site(SiteKind::ThreadStart, Call), S);
+  return true;
+}
+
+} // namespace streamsafe::py
