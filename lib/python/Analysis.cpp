@@ -15,7 +15,7 @@ namespace {
 class FileAnalysis {
 public:
   FileAnalysis(const SourceFile &F, const PyOptions &Opts)
-      : F(F), Opts(Opts), I(F) {}
+      : F(F), Opts(Opts), I(F), X(F, I) {}
 
   FileResult run() {
     auto Module = makeScope(F.root(), Scope::Module, nullptr, F, I);
@@ -65,7 +65,7 @@ private:
 
   void analyse(const Scope &S, std::string Name) {
     ++Result.Scopes;
-    Builder B(F, I);
+    Builder B(F, I, X);
     LoweredFunction L = B.build(S, Name);
     SolverLimits Limits = Opts.Limits;
     Limits.Dump = !Opts.DumpFunction.empty() && Opts.DumpFunction == Name;
@@ -105,6 +105,7 @@ private:
   const SourceFile &F;
   const PyOptions &Opts;
   Imports I;
+  HelperIndex X;
   FileResult Result;
 };
 

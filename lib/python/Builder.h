@@ -12,6 +12,7 @@
 #define STREAMSAFE_LIB_PYTHON_BUILDER_H
 
 #include "lib/ir/IR.h"
+#include "lib/python/Helpers.h"
 #include "lib/python/Scope.h"
 #include "llvm/ADT/DenseMap.h"
 #include <deque>
@@ -39,7 +40,9 @@ inline Position unpackLoc(uint64_t L) {
 
 class Builder {
 public:
-  Builder(const SourceFile &F, const Imports &I) : F(F), I(I) {}
+  /// \p X: what the file defines (shared by the file's scopes).
+  Builder(const SourceFile &F, const Imports &I, HelperIndex &X)
+      : F(F), I(I), X(&X) {}
 
   /// Lowers \p S (its Node is the module or a function_definition).
   LoweredFunction build(const Scope &S, std::string Name);
@@ -203,6 +206,7 @@ private:
 
   const SourceFile &F;
   const Imports &I;
+  HelperIndex *X;
   Function *IR = nullptr;
   LoweredFunction *Out = nullptr;
   const Scope *Root = nullptr;

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/python/Helpers.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 
@@ -68,38 +69,6 @@ TSNode methodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F) {
   return TSNode{};
 }
 
-/// The undecorated module-level class \p Name (null: none).
-TSNode moduleClass(llvm::StringRef Name, const SourceFile &F) {
-  TSNode Found = {};
-  for (TSNode C : children(F.root())) {
-    if (is(C, "class_definition") && F.text(field(C, "name")) == Name) {
-      if (!ts_node_is_null(Found))
-        return TSNode{}; // defined twice: which one runs is not known
-      Found = C;
-    }
-  }
-  return Found;
-}
-
-/// Whether a class of the file derives from \p Class and defines \p Method
-/// (then `self.method()` may run that one).
-bool overridden(TSNode Class, llvm::StringRef Method, const SourceFile &F) {
-  llvm::StringRef Name = F.text(field(Class, "name"));
-  std::vector<TSNode> Work{F.root()};
-  while (!Work.empty()) {
-    TSNode N = Work.back();
-    Work.pop_back();
-    if (is(N, "class_definition") && N.id != Class.id) {
-      for (TSNode B : children(field(N, "superclasses")))
-        if (F.text(B) == Name && !ts_node_is_null(methodOf(N, Method, F)))
-          return true;
-    }
-    for (TSNode C : children(N))
-      Work.push_back(C);
-  }
-  return false;
-}
-
 /// Calls, with statements and keywords in \p N's own code (not in nested
 /// defs, lambdas or classes).
 template <typename Fn> void ownCode(TSNode N, Fn Visit) {
@@ -122,7 +91,7 @@ template <typename Fn> void ownCode(TSNode N, Fn Visit) {
 /// Whether a def's own code uses the stream API (as the C++ pre-scan
 /// mentionsStreamApis): a stream, event or guard API, a stream or event
 /// method, a non_blocking copy.
-bool usesStreams(TSNode Def, const SourceFile &F, const Imports &I) {
+bool scanForStreams(TSNode Def, const SourceFile &F, const Imports &I) {
   bool Found = false;
   ownCode(field(Def, "body"), [&](TSNode X) {
     if (Found)
@@ -162,9 +131,9 @@ bool usesStreams(TSNode Def, const SourceFile &F, const Imports &I) {
 
 /// The stream and event attributes of \p Class's objects: `self.x = v` in
 /// its methods, every v a stream (or every v an event).
-llvm::StringMap<VarClass> attributeClasses(TSNode Class, const Scope &Module,
-                                           const SourceFile &F,
-                                           const Imports &I) {
+llvm::StringMap<VarClass> scanAttributes(TSNode Class, const Scope &Module,
+                                         const SourceFile &F,
+                                         const Imports &I) {
   llvm::StringMap<std::optional<VarClass>> Seen;
   for (TSNode M : children(field(Class, "body"))) {
     if (is(M, "decorated_definition"))
@@ -202,6 +171,58 @@ llvm::StringMap<VarClass> attributeClasses(TSNode Class, const Scope &Module,
 }
 
 } // namespace
+
+//===-- What the file defines, asked once per file ------------------------===//
+
+HelperIndex::HelperIndex(const SourceFile &F, const Imports &I) : F(F), I(I) {
+  for (TSNode C : children(F.root()))
+    if (is(C, "class_definition")) {
+      auto [It, New] = ModuleClasses.try_emplace(F.text(field(C, "name")), C);
+      if (!New)
+        It->second = TSNode{}; // defined twice: which one runs is not known
+    }
+  // `class D(B): def m(...)`: B's m may be D's on a D object.
+  std::vector<TSNode> Work{F.root()};
+  while (!Work.empty()) {
+    TSNode N = Work.back();
+    Work.pop_back();
+    if (is(N, "class_definition"))
+      for (TSNode B : children(field(N, "superclasses")))
+        for (TSNode M : children(field(N, "body"))) {
+          if (is(M, "decorated_definition"))
+            M = field(M, "definition");
+          if (is(M, "function_definition"))
+            Overrides.insert(F.text(B).str() + "." +
+                             F.text(field(M, "name")).str());
+        }
+    for (TSNode C : children(N))
+      Work.push_back(C);
+  }
+}
+
+TSNode HelperIndex::moduleClass(llvm::StringRef Name) const {
+  return ModuleClasses.lookup(Name);
+}
+
+bool HelperIndex::overridden(TSNode Class, llvm::StringRef Method) const {
+  return Overrides.contains(F.text(field(Class, "name")).str() + "." +
+                            Method.str());
+}
+
+bool HelperIndex::usesStreams(TSNode Def) {
+  auto [It, New] = Streams.try_emplace(Def.id, false);
+  if (New)
+    It->second = scanForStreams(Def, F, I);
+  return It->second;
+}
+
+const llvm::StringMap<VarClass> &
+HelperIndex::attributeClasses(TSNode Class, const Scope &Module) {
+  auto [It, New] = Attributes.try_emplace(Class.id);
+  if (New)
+    It->second = scanAttributes(Class, Module, F, I);
+  return It->second;
+}
 
 bool Builder::maySetForCaller(const Scope &S) const {
   if (S.K != Scope::Def)
@@ -331,7 +352,7 @@ bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
   for (size_t K = First; K < Params.size(); ++K)
     if (!Classes.count(Params[K]))
       Classes[Params[K]] = VarClass::Other;
-  if (!GivenStreams && !usesStreams(Def, F, I))
+  if (!GivenStreams && !X->usesStreams(Def))
     return false;
   std::optional<BodyId> Body = helperBody(Def, Outer, Self, Classes, Events);
   if (!Body)
@@ -430,7 +451,7 @@ bool Builder::helperCall(TSNode N, Value &Result) {
     return false;
   llvm::StringRef Method = F.text(field(Fn, "attribute"));
   TSNode Def = methodOf(Class, Method, F);
-  if (ts_node_is_null(Def) || overridden(Class, Method, F))
+  if (ts_node_is_null(Def) || X->overridden(Class, Method))
     return false;
   return runInPlace(N, A, Def, St->S->ModuleScope, St->Self, true, Result);
 }
@@ -442,7 +463,7 @@ bool Builder::enterObject(TSNode Call, TSNode Body) {
   const Scope *Owner = St->S->owner(F.text(Fn));
   if (Owner && Owner->K != Scope::Module)
     return false;
-  TSNode Class = moduleClass(F.text(Fn), F);
+  TSNode Class = X->moduleClass(F.text(Fn));
   if (ts_node_is_null(Class) ||
       !ts_node_is_null(field(Class, "superclasses")) || decorated(Class))
     return false;
@@ -450,8 +471,8 @@ bool Builder::enterObject(TSNode Call, TSNode Body) {
   TSNode Enter = methodOf(Class, "__enter__", F);
   TSNode Exit = methodOf(Class, "__exit__", F);
   if (ts_node_is_null(Enter) || ts_node_is_null(Exit) ||
-      !(usesStreams(Enter, F, I) || usesStreams(Exit, F, I) ||
-        (!ts_node_is_null(Init) && usesStreams(Init, F, I))))
+      !(X->usesStreams(Enter) || X->usesStreams(Exit) ||
+        (!ts_node_is_null(Init) && X->usesStreams(Init))))
     return false;
   const Scope *Module = St->S->ModuleScope;
   std::vector<std::string> ExitParams = paramNames(Exit, F);
@@ -468,7 +489,7 @@ bool Builder::enterObject(TSNode Call, TSNode Body) {
   // The object's attributes, unknown until its methods bind them; bound
   // here so that what each method binds stays for the next one.
   SiteId At = site(SiteKind::Other, Call);
-  for (const auto &E : attributeClasses(Class, *Module, F, I)) {
+  for (const auto &E : X->attributeClasses(Class, *Module)) {
     Variable V;
     V.Name = "self." + E.getKey().str();
     V.Class = E.second;
