@@ -68,7 +68,7 @@ Builder::Value Builder::call(TSNode N) {
     return unknownCall(A, true);
   }
   // t.start() of a thread made here; a def or method of this file.
-  if (startThread(N))
+  if (startThread(N) || submitTask(N))
     return Value();
   if (Value R; helperCall(N, R))
     return R;

@@ -193,6 +193,9 @@ private:
   TSNode threadStart(TSNode ThreadCall, std::string &Var);
   /// `t.start()` of a thread made earlier in this body: spawns it.
   bool startThread(TSNode Call);
+  /// `ex.submit(f, ...)`, `ex.map(f, ...)` on a ThreadPoolExecutor made in
+  /// this body: f runs on a worker thread.
+  bool submitTask(TSNode Call);
 
   //===-- Variables, objects, sites, facts --------------------------------===//
   VarId varOf(llvm::StringRef Name);

@@ -9,6 +9,12 @@
 // changes nothing: as in C++, the body's work is already taken as done by
 // the statement after its start.
 //
+// `ex.submit(f, ...)` and `ex.map(f, ...)` on a ThreadPoolExecutor of this
+// body run f on a worker thread, as `c10::ThreadPool::run` does in C++
+// (docs/api-model.md, threads): a thread that starts on the default stream
+// (a worker starts on it; one that set a stream in an earlier task keeps
+// it, which is not followed).
+//
 //===----------------------------------------------------------------------===//
 
 #include "lib/python/Builder.h"
@@ -57,6 +63,78 @@ TSNode Builder::threadStart(TSNode ThreadCall, std::string &Var) {
     }
   }
   return ThreadCall;
+}
+
+static bool isExecutor(TSNode Call, const Imports &I) {
+  if (!is(Call, "call"))
+    return false;
+  std::string Q = I.qualify(field(Call, "function"));
+  return Q == "concurrent.futures.ThreadPoolExecutor" ||
+         Q == "concurrent.futures.thread.ThreadPoolExecutor";
+}
+
+// Whether \p Var is bound in \p Body's own code only to new
+// ThreadPoolExecutors (`ex = ThreadPoolExecutor(...)`, `with
+// ThreadPoolExecutor(...) as ex:`).
+static bool executorVariable(TSNode Body, llvm::StringRef Var,
+                             const SourceFile &F, const Imports &I) {
+  bool Bound = false, Other = false;
+  std::vector<TSNode> Work{Body};
+  while (!Work.empty()) {
+    TSNode X = Work.back();
+    Work.pop_back();
+    if (X.id != Body.id &&
+        (is(X, "function_definition") || is(X, "lambda") ||
+         is(X, "class_definition")))
+      continue;
+    TSNode Target = {}, Value = {};
+    if (is(X, "assignment") || is(X, "augmented_assignment")) {
+      Target = unparen(field(X, "left"));
+      Value = is(X, "assignment") ? field(X, "right") : TSNode{};
+    } else if (is(X, "as_pattern")) {
+      Target = field(X, "alias");
+      if (!children(Target).empty())
+        Target = children(Target)[0];
+      Value = children(X).empty() ? TSNode{} : children(X)[0];
+    } else if (is(X, "for_statement")) {
+      Target = unparen(field(X, "left"));
+    }
+    if (!ts_node_is_null(Target) && F.text(Target) == Var) {
+      if (isExecutor(unparen(Value), I))
+        Bound = true;
+      else
+        Other = true;
+    }
+    for (TSNode C : children(X))
+      Work.push_back(C);
+  }
+  return Bound && !Other;
+}
+
+bool Builder::submitTask(TSNode Call) {
+  TSNode Fn = field(Call, "function");
+  if (!is(Fn, "attribute") || St->S->K == Scope::Lambda)
+    return false;
+  llvm::StringRef Method = F.text(field(Fn, "attribute"));
+  TSNode Object = unparen(field(Fn, "object"));
+  if ((Method != "submit" && Method != "map") || !is(Object, "identifier") ||
+      St->S->owner(F.text(Object)) != St->S)
+    return false;
+  TSNode Body =
+      St->S->K == Scope::Module ? St->S->Node : field(St->S->Node, "body");
+  if (!executorVariable(Body, F.text(Object), F, I))
+    return false;
+  // As Thread(target=f, args=...): the task and what it is handed.
+  Args A = argsOf(Call);
+  if (A.Positional.empty())
+    return false;
+  Args Task;
+  Task.Keywords.push_back({"target", A.Positional[0]});
+  Task.Positional.assign(A.Positional.begin() + 1, A.Positional.end());
+  Task.Keywords.insert(Task.Keywords.end(), A.Keywords.begin(),
+                       A.Keywords.end());
+  spawnThread(Call, Task);
+  return true;
 }
 
 bool Builder::startThread(TSNode Call) {
