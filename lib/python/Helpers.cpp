@@ -347,11 +347,8 @@ bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
       if (VarId V = varOf(F.text(unparen(P))); V != NoVar)
         Events[Name] = V;
   }
-  // Unbound parameters keep their annotation's class (a default value is
-  // not followed).
-  for (size_t K = First; K < Params.size(); ++K)
-    if (!Classes.count(Params[K]))
-      Classes[Params[K]] = VarClass::Other;
+  // A parameter that gets no argument keeps its annotation's class (a
+  // default value is not followed).
   if (!GivenStreams && !X->usesStreams(Def))
     return false;
   std::optional<BodyId> Body = helperBody(Def, Outer, Self, Classes, Events);
