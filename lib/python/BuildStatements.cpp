@@ -473,9 +473,11 @@ void Builder::returnStatement(TSNode N) {
     escape(V, C);
     // A helper run in place: what it returns is the call's value.
     if (St->ReturnTensor != NoVar && V.Class == VarClass::Tensor)
-      emit(site(SiteKind::Other, C), fact::BindTensor{St->ReturnTensor, V.Tensor});
+      emit(site(SiteKind::Other, C),
+           fact::BindTensor{St->ReturnTensor, V.Tensor});
     if (St->ReturnStream != NoVar && V.Class == VarClass::Stream)
-      emit(site(SiteKind::Other, C), fact::BindStream{St->ReturnStream, V.Stream});
+      emit(site(SiteKind::Other, C),
+           fact::BindStream{St->ReturnStream, V.Stream});
   }
   leaveFrames(0);
   exitBody(N, start(N));

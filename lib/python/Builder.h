@@ -186,7 +186,8 @@ private:
   /// __exit__, or a setter that sets the stream it is given.
   bool maySetForCaller(const Scope &S) const;
 
-  //===-- Threads started later (Threads.cpp) ------------------------------===//
+  //===-- Threads started later (Threads.cpp)
+  //------------------------------===//
   /// Where the thread a Thread(...) call makes starts: `Thread(...).start()`
   /// (that call), or `t = Thread(...)` with `t.start()` in this body (null,
   /// and \p Var is t). Neither: where it is made (the call itself).

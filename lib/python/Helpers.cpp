@@ -152,8 +152,7 @@ llvm::StringMap<VarClass> scanAttributes(TSNode Class, const Scope &Module,
       if (is(Targets[0], "pattern_list") || is(Targets[0], "tuple_pattern"))
         Targets = children(Targets[0]);
       for (TSNode T : Targets) {
-        if (!is(T, "attribute") ||
-            F.text(field(T, "object")) != Params[0])
+        if (!is(T, "attribute") || F.text(field(T, "object")) != Params[0])
           continue;
         VarClass C = Assign && Targets.size() == 1
                          ? classOfExpr(field(X, "right"), *S, F, I)
@@ -246,8 +245,8 @@ bool Builder::maySetForCaller(const Scope &S) const {
     TSNode Arg = A.empty() ? TSNode{} : unparen(A[0]);
     if (is(Arg, "keyword_argument"))
       Arg = unparen(field(Arg, "value"));
-    OnlyParams &= is(Arg, "identifier") &&
-                  llvm::is_contained(Params, F.text(Arg).str());
+    OnlyParams &=
+        is(Arg, "identifier") && llvm::is_contained(Params, F.text(Arg).str());
   });
   return Sets && OnlyParams;
 }
@@ -504,8 +503,7 @@ bool Builder::enterObject(TSNode Call, TSNode Body) {
       !runInPlace(Call, A, Init, Module, &O, true, Ignored))
     unknownCall(A, true);
   // __enter__, at the with; its call site names it in the notes.
-  if (!runInPlace(Call, Args(), Enter, Module, &O, true, Ignored,
-                  "__enter__"))
+  if (!runInPlace(Call, Args(), Enter, Module, &O, true, Ignored, "__enter__"))
     return true; // over the bound: the body runs, __exit__ does not
   Frame W;
   W.K = Frame::Exit;
@@ -519,8 +517,7 @@ bool Builder::attributeValue(TSNode N, Value &Out) {
   if (!St->Self || St->S->Params.empty())
     return false;
   TSNode Object = unparen(field(N, "object"));
-  if (!is(Object, "identifier") ||
-      F.text(Object) != F.text(St->S->Params[0]))
+  if (!is(Object, "identifier") || F.text(Object) != F.text(St->S->Params[0]))
     return false;
   auto It = St->Self->Attrs.find(F.text(field(N, "attribute")));
   if (It == St->Self->Attrs.end())

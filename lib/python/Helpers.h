@@ -1,4 +1,5 @@
-//===--- Helpers.h - What a file defines, for helpers run in place -*- C++ -*-===//
+//===--- Helpers.h - What a file defines, for helpers run in place -*- C++
+//-*-===//
 //
 // The questions running same-file helpers in place asks of the whole file
 // (which class a name is, whether a subclass overrides a method, whether a

@@ -238,10 +238,9 @@ VarClass Scope::classOf(llvm::StringRef Name) const {
   return S ? S->Locals.lookup(Name) : VarClass::Other;
 }
 
-std::unique_ptr<Scope> makeScope(TSNode Node, Scope::Kind K,
-                                 const Scope *Parent, const SourceFile &F,
-                                 const Imports &I,
-                                 const llvm::StringMap<VarClass> *ParamClasses) {
+std::unique_ptr<Scope>
+makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
+          const Imports &I, const llvm::StringMap<VarClass> *ParamClasses) {
   auto S = std::make_unique<Scope>();
   S->K = K;
   S->Node = Node;

@@ -28,9 +28,8 @@ static bool callsStart(TSNode Body, llvm::StringRef Var, const SourceFile &F) {
   while (!Work.empty()) {
     TSNode X = Work.back();
     Work.pop_back();
-    if (X.id != Body.id &&
-        (is(X, "function_definition") || is(X, "lambda") ||
-         is(X, "class_definition")))
+    if (X.id != Body.id && (is(X, "function_definition") || is(X, "lambda") ||
+                            is(X, "class_definition")))
       continue;
     if (is(X, "call")) {
       TSNode Fn = field(X, "function");
@@ -83,9 +82,8 @@ static bool executorVariable(TSNode Body, llvm::StringRef Var,
   while (!Work.empty()) {
     TSNode X = Work.back();
     Work.pop_back();
-    if (X.id != Body.id &&
-        (is(X, "function_definition") || is(X, "lambda") ||
-         is(X, "class_definition")))
+    if (X.id != Body.id && (is(X, "function_definition") || is(X, "lambda") ||
+                            is(X, "class_definition")))
       continue;
     TSNode Target = {}, Value = {};
     if (is(X, "assignment") || is(X, "augmented_assignment")) {
