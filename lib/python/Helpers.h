@@ -1,5 +1,4 @@
-//===--- Helpers.h - What a file defines, for helpers run in place -*- C++
-//-*-===//
+//===--- Helpers.h - What a file defines, for helpers -----------*- C++ -*-===//
 //
 // The questions running same-file helpers in place asks of the whole file
 // (which class a name is, whether a subclass overrides a method, whether a
