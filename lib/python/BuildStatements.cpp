@@ -77,7 +77,7 @@ Body Builder::lowerBody(const Scope &S, bool OwnsLocals,
                         const PendingBody *Helper) {
   BodyState State;
   State.S = &S;
-  State.OwnsLocals = OwnsLocals;
+  State.OwnsLocals = OwnsLocals && !(Helper && Helper->KeepsLocals);
   if (Helper) {
     State.SiteScope = Helper->SiteScope;
     State.Self = Helper->Self;
@@ -96,7 +96,11 @@ Body Builder::lowerBody(const Scope &S, bool OwnsLocals,
     emit(siteAt(SiteKind::FunctionEntry, {1, 1}, 0),
          fact::SetCurrent{StreamRef::legacy()});
   TSNode Body = S.K == Scope::Module ? S.Node : field(S.Node, "body");
-  if (S.K == Scope::Lambda) {
+  if (Helper && !Helper->Part.empty()) {
+    for (TSNode X : Helper->Part)
+      statement(X);
+    exitBody(Helper->Part.back(), endOf(Helper->Part.back()));
+  } else if (S.K == Scope::Lambda) {
     expr(Body);
     exitBody(Body, endOf(Body));
   } else {
@@ -350,7 +354,8 @@ void Builder::withStatement(TSNode N) {
       W.Guard = G.Guard;
       W.Node = Body;
       St->Frames.push_back(W);
-    } else if (!(is(Value, "call") && enterObject(Value, Body))) {
+    } else if (!(is(Value, "call") &&
+                 (enterObject(Value, Body) || enterGenerator(Value, Body)))) {
       Builder::Value V = expr(Value);
       escape(V, Value);
     }
@@ -433,7 +438,7 @@ void Builder::leaveFrames(size_t Depth) {
       // The object's __exit__ runs in place at the end of the with body.
       SiteId At = siteAt(SiteKind::Other, endOf(Fr.Node),
                          ts_node_end_byte(lastToken(Fr.Node)));
-      Out->Callees[At] = "__exit__";
+      Out->Callees[At] = Fr.ExitName;
       fact::Spawn S;
       S.Body = Fr.ExitBody;
       S.InPlace = true;

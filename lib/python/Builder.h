@@ -64,12 +64,13 @@ private:
   /// Where a jump out of a statement must pass.
   struct Frame {
     enum Kind { Loop, With, Finally, Handler, Exit } K = Loop;
-    unsigned Break = 0, Continue = 0; ///< Loop: the targets
-    VarId Guard = NoVar;              ///< With: the guard to restore
-    bool Capture = false;             ///< With: torch.cuda.graph (ends it)
-    TSNode Node = {};                 ///< With: its body; Finally: its block
-    unsigned Dispatch = 0;            ///< Handler: where exceptions go
-    BodyId ExitBody = 0;              ///< Exit: __exit__, run in place
+    unsigned Break = 0, Continue = 0;  ///< Loop: the targets
+    VarId Guard = NoVar;               ///< With: the guard to restore
+    bool Capture = false;              ///< With: torch.cuda.graph (ends it)
+    TSNode Node = {};                  ///< With: its body; Finally: its block
+    unsigned Dispatch = 0;             ///< Handler: where exceptions go
+    BodyId ExitBody = 0;               ///< Exit: __exit__, run in place
+    std::string ExitName = "__exit__"; ///< ... named so in notes
   };
   /// An object of a class of this file whose methods run in place (the
   /// value of `with Cls(...)`): its stream and event attributes are
@@ -98,6 +99,10 @@ private:
     unsigned SiteScope = 0;
     const Instance *Self = nullptr;
     VarId ReturnTensor = NoVar, ReturnStream = NoVar;
+    /// A @contextmanager generator's code before or after its yield,
+    /// lowered instead of the whole body; before it, its locals live on.
+    std::vector<TSNode> Part = {};
+    bool KeepsLocals = false;
   };
 
   //===-- Bodies and control flow (BuildStatements.cpp) -------------------===//
@@ -167,17 +172,21 @@ private:
   /// `with Cls(...):` of a class of this file with __enter__ and __exit__:
   /// __init__ and __enter__ run here, __exit__ at every exit of \p Body.
   bool enterObject(TSNode Call, TSNode Body);
+  /// `with gen(...):` of a @contextlib.contextmanager generator of this
+  /// file: its code before the yield runs here, after it at every exit.
+  bool enterGenerator(TSNode Call, TSNode Body);
   /// Binds the parameters of \p Def (a method's first one is \p Self) to
   /// \p A and runs its body in place at \p Call. False: over the bound.
   bool runInPlace(TSNode Call, const Args &A, TSNode Def, const Scope *Outer,
                   const Instance *Self, bool Method, Value &Result,
-                  llvm::StringRef CalleeName = "");
+                  llvm::StringRef CalleeName = "", int Part = 0);
   /// The body of \p Def run in place for arguments of \p Classes (none:
   /// over MaxInlinedCallees).
   std::optional<BodyId> helperBody(TSNode Def, const Scope *Outer,
                                    const Instance *Self,
                                    const llvm::StringMap<VarClass> &Classes,
-                                   const llvm::StringMap<VarId> &Events);
+                                   const llvm::StringMap<VarId> &Events,
+                                   int Part = 0);
   /// `self.x` of an object followed here: its value (false: not followed).
   bool attributeValue(TSNode Attribute, Value &Out);
   /// `self.x = v`: true when x is followed (and v bound to it).
@@ -226,6 +235,10 @@ private:
       std::tuple<const void *, const Instance *, std::vector<unsigned>>;
   std::map<HelperKey, std::optional<BodyId>> Helpers;
   std::map<BodyId, PendingBody> HelperBodies;
+  /// Each helper's scope (shared by a generator's two parts) and number.
+  std::map<HelperKey, std::pair<const Scope *, unsigned>> HelperScopes;
+  /// The code after a generator's yield, for the last part 1 run.
+  std::optional<BodyId> ExitPart;
   std::deque<Instance> Instances;
   /// Threads made here and started later, by the variable that holds them.
   std::map<std::pair<const Scope *, std::string>, BodyId> Unstarted;

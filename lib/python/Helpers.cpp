@@ -169,6 +169,50 @@ llvm::StringMap<VarClass> scanAttributes(TSNode Class, const Scope &Module,
   return Out;
 }
 
+/// The yield statement of a @contextmanager generator and its statements
+/// before and after it: the yield is directly in its body, or in the body
+/// of a try directly in it (whose finally block then runs after it). Null:
+/// another shape (no yield, several, or nested deeper).
+TSNode splitAtYield(TSNode Def, std::vector<TSNode> &Before,
+                    std::vector<TSNode> &After) {
+  unsigned Yields = 0;
+  ownCode(field(Def, "body"), [&](TSNode X) { Yields += is(X, "yield"); });
+  if (Yields != 1)
+    return TSNode{};
+  auto IsYield = [](TSNode S) {
+    return is(S, "expression_statement") && !children(S).empty() &&
+           is(children(S)[0], "yield");
+  };
+  std::vector<TSNode> Body = children(field(Def, "body"));
+  for (size_t K = 0; K < Body.size(); ++K) {
+    if (IsYield(Body[K])) {
+      Before.assign(Body.begin(), Body.begin() + K);
+      After.assign(Body.begin() + K + 1, Body.end());
+      return Body[K];
+    }
+    if (!is(Body[K], "try_statement"))
+      continue;
+    std::vector<TSNode> Try = children(field(Body[K], "body"));
+    for (size_t J = 0; J < Try.size(); ++J) {
+      if (!IsYield(Try[J]))
+        continue;
+      Before.assign(Body.begin(), Body.begin() + K);
+      Before.insert(Before.end(), Try.begin(), Try.begin() + J);
+      After.assign(Try.begin() + J + 1, Try.end());
+      for (TSNode C : children(Body[K]))
+        if (is(C, "finally_clause"))
+          for (TSNode B : children(C))
+            if (is(B, "block")) {
+              std::vector<TSNode> Fin = children(B);
+              After.insert(After.end(), Fin.begin(), Fin.end());
+            }
+      After.insert(After.end(), Body.begin() + K + 1, Body.end());
+      return Try[J];
+    }
+  }
+  return TSNode{};
+}
+
 } // namespace
 
 //===-- What the file defines, asked once per file ------------------------===//
@@ -254,31 +298,46 @@ bool Builder::maySetForCaller(const Scope &S) const {
 std::optional<BodyId>
 Builder::helperBody(TSNode Def, const Scope *Outer, const Instance *Self,
                     const llvm::StringMap<VarClass> &Classes,
-                    const llvm::StringMap<VarId> &Events) {
+                    const llvm::StringMap<VarId> &Events, int Part) {
   std::vector<unsigned> Shape;
   for (const std::string &P : paramNames(Def, F)) {
     Shape.push_back(unsigned(Classes.lookup(P)));
     auto E = Events.find(P);
     Shape.push_back(E == Events.end() ? NoVar : E->second);
   }
+  HelperKey ScopeKey{Def.id, Self, Shape};
+  Shape.push_back(Part);
   auto [It, New] = Helpers.try_emplace(
       HelperKey{Def.id, Self, std::move(Shape)}, std::nullopt);
   if (!New)
     return It->second;
   if (HelperBodies.size() >= MaxInlinedCallees)
     return std::nullopt;
-  OwnedScopes.push_back(makeScope(Def, Scope::Def, Outer, F, I, &Classes));
-  const Scope *S = OwnedScopes.back().get();
-  // An event parameter is the caller's event: recorded or waited on in the
-  // helper, it is recorded or waited on for the caller.
-  for (const auto &E : Events)
-    Vars[{S, E.getKey().str()}] = E.second;
+  // The parts of a generator share its scope (its variables) and number.
+  auto [Sc, NewScope] = HelperScopes.try_emplace(ScopeKey);
+  if (NewScope) {
+    OwnedScopes.push_back(makeScope(Def, Scope::Def, Outer, F, I, &Classes));
+    Sc->second = {OwnedScopes.back().get(), unsigned(HelperScopes.size())};
+    // An event parameter is the caller's event: recorded or waited on in
+    // the helper, it is recorded or waited on for the caller.
+    for (const auto &E : Events)
+      Vars[{Sc->second.first, E.getKey().str()}] = E.second;
+  }
+  const Scope *S = Sc->second.first;
   PendingBody P;
   P.S = S;
   IR->Bodies.emplace_back();
   P.Id = IR->Bodies.size() - 1;
-  P.SiteScope = HelperBodies.size() + 1;
+  P.SiteScope = Sc->second.second;
   P.Self = Self;
+  if (Part) {
+    std::vector<TSNode> Before, After;
+    TSNode Yield = splitAtYield(Def, Before, After);
+    P.Part = Part == 1 ? Before : After;
+    if (P.Part.empty())
+      P.Part.push_back(Yield); // lowers to nothing
+    P.KeepsLocals = Part == 1;
+  }
   // What its returns give: a tensor or a stream (each a variable of the
   // caller's, which the return binds).
   bool Tensor = false, Stream = false;
@@ -300,9 +359,9 @@ Builder::helperBody(TSNode Def, const Scope *Outer, const Instance *Self,
     IR->Vars.push_back(std::move(V));
     return VarId(IR->Vars.size() - 1);
   };
-  if (Tensor && !Stream)
+  if (Tensor && !Stream && !Part)
     P.ReturnTensor = Synthetic(VarClass::Tensor);
-  if (Stream && !Tensor)
+  if (Stream && !Tensor && !Part)
     P.ReturnStream = Synthetic(VarClass::Stream);
   HelperBodies[P.Id] = P;
   Pending.push_back(P);
@@ -312,7 +371,7 @@ Builder::helperBody(TSNode Def, const Scope *Outer, const Instance *Self,
 
 bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
                          const Scope *Outer, const Instance *Self, bool Method,
-                         Value &Result, llvm::StringRef CalleeName) {
+                         Value &Result, llvm::StringRef CalleeName, int Part) {
   std::vector<std::string> Params = paramNames(Def, F);
   unsigned First = Method ? 1 : 0;
   if (Method && Params.empty())
@@ -347,10 +406,11 @@ bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
         Events[Name] = V;
   }
   // A parameter that gets no argument keeps its annotation's class (a
-  // default value is not followed).
+  // default value is not followed): it is not in Classes.
   if (!GivenStreams && !X->usesStreams(Def))
     return false;
-  std::optional<BodyId> Body = helperBody(Def, Outer, Self, Classes, Events);
+  std::optional<BodyId> Body =
+      helperBody(Def, Outer, Self, Classes, Events, Part);
   if (!Body)
     return false;
   const PendingBody &H = HelperBodies[*Body];
@@ -395,6 +455,24 @@ bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
   }
   for (TSNode P : Extra)
     escape(expr(P), P);
+  if (Part == 1) {
+    ExitPart = helperBody(Def, Outer, Self, Classes, Events, 2);
+    // A generator's locals live from its code before the yield to its code
+    // after it: bound here, so that what the first part binds stays.
+    Unbind.clear();
+    for (const auto &E : H.S->Locals) {
+      if (E.second == VarClass::Other ||
+          llvm::is_contained(paramNames(Def, F), E.getKey().str()))
+        continue;
+      VarId V = ParamVar(E.getKey().str());
+      if (E.second == VarClass::Tensor)
+        emit(At, fact::BindTensor{V, TensorRef()});
+      else if (E.second == VarClass::Stream)
+        emit(At, fact::BindStream{V, StreamRef::unknown()});
+      else if (E.second == VarClass::Event)
+        emit(At, fact::BindEvent{V, false});
+    }
+  }
   if (H.ReturnTensor != NoVar)
     emit(At, fact::BindTensor{H.ReturnTensor, TensorRef()});
   if (H.ReturnStream != NoVar)
@@ -548,6 +626,54 @@ bool Builder::bindAttribute(TSNode Target, const Value &V) {
   if (V.RecordOn)
     emit(site(SiteKind::EventRecord, V.Node),
          fact::EventRecord{Attr.Event, V.RecordStream});
+  return true;
+}
+
+bool Builder::enterGenerator(TSNode Call, TSNode Body) {
+  TSNode Fn = field(Call, "function");
+  if (!is(Fn, "identifier"))
+    return false;
+  TSNode Def = {};
+  const Scope *Outer = nullptr;
+  for (const Scope *S = St->S; S && ts_node_is_null(Def); S = S->Parent) {
+    auto It = S->Defs.find(F.text(Fn));
+    if (It != S->Defs.end()) {
+      Def = It->second;
+      Outer = S;
+    } else if (S->Locals.count(F.text(Fn))) {
+      return false;
+    }
+  }
+  // Decorated with contextlib.contextmanager, and nothing else.
+  TSNode Decorated = ts_node_parent(Def);
+  if (ts_node_is_null(Def) || !is(Decorated, "decorated_definition") ||
+      !ts_node_is_null(classOf(Def)))
+    return false;
+  std::vector<TSNode> Decorators;
+  for (TSNode C : children(Decorated))
+    if (is(C, "decorator"))
+      Decorators.push_back(C);
+  if (Decorators.size() != 1 || children(Decorators[0]).empty() ||
+      I.qualify(children(Decorators[0])[0]) != "contextlib.contextmanager")
+    return false;
+  std::vector<TSNode> Before, After;
+  if (ts_node_is_null(splitAtYield(Def, Before, After)) ||
+      HelperBodies.size() + 2 > MaxInlinedCallees)
+    return false;
+  Value Ignored;
+  if (!runInPlace(Call, argsOf(Call), Def, Outer, nullptr, false, Ignored, "",
+                  /*Part=*/1))
+    return false;
+  // The code after the yield (lowered with the same classes).
+  std::optional<BodyId> Exit = ExitPart;
+  if (!Exit)
+    return true; // over the bound: the code after the yield does not run
+  Frame W;
+  W.K = Frame::Exit;
+  W.Node = Body;
+  W.ExitBody = *Exit;
+  W.ExitName = F.text(Fn).str();
+  St->Frames.push_back(W);
   return true;
 }
 

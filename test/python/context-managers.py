@@ -6,6 +6,13 @@
 # so a class that saves the current stream, sets another and sets the saved
 # one back is a guard. __enter__ and __exit__ are not judged on their own
 # by unrestored-current-stream: leaving the stream set is their job.
+# A @contextlib.contextmanager generator of the file with one yield (in its
+# body, or in a try directly in it) runs the same way: its code before the
+# yield at the with, the code after it (and the finally block) at every
+# exit.
+import contextlib
+from contextlib import contextmanager
+
 import torch
 
 
@@ -98,4 +105,45 @@ def derived(x: torch.Tensor):
     with Derived():
         y = x * 2
     y.add_(1)
+    return y
+
+
+# The same guard as a generator.
+@contextlib.contextmanager
+def on_stream(s):
+    prev = torch.cuda.current_stream()
+    s.wait_stream(prev)
+    torch.cuda.set_stream(s)
+    try:
+        yield
+    finally:
+        prev.wait_stream(s)
+        torch.cuda.set_stream(prev)
+
+
+@contextmanager
+def no_restore(s):
+    torch.cuda.set_stream(s)
+    # CHECK-NOTES: :[[@LINE-1]]:5: warning: the current stream set here is not restored on every path out of 'generator_left_set'; the caller's later work silently runs on it (use a `with torch.cuda.stream(...)` block to set the stream for a scope) [streamsafe-unrestored-current-stream]
+    # CHECK-NOTES: :[[@LINE+21]]:5: note: 'generator_left_set' can return here with the stream still set
+    yield
+
+
+def generator_guard(x: torch.Tensor):
+    side = torch.cuda.Stream()
+    with on_stream(side):
+        y = x * 2
+        if y.dim() > 1:
+            return y.sum()
+    y.add_(1)
+    return y
+
+
+def generator_left_set(x: torch.Tensor):
+    side = torch.cuda.Stream()
+    with no_restore(side):
+        y = x * 2
+        # CHECK-NOTES: :[[@LINE-1]]:13: warning: tensor 'x' is read on pool stream 'side', but it is only known to be ready on the caller's current stream; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-21]]:5: note: the current stream is set to pool stream 'side' here
+        # CHECK-NOTES: :[[@LINE-6]]:24: note: 'x' is assumed ready on the caller's current stream at function entry
     return y
