@@ -645,8 +645,10 @@ bool Builder::enterGenerator(TSNode Call, TSNode Body) {
     }
   }
   // Decorated with contextlib.contextmanager, and nothing else.
+  if (ts_node_is_null(Def))
+    return false;
   TSNode Decorated = ts_node_parent(Def);
-  if (ts_node_is_null(Def) || !is(Decorated, "decorated_definition") ||
+  if (!is(Decorated, "decorated_definition") ||
       !ts_node_is_null(classOf(Def)))
     return false;
   std::vector<TSNode> Decorators;
