@@ -38,8 +38,14 @@ struct Scope {
 
   /// The scope that binds \p Name as seen from here (null: none does).
   const Scope *owner(llvm::StringRef Name) const;
+  /// Defs bound once in this scope whose every return gives a tensor (or
+  /// a stream), whatever their arguments: the class of a call's value.
+  llvm::StringMap<VarClass> Returns;
+
   /// The class of \p Name as seen from here.
   VarClass classOf(llvm::StringRef Name) const;
+  /// The class of what a call of \p Name (a def) returns, as seen from here.
+  VarClass returnClass(llvm::StringRef Name) const;
 };
 
 /// Builds the scope of \p Node (module, function_definition or lambda).
