@@ -119,6 +119,22 @@ def calls_a_racy_helper(x: torch.Tensor):
     races_inside(x)
 
 
+# Its parameter annotated, the helper reports the race on its own: its
+# callers do not repeat it.
+def races_inside_typed(t: torch.Tensor):
+    side = torch.cuda.Stream()
+    t.add_(1)
+    with torch.cuda.stream(side):
+        t.mul_(2)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 't' is written on pool stream 'side' while its write on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'side' here
+        # CHECK-NOTES: :[[@LINE-5]]:5: note: 't' is written on the caller's current stream here
+
+
+def calls_a_typed_racy_helper(x: torch.Tensor):
+    races_inside_typed(x)
+
+
 # Recursion is cut off and stays silent on correct code.
 def recurse(t, s, n):
     with torch.cuda.stream(s):
