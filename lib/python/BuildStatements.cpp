@@ -588,6 +588,8 @@ void Builder::augmentedAssignment(TSNode N) {
 }
 
 void Builder::bindName(TSNode Target, const Value &V) {
+  if (V.Object)
+    nameObject(Target, V.Object);
   VarId Var = varOf(F.text(Target));
   if (Var == NoVar || IR->var(Var).Persistent) {
     // Stored where the analysis does not follow it.

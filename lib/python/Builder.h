@@ -48,6 +48,7 @@ public:
   LoweredFunction build(const Scope &S, std::string Name);
 
 private:
+  struct Instance;
   /// What a Python expression evaluates to, as far as streams go.
   struct Value {
     VarClass Class = VarClass::Other;
@@ -60,6 +61,8 @@ private:
     /// Tensors a tuple or list holds (they escape with it).
     llvm::SmallVector<TensorRef, 2> Held;
     TSNode Node = {};
+    /// An object of a class of this file, followed (Cls(...)).
+    const Instance *Object = nullptr;
   };
   /// Where a jump out of a statement must pass.
   struct Frame {
@@ -187,6 +190,12 @@ private:
                                    const llvm::StringMap<VarClass> &Classes,
                                    const llvm::StringMap<VarId> &Events,
                                    int Part = 0);
+  /// `Cls(args)` of a class of this file that uses streams: a new object,
+  /// its attributes bound, its __init__ run in place (null: not one).
+  const Instance *newObject(TSNode Call, TSNode Class);
+  /// `x = Cls(...)`, `with Cls(...) as x`: x names the object, when
+  /// nothing else binds it in its scope.
+  void nameObject(TSNode Target, const Instance *Object);
   /// `self.x` of an object followed here: its value (false: not followed).
   bool attributeValue(TSNode Attribute, Value &Out);
   /// `self.x = v`: true when x is followed (and v bound to it).
@@ -240,6 +249,8 @@ private:
   /// The code after a generator's yield, for the last part 1 run.
   std::optional<BodyId> ExitPart;
   std::deque<Instance> Instances;
+  /// Variables that name one object, by scope and name.
+  std::map<std::pair<const Scope *, std::string>, const Instance *> ObjectVars;
   /// Threads made here and started later, by the variable that holds them.
   std::map<std::pair<const Scope *, std::string>, BodyId> Unstarted;
   std::deque<PendingBody> Pending;

@@ -500,6 +500,18 @@ bool Builder::helperCall(TSNode N, Value &Result) {
   TSNode Fn = field(N, "function");
   Args A = argsOf(N);
   if (is(Fn, "identifier")) {
+    // Cls(args) of a class of this file: a new object, followed.
+    const Scope *Owner = St->S->owner(F.text(Fn));
+    TSNode Class = X->moduleClass(F.text(Fn));
+    if (!ts_node_is_null(Class) && (!Owner || Owner->K == Scope::Module)) {
+      const Instance *O = newObject(N, Class);
+      if (!O)
+        return false;
+      Result = Value();
+      Result.Node = N;
+      Result.Object = O;
+      return true;
+    }
     // A def of this scope or an enclosing one, bound to nothing else.
     llvm::StringRef Name = F.text(Fn);
     for (const Scope *S = St->S; S; S = S->Parent) {
@@ -514,11 +526,25 @@ bool Builder::helperCall(TSNode N, Value &Result) {
     }
     return false;
   }
-  // self.method(...) in a method: the method of this class (unless a
-  // class of the file overrides it), on the same object.
-  if (!is(Fn, "attribute") || St->S->K != Scope::Def || St->S->Params.empty())
+  if (!is(Fn, "attribute"))
     return false;
   TSNode Object = unparen(field(Fn, "object"));
+  // x.method(...) of an object of a class of this file that x names.
+  if (is(Object, "identifier"))
+    if (const Scope *Owner = St->S->owner(F.text(Object))) {
+      auto It = ObjectVars.find({Owner, F.text(Object).str()});
+      llvm::StringRef Method = F.text(field(Fn, "attribute"));
+      if (It != ObjectVars.end()) {
+        TSNode Def = methodOf(It->second->Class, Method, F);
+        return !ts_node_is_null(Def) &&
+               runInPlace(N, A, Def, St->S->ModuleScope, It->second, true,
+                          Result);
+      }
+    }
+  // self.method(...) in a method: the method of this class (unless a
+  // class of the file overrides it), on the same object.
+  if (St->S->K != Scope::Def || St->S->Params.empty())
+    return false;
   TSNode Class = classOf(St->S->Node);
   if (ts_node_is_null(Class) || !is(Object, "identifier") ||
       F.text(Object) != F.text(St->S->Params[0]) || decorated(St->S->Node))
@@ -553,36 +579,33 @@ bool Builder::enterObject(TSNode Call, TSNode Body) {
   llvm::StringMap<VarClass> NoClasses;
   for (size_t K = 1; K < ExitParams.size(); ++K)
     NoClasses[ExitParams[K]] = VarClass::Other;
-  Instances.emplace_back();
-  Instance &O = Instances.back();
-  O.Class = Class;
-  std::optional<BodyId> ExitBody =
-      helperBody(Exit, Module, &O, NoClasses, llvm::StringMap<VarId>());
-  if (!ExitBody)
+  const Instance *O = newObject(Call, Class);
+  if (!O)
     return false;
-  // The object's attributes, unknown until its methods bind them; bound
-  // here so that what each method binds stays for the next one.
-  SiteId At = site(SiteKind::Other, Call);
-  for (const auto &E : X->attributeClasses(Class, *Module)) {
-    Variable V;
-    V.Name = "self." + E.getKey().str();
-    V.Class = E.second;
-    IR->Vars.push_back(std::move(V));
-    VarId Var = IR->Vars.size() - 1;
-    O.Attrs[E.getKey()] = Var;
-    if (E.second == VarClass::Stream)
-      emit(At, fact::BindStream{Var, StreamRef::unknown()});
-    else
-      emit(At, fact::BindEvent{Var, false});
-  }
+  std::optional<BodyId> ExitBody =
+      helperBody(Exit, Module, O, NoClasses, llvm::StringMap<VarId>());
   Value Ignored;
-  Args A = argsOf(Call);
-  if (ts_node_is_null(Init) ||
-      !runInPlace(Call, A, Init, Module, &O, true, Ignored))
-    unknownCall(A, true);
   // __enter__, at the with; its call site names it in the notes.
-  if (!runInPlace(Call, Args(), Enter, Module, &O, true, Ignored, "__enter__"))
+  if (!runInPlace(Call, Args(), Enter, Module, O, true, Ignored, "__enter__"))
     return true; // over the bound: the body runs, __exit__ does not
+  // `with Cls() as x`, where __enter__ returns self: x is the object.
+  bool ReturnsSelf = true, Returns = false;
+  std::vector<std::string> EnterParams = paramNames(Enter, F);
+  ownCode(field(Enter, "body"), [&](TSNode X) {
+    if (!is(X, "return_statement"))
+      return;
+    Returns = true;
+    std::vector<TSNode> C = children(X);
+    ReturnsSelf &= C.size() == 1 && !EnterParams.empty() &&
+                   F.text(unparen(C[0])) == EnterParams[0];
+  });
+  if (Returns && ReturnsSelf && is(ts_node_parent(Call), "as_pattern")) {
+    TSNode Alias = field(ts_node_parent(Call), "alias");
+    if (!children(Alias).empty() && is(children(Alias)[0], "identifier"))
+      nameObject(children(Alias)[0], O);
+  }
+  if (!ExitBody)
+    return true;
   Frame W;
   W.K = Frame::Exit;
   W.Node = Body;
@@ -592,13 +615,22 @@ bool Builder::enterObject(TSNode Call, TSNode Body) {
 }
 
 bool Builder::attributeValue(TSNode N, Value &Out) {
-  if (!St->Self || St->S->Params.empty())
-    return false;
+  // self.x in a method of the object, or x.attr of a variable naming it.
   TSNode Object = unparen(field(N, "object"));
-  if (!is(Object, "identifier") || F.text(Object) != F.text(St->S->Params[0]))
+  if (!is(Object, "identifier"))
     return false;
-  auto It = St->Self->Attrs.find(F.text(field(N, "attribute")));
-  if (It == St->Self->Attrs.end())
+  const Instance *O = nullptr;
+  if (St->Self && !St->S->Params.empty() &&
+      F.text(Object) == F.text(St->S->Params[0]))
+    O = St->Self;
+  else if (const Scope *Owner = St->S->owner(F.text(Object))) {
+    auto It = ObjectVars.find({Owner, F.text(Object).str()});
+    O = It == ObjectVars.end() ? nullptr : It->second;
+  }
+  if (!O)
+    return false;
+  auto It = O->Attrs.find(F.text(field(N, "attribute")));
+  if (It == O->Attrs.end())
     return false;
   Out = Value();
   Out.Node = N;
@@ -648,8 +680,7 @@ bool Builder::enterGenerator(TSNode Call, TSNode Body) {
   if (ts_node_is_null(Def))
     return false;
   TSNode Decorated = ts_node_parent(Def);
-  if (!is(Decorated, "decorated_definition") ||
-      !ts_node_is_null(classOf(Def)))
+  if (!is(Decorated, "decorated_definition") || !ts_node_is_null(classOf(Def)))
     return false;
   std::vector<TSNode> Decorators;
   for (TSNode C : children(Decorated))
@@ -677,6 +708,93 @@ bool Builder::enterGenerator(TSNode Call, TSNode Body) {
   W.ExitName = F.text(Fn).str();
   St->Frames.push_back(W);
   return true;
+}
+
+} // namespace streamsafe::py
+
+namespace streamsafe::py {
+
+const Builder::Instance *Builder::newObject(TSNode Call, TSNode Class) {
+  if (!ts_node_is_null(field(Class, "superclasses")) || decorated(Class))
+    return nullptr; // its methods may be a base class's
+  // Followed when one of its methods uses streams.
+  bool Streams = false;
+  for (TSNode M : children(field(Class, "body")))
+    Streams |= is(M, "function_definition") && X->usesStreams(M);
+  if (!Streams)
+    return nullptr;
+  Instances.emplace_back();
+  Instance &O = Instances.back();
+  O.Class = Class;
+  const Scope *Module = St->S->ModuleScope;
+  // Its attributes, unknown until its methods bind them; bound here so
+  // that what each method binds stays for the next one.
+  SiteId At = site(SiteKind::Other, Call);
+  for (const auto &E : X->attributeClasses(Class, *Module)) {
+    Variable V;
+    V.Name = "self." + E.getKey().str();
+    V.Class = E.second;
+    IR->Vars.push_back(std::move(V));
+    VarId Var = IR->Vars.size() - 1;
+    O.Attrs[E.getKey()] = Var;
+    if (E.second == VarClass::Stream)
+      emit(At, fact::BindStream{Var, StreamRef::unknown()});
+    else
+      emit(At, fact::BindEvent{Var, false});
+  }
+  Value Ignored;
+  Args A = argsOf(Call);
+  TSNode Init = methodOf(Class, "__init__", F);
+  if (ts_node_is_null(Init) ||
+      !runInPlace(Call, A, Init, Module, &O, true, Ignored, "__init__"))
+    unknownCall(A, true);
+  return &O;
+}
+
+void Builder::nameObject(TSNode Target, const Instance *Object) {
+  if (!is(Target, "identifier"))
+    return;
+  const Scope *Owner = St->S->owner(F.text(Target));
+  if (!Owner || Owner != St->S)
+    return;
+  // Bound once in its scope (this binding): a name bound again, a loop
+  // variable, a parameter, names something else too.
+  llvm::StringRef Name = F.text(Target);
+  if (llvm::any_of(Owner->Params, [&](TSNode P) { return F.text(P) == Name; }))
+    return;
+  unsigned Bindings = 0;
+  TSNode Body =
+      Owner->K == Scope::Module ? Owner->Node : field(Owner->Node, "body");
+  ownCode(Body, [&](TSNode N) {
+    TSNode T = {};
+    if (is(N, "assignment") || is(N, "augmented_assignment") ||
+        is(N, "for_statement"))
+      T = unparen(field(N, "left"));
+    else if (is(N, "as_pattern") && !children(field(N, "alias")).empty())
+      T = children(field(N, "alias"))[0];
+    else if (is(N, "named_expression"))
+      T = field(N, "name");
+    else if (is(N, "global_statement") || is(N, "nonlocal_statement"))
+      Bindings += 2;
+    if (ts_node_is_null(T))
+      return;
+    if (!is(T, "identifier") || F.text(T) == Name)
+      Bindings += !is(T, "identifier") ? 0 : 1;
+    if (!is(T, "identifier")) {
+      // a, b = ...: any of them
+      std::vector<TSNode> Work{T};
+      while (!Work.empty()) {
+        TSNode Y = Work.back();
+        Work.pop_back();
+        if (is(Y, "identifier") && F.text(Y) == Name)
+          ++Bindings;
+        for (TSNode C : children(Y))
+          Work.push_back(C);
+      }
+    }
+  });
+  if (Bindings == 1)
+    ObjectVars[{Owner, Name.str()}] = Object;
 }
 
 } // namespace streamsafe::py

@@ -208,6 +208,54 @@ class Worker:
         y.record_stream(side)
 
 
+# An object of a class of the file: Cls(...) runs __init__ in place, and
+# the methods called on the variable that names it run in place on it; its
+# stream attributes are followed.
+class Side:
+    def __init__(self):
+        self.stream = torch.cuda.Stream()
+
+    def fork(self):
+        self.stream.wait_stream(torch.cuda.current_stream())
+
+    def join(self):
+        torch.cuda.current_stream().wait_stream(self.stream)
+
+
+def object_not_joined(x: torch.Tensor):
+    side = Side()
+    side.fork()
+    with torch.cuda.stream(side.stream):
+        y = x * 2
+    return y + 1
+    # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'y' is read on the caller's current stream while its write on pool stream 'self.stream' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-3]]:18: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+    # CHECK-NOTES: :[[@LINE-4]]:13: note: 'y' is written on pool stream 'self.stream' here
+    # CHECK-NOTES: :[[@LINE-6]]:10: note: the current stream was set to pool stream 'self.stream' here
+
+
+def object_forked_and_joined(x: torch.Tensor):
+    side = Side()
+    side.fork()
+    with torch.cuda.stream(side.stream):
+        y = x * 2
+    side.join()
+    z = y + 1
+    y.record_stream(torch.cuda.current_stream())
+    return z
+
+
+# A variable bound twice names no one object: its methods are unknown
+# code, its attributes are not followed (silent).
+def object_rebound(x: torch.Tensor, other):
+    side = Side()
+    if x.dim():
+        side = other
+    with torch.cuda.stream(side.stream):
+        y = x * 2
+    return y + 1
+
+
 # Unknown callees are not run: a method of an object not followed, a
 # decorated def (the decorator may wrap it). The wait they may make is not
 # seen, so the read is reported as before.
