@@ -9,12 +9,15 @@
 // is lowered once per def, object and set of argument classes, at most
 // MaxInlinedCallees of them; the solver bounds nesting and recursion.
 //
-// A class of this file with __enter__ and __exit__ used as `with
-// Cls(...):` is run the same way: __init__ and __enter__ at the entry,
-// __exit__ at every exit of the body. The object's stream and event
-// attributes (`self.prev = torch.cuda.current_stream()`) are followed as
-// variables of its own while its methods run, so a class that saves the
-// stream, sets another and restores the saved one is a guard.
+// `Cls(...)` of a class of this file makes an object whose __init__ runs
+// in place; its stream and event attributes (`self.side =
+// torch.cuda.Stream()`) are followed as variables of that object while its
+// methods run, and methods called on the variable that names it run in
+// place on it. Used as `with Cls(...):`, its __enter__ runs at the entry
+// and its __exit__ at every exit of the body, so a class that saves the
+// stream, sets another and restores the saved one is a guard. A
+// @contextlib.contextmanager generator runs the same way, its code before
+// the yield at the entry and after it at every exit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,8 +72,8 @@ TSNode methodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F) {
   return TSNode{};
 }
 
-/// Calls, with statements and keywords in \p N's own code (not in nested
-/// defs, lambdas or classes).
+/// Visits every node of \p N's own code (not of nested defs, lambdas or
+/// classes).
 template <typename Fn> void ownCode(TSNode N, Fn Visit) {
   std::vector<TSNode> Work{N};
   while (!Work.empty()) {
