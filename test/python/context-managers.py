@@ -96,6 +96,44 @@ def early_exits(x: torch.Tensor):
     return y
 
 
+# `with Cls() as x`, __enter__ returning self: x is the object, and its
+# methods run in place on it.
+class Stage:
+    def __init__(self):
+        self.side = torch.cuda.Stream()
+
+    def __enter__(self):
+        self.prev = torch.cuda.current_stream()
+        self.side.wait_stream(self.prev)
+        torch.cuda.set_stream(self.side)
+        return self
+
+    def __exit__(self, *exc):
+        torch.cuda.set_stream(self.prev)
+
+    def join(self):
+        self.prev.wait_stream(self.side)
+
+
+def staged_and_joined(x: torch.Tensor):
+    with Stage() as st:
+        y = x * 2
+        st.join()
+    y.add_(1)
+    return y
+
+
+def staged_not_joined(x: torch.Tensor):
+    with Stage() as st:
+        y = x * 2
+    y.add_(1)
+    # CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'y' is written on the caller's current stream while its write on pool stream 'self.side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-19]]:9: note: the current stream is set to the caller's current stream here
+    # CHECK-NOTES: :[[@LINE-4]]:13: note: 'y' is written on pool stream 'self.side' here
+    # CHECK-NOTES: :[[@LINE-25]]:9: note: the current stream was set to pool stream 'self.side' here
+    return y
+
+
 # A class with a base (its methods may be the base's) is not run: unknown.
 class Derived(OnSide):
     pass
