@@ -203,6 +203,10 @@ private:
   /// A def whose stream set is its job: a context manager's __enter__ or
   /// __exit__, or a setter that sets the stream it is given.
   bool maySetForCaller(const Scope &S) const;
+  /// Whether every stream \p Def sets (itself, or through the forwarding
+  /// setters of the file it calls) is a parameter; \p Sets: it sets one.
+  bool forwardsSets(TSNode Def, const Scope &Module, unsigned Depth,
+                    bool &Sets) const;
 
   //===-- Threads started later (Threads.cpp)
   //------------------------------===//

@@ -281,21 +281,50 @@ bool Builder::maySetForCaller(const Scope &S) const {
   // A forwarding setter: every set_stream sets a parameter it was given
   // (its caller chose the stream, and restoring it is the caller's job;
   // the callers in this file run it in place and are judged).
-  std::vector<std::string> Params = paramNames(S.Node, F);
-  bool Sets = false, OnlyParams = true;
-  ownCode(field(S.Node, "body"), [&](TSNode X) {
-    if (!is(X, "call") ||
-        apiOf(I.qualify(field(X, "function"))) != PyApi::SetStream)
-      return;
-    Sets = true;
-    std::vector<TSNode> A = children(field(X, "arguments"));
-    TSNode Arg = A.empty() ? TSNode{} : unparen(A[0]);
+  bool Sets = false;
+  return forwardsSets(S.Node, *S.ModuleScope, 0, Sets) && Sets;
+}
+
+bool Builder::forwardsSets(TSNode Def, const Scope &Module, unsigned Depth,
+                           bool &Sets) const {
+  // Through a forwarding setter of the file (`def use(s): set_stream(s)`),
+  // a few calls deep.
+  if (Depth > 3) {
+    Sets = true; // too deep to tell: judged as it is
+    return false;
+  }
+  std::vector<std::string> Params = paramNames(Def, F);
+  auto IsParam = [&](TSNode Arg) {
+    Arg = unparen(Arg);
     if (is(Arg, "keyword_argument"))
       Arg = unparen(field(Arg, "value"));
-    OnlyParams &=
-        is(Arg, "identifier") && llvm::is_contained(Params, F.text(Arg).str());
+    return is(Arg, "identifier") &&
+           llvm::is_contained(Params, F.text(Arg).str());
+  };
+  bool OnlyParams = true;
+  ownCode(field(Def, "body"), [&](TSNode X) {
+    if (!is(X, "call") || !OnlyParams)
+      return;
+    TSNode Fn = field(X, "function");
+    std::vector<TSNode> A = children(field(X, "arguments"));
+    if (apiOf(I.qualify(Fn)) == PyApi::SetStream) {
+      Sets = true;
+      OnlyParams &= !A.empty() && IsParam(A[0]);
+      return;
+    }
+    auto It =
+        is(Fn, "identifier") ? Module.Defs.find(F.text(Fn)) : Module.Defs.end();
+    if (It == Module.Defs.end() || decorated(It->second) ||
+        It->second.id == Def.id)
+      return;
+    bool Inner = false;
+    bool Forwards = forwardsSets(It->second, Module, Depth + 1, Inner);
+    if (Inner) {
+      Sets = true;
+      OnlyParams &= Forwards && llvm::all_of(A, IsParam);
+    }
   });
-  return Sets && OnlyParams;
+  return OnlyParams;
 }
 
 std::optional<BodyId>

@@ -13,12 +13,24 @@ import torch
 def set_stream(s):
     torch.cuda.set_stream(s)
     # CHECK-NOTES: :[[@LINE-1]]:5: warning: the current stream set here is not restored on every path out of 'leaves_side_set'; the caller's later work silently runs on it (use a `with torch.cuda.stream(...)` block to set the stream for a scope) [streamsafe-unrestored-current-stream]
-    # CHECK-NOTES: :[[@LINE+5]]:21: note: 'leaves_side_set' can return here with the stream still set
+    # CHECK-NOTES: :[[@LINE+7]]:21: note: 'leaves_side_set' can return here with the stream still set
+    # CHECK-NOTES: :[[@LINE-3]]:5: warning: the current stream set here is not restored on every path out of 'sets_own_through_the_wrapper'; the caller's later work silently runs on it (use a `with torch.cuda.stream(...)` block to set the stream for a scope) [streamsafe-unrestored-current-stream]
+    # CHECK-NOTES: :[[@LINE+15]]:36: note: 'sets_own_through_the_wrapper' can return here with the stream still set
 
 
 def leaves_side_set():
     side = torch.cuda.Stream()
     set_stream(side)
+
+
+# A wrapper of the forwarding setter, given the stream: a setter too.
+def use_stream(s):
+    set_stream(s)
+
+
+# Through the wrapper, a stream of its own: reported, at the set.
+def sets_own_through_the_wrapper():
+    set_stream(torch.cuda.Stream())
 
 
 # The twin: the caller sets its own stream back.
