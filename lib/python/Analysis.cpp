@@ -15,7 +15,7 @@ namespace {
 class FileAnalysis {
 public:
   FileAnalysis(const SourceFile &F, const PyOptions &Opts)
-      : F(F), Opts(Opts), I(F) {}
+      : F(F), Opts(Opts), I(F), X(F, I) {}
 
   FileResult run() {
     auto Module = makeScope(F.root(), Scope::Module, nullptr, F, I);
@@ -32,14 +32,24 @@ public:
       return std::make_tuple(PA.Line, PA.Column, A) <
              std::make_tuple(PB.Line, PB.Column, B);
     });
+    // A finding inside a helper, reached through a call, is not repeated
+    // when the helper's own analysis reports the same check there (its
+    // caller names the tensor by the caller's variable).
+    auto Where = [](const std::vector<Diagnostic> &D) {
+      return std::to_string(D[0].At.Line) + ":" +
+             std::to_string(D[0].At.Column) + ":" + D[0].Check;
+    };
+    std::set<std::string> OwnReports;
+    for (size_t K = 0; K < Order.size(); ++K)
+      if (!ThroughCall[K])
+        OwnReports.insert(Where(Result.Findings[K]));
     std::set<std::string> Seen;
     std::vector<std::vector<Diagnostic>> Unique;
     for (size_t K : Order) {
       std::vector<Diagnostic> &D = Result.Findings[K];
-      std::string Key = std::to_string(D[0].At.Line) + ":" +
-                        std::to_string(D[0].At.Column) + ":" + D[0].Check +
-                        ":" + D[0].Text;
-      if (Seen.insert(Key).second)
+      if (ThroughCall[K] && OwnReports.count(Where(D)))
+        continue;
+      if (Seen.insert(Where(D) + ":" + D[0].Text).second)
         Unique.push_back(std::move(D));
     }
     Result.Findings = std::move(Unique);
@@ -65,7 +75,7 @@ private:
 
   void analyse(const Scope &S, std::string Name) {
     ++Result.Scopes;
-    Builder B(F, I);
+    Builder B(F, I, X);
     LoweredFunction L = B.build(S, Name);
     SolverLimits Limits = Opts.Limits;
     Limits.Dump = !Opts.DumpFunction.empty() && Opts.DumpFunction == Name;
@@ -97,15 +107,24 @@ private:
           X.Check = report::checkName(Fd.Kind);
         D.push_back(std::move(X));
       }
-      if (!D.empty())
+      if (!D.empty()) {
         Result.Findings.push_back(std::move(D));
+        // In a helper run in place, at the helper's line.
+        ThroughCall.push_back(Fd.CallSite != NoSite &&
+                              L.IR->Sites[Fd.Access.Site].Scope ==
+                                  L.IR->Sites[Fd.Prior.Site].Scope &&
+                              L.IR->Sites[Fd.Access.Site].Scope != 0);
+      }
     }
   }
 
   const SourceFile &F;
   const PyOptions &Opts;
   Imports I;
+  HelperIndex X;
   FileResult Result;
+  /// Per finding: found inside a helper reached through a call.
+  std::vector<bool> ThroughCall;
 };
 
 } // namespace

@@ -67,6 +67,11 @@ Builder::Value Builder::call(TSNode N) {
       return apiCall(N, int(Api), Q, A);
     return unknownCall(A, true);
   }
+  // t.start() of a thread made here; a def or method of this file.
+  if (startThread(N) || submitTask(N))
+    return Value();
+  if (Value R; helperCall(N, R))
+    return R;
   if (is(Fn, "attribute")) {
     Value Self = expr(field(Fn, "object"));
     llvm::StringRef Method = F.text(field(Fn, "attribute"));
@@ -469,9 +474,17 @@ void Builder::spawnThread(TSNode N, const Args &A) {
       Inner = S.get();
   // The tensors it names outlive this function with it.
   escapeCaptured(field(Def, "body"), *Inner);
+  // The body runs where the thread starts: `.start()`, if this body calls
+  // it, else where it is made.
+  std::string Var;
+  TSNode StartAt = threadStart(N, Var);
+  if (ts_node_is_null(StartAt)) {
+    Unstarted[{St->S, Var}] = It->second;
+    return;
+  }
   fact::Spawn S;
   S.Body = It->second;
-  emit(site(SiteKind::ThreadStart, N), S);
+  emit(site(SiteKind::ThreadStart, StartAt), S);
 }
 
 } // namespace streamsafe::py

@@ -59,6 +59,7 @@ SiteId Builder::siteAt(SiteKind K, Position P, uint64_t Order) {
   S.Order = Order;
   S.Line = P.Line;
   S.Loc = packLoc(P);
+  S.Scope = St ? St->SiteScope : 0;
   return IR->Sites.add(S);
 }
 
@@ -194,6 +195,8 @@ Builder::Value Builder::expr(TSNode N) {
   if (T == "call")
     return call(N);
   if (T == "attribute") {
+    if (attributeValue(N, V))
+      return V;
     Value Obj = expr(field(N, "object"));
     if (Obj.Class == VarClass::Tensor &&
         isViewAttribute(F.text(field(N, "attribute")))) {

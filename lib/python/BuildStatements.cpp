@@ -50,7 +50,7 @@ LoweredFunction Builder::build(const Scope &S, std::string Name) {
   TSNode NameNode = S.K == Scope::Module ? S.Node : field(S.Node, "name");
   IR->EntrySite = site(SiteKind::FunctionEntry, NameNode);
   // A module may leave a stream set for what runs after it: that is its job.
-  IR->MayLeaveStreamSet = S.K != Scope::Def;
+  IR->MayLeaveStreamSet = S.K != Scope::Def || maySetForCaller(S);
   IR->Bodies.emplace_back();
   IR->Bodies[0] = lowerBody(S, S.K == Scope::Def);
   for (TSNode P : S.Params) {
@@ -66,17 +66,24 @@ LoweredFunction Builder::build(const Scope &S, std::string Name) {
   while (!Pending.empty()) {
     PendingBody Next = Pending.front();
     Pending.pop_front();
-    IR->Bodies[Next.Id] = lowerBody(*Next.S, true);
+    IR->Bodies[Next.Id] = lowerBody(*Next.S, true, &Next);
   }
   Out = nullptr;
   IR = nullptr;
   return Result;
 }
 
-Body Builder::lowerBody(const Scope &S, bool OwnsLocals) {
+Body Builder::lowerBody(const Scope &S, bool OwnsLocals,
+                        const PendingBody *Helper) {
   BodyState State;
   State.S = &S;
-  State.OwnsLocals = OwnsLocals;
+  State.OwnsLocals = OwnsLocals && !(Helper && Helper->KeepsLocals);
+  if (Helper) {
+    State.SiteScope = Helper->SiteScope;
+    State.Self = Helper->Self;
+    State.ReturnTensor = Helper->ReturnTensor;
+    State.ReturnStream = Helper->ReturnStream;
+  }
   BodyState *Saved = St;
   St = &State;
   State.B.Entry = newBlock();
@@ -89,7 +96,11 @@ Body Builder::lowerBody(const Scope &S, bool OwnsLocals) {
     emit(siteAt(SiteKind::FunctionEntry, {1, 1}, 0),
          fact::SetCurrent{StreamRef::legacy()});
   TSNode Body = S.K == Scope::Module ? S.Node : field(S.Node, "body");
-  if (S.K == Scope::Lambda) {
+  if (Helper && !Helper->Part.empty()) {
+    for (TSNode X : Helper->Part)
+      statement(X);
+    exitBody(Helper->Part.back(), endOf(Helper->Part.back()));
+  } else if (S.K == Scope::Lambda) {
     expr(Body);
     exitBody(Body, endOf(Body));
   } else {
@@ -343,7 +354,8 @@ void Builder::withStatement(TSNode N) {
       W.Guard = G.Guard;
       W.Node = Body;
       St->Frames.push_back(W);
-    } else {
+    } else if (!(is(Value, "call") &&
+                 (enterObject(Value, Body) || enterGenerator(Value, Body)))) {
       Builder::Value V = expr(Value);
       escape(V, Value);
     }
@@ -422,6 +434,16 @@ void Builder::leaveFrames(size_t Depth) {
       if (Join != NoVar)
         emit(siteAt(SiteKind::EventWait, End, Order),
              fact::EventWait{Join, StreamRef::current(), false});
+    } else if (Fr.K == Frame::Exit) {
+      // The object's __exit__ runs in place at the end of the with body.
+      SiteId At = siteAt(SiteKind::Other, endOf(Fr.Node),
+                         ts_node_end_byte(lastToken(Fr.Node)));
+      Out->Callees[At] = Fr.ExitName;
+      fact::Spawn S;
+      S.Body = Fr.ExitBody;
+      S.InPlace = true;
+      S.Callee = true;
+      emit(At, S);
     } else if (Fr.K == Frame::Finally) {
       block(Fr.Node);
     }
@@ -454,6 +476,13 @@ void Builder::returnStatement(TSNode N) {
   for (TSNode C : children(N)) {
     Value V = expr(C);
     escape(V, C);
+    // A helper run in place: what it returns is the call's value.
+    if (St->ReturnTensor != NoVar && V.Class == VarClass::Tensor)
+      emit(site(SiteKind::Other, C),
+           fact::BindTensor{St->ReturnTensor, V.Tensor});
+    if (St->ReturnStream != NoVar && V.Class == VarClass::Stream)
+      emit(site(SiteKind::Other, C),
+           fact::BindStream{St->ReturnStream, V.Stream});
   }
   leaveFrames(0);
   exitBody(N, start(N));
@@ -536,7 +565,10 @@ void Builder::assignment(TSNode N) {
       } else
         escape(V, T);
     } else {
+      // self.x = v of an object followed here binds its attribute; else
       // self.x = v, a, b = v: kept where it is not followed.
+      if (bindAttribute(T, V))
+        continue;
       if (is(T, "attribute"))
         expr(field(T, "object"));
       escape(V, T);
@@ -556,6 +588,8 @@ void Builder::augmentedAssignment(TSNode N) {
 }
 
 void Builder::bindName(TSNode Target, const Value &V) {
+  if (V.Object)
+    nameObject(Target, V.Object);
   VarId Var = varOf(F.text(Target));
   if (Var == NoVar || IR->var(Var).Persistent) {
     // Stored where the analysis does not follow it.

@@ -12,11 +12,14 @@
 #define STREAMSAFE_LIB_PYTHON_BUILDER_H
 
 #include "lib/ir/IR.h"
+#include "lib/python/Helpers.h"
 #include "lib/python/Scope.h"
 #include "llvm/ADT/DenseMap.h"
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
+#include <tuple>
 
 namespace streamsafe::py {
 
@@ -37,12 +40,15 @@ inline Position unpackLoc(uint64_t L) {
 
 class Builder {
 public:
-  Builder(const SourceFile &F, const Imports &I) : F(F), I(I) {}
+  /// \p X: what the file defines (shared by the file's scopes).
+  Builder(const SourceFile &F, const Imports &I, HelperIndex &X)
+      : F(F), I(I), X(&X) {}
 
   /// Lowers \p S (its Node is the module or a function_definition).
   LoweredFunction build(const Scope &S, std::string Name);
 
 private:
+  struct Instance;
   /// What a Python expression evaluates to, as far as streams go.
   struct Value {
     VarClass Class = VarClass::Other;
@@ -55,15 +61,26 @@ private:
     /// Tensors a tuple or list holds (they escape with it).
     llvm::SmallVector<TensorRef, 2> Held;
     TSNode Node = {};
+    /// An object of a class of this file, followed (Cls(...)).
+    const Instance *Object = nullptr;
   };
   /// Where a jump out of a statement must pass.
   struct Frame {
-    enum Kind { Loop, With, Finally, Handler } K = Loop;
-    unsigned Break = 0, Continue = 0; ///< Loop: the targets
-    VarId Guard = NoVar;              ///< With: the guard to restore
-    bool Capture = false;             ///< With: torch.cuda.graph (ends it)
-    TSNode Node = {};                 ///< With: its body; Finally: its block
-    unsigned Dispatch = 0;            ///< Handler: where exceptions go
+    enum Kind { Loop, With, Finally, Handler, Exit } K = Loop;
+    unsigned Break = 0, Continue = 0;  ///< Loop: the targets
+    VarId Guard = NoVar;               ///< With: the guard to restore
+    bool Capture = false;              ///< With: torch.cuda.graph (ends it)
+    TSNode Node = {};                  ///< With: its body; Finally: its block
+    unsigned Dispatch = 0;             ///< Handler: where exceptions go
+    BodyId ExitBody = 0;               ///< Exit: __exit__, run in place
+    std::string ExitName = "__exit__"; ///< ... named so in notes
+  };
+  /// An object of a class of this file whose methods run in place (the
+  /// value of `with Cls(...)`): its stream and event attributes are
+  /// followed as variables of its own.
+  struct Instance {
+    TSNode Class = {};
+    llvm::StringMap<VarId> Attrs;
   };
   /// The body being lowered.
   struct BodyState {
@@ -72,14 +89,28 @@ private:
     std::vector<Frame> Frames;
     const Scope *S = nullptr;
     bool OwnsLocals = false; ///< a def's body: its locals die at exit
+    /// Whose code this is (Site::Scope): 0, or the helper's number.
+    unsigned SiteScope = 0;
+    /// A method's body: the object `self` names (null: not followed).
+    const Instance *Self = nullptr;
+    /// A helper run in place: the variables its returns bind.
+    VarId ReturnTensor = NoVar, ReturnStream = NoVar;
   };
   struct PendingBody {
     const Scope *S = nullptr;
     BodyId Id = 0;
+    unsigned SiteScope = 0;
+    const Instance *Self = nullptr;
+    VarId ReturnTensor = NoVar, ReturnStream = NoVar;
+    /// A @contextmanager generator's code before or after its yield,
+    /// lowered instead of the whole body; before it, its locals live on.
+    std::vector<TSNode> Part = {};
+    bool KeepsLocals = false;
   };
 
   //===-- Bodies and control flow (BuildStatements.cpp) -------------------===//
-  Body lowerBody(const Scope &S, bool OwnsLocals);
+  Body lowerBody(const Scope &S, bool OwnsLocals,
+                 const PendingBody *Helper = nullptr);
   unsigned newBlock();
   void edge(unsigned From, unsigned To);
   void block(TSNode Block);
@@ -137,6 +168,58 @@ private:
   bool nonBlocking(const Args &A, unsigned Position);
   std::string device(TSNode Arg);
 
+  //===-- Same-file helpers and classes run in place (Helpers.cpp) --------===//
+  /// A call of a def or method of this file that uses streams: runs its
+  /// body here. False: not one (the caller lowers it as unknown code).
+  bool helperCall(TSNode N, Value &Result);
+  /// `with Cls(...):` of a class of this file with __enter__ and __exit__:
+  /// __init__ and __enter__ run here, __exit__ at every exit of \p Body.
+  bool enterObject(TSNode Call, TSNode Body);
+  /// `with gen(...):` of a @contextlib.contextmanager generator of this
+  /// file: its code before the yield runs here, after it at every exit.
+  bool enterGenerator(TSNode Call, TSNode Body);
+  /// Binds the parameters of \p Def (a method's first one is \p Self) to
+  /// \p A and runs its body in place at \p Call. False: over the bound.
+  bool runInPlace(TSNode Call, const Args &A, TSNode Def, const Scope *Outer,
+                  const Instance *Self, bool Method, Value &Result,
+                  llvm::StringRef CalleeName = "", int Part = 0);
+  /// The body of \p Def run in place for arguments of \p Classes (none:
+  /// over MaxInlinedCallees).
+  std::optional<BodyId> helperBody(TSNode Def, const Scope *Outer,
+                                   const Instance *Self,
+                                   const llvm::StringMap<VarClass> &Classes,
+                                   const llvm::StringMap<VarId> &Events,
+                                   int Part = 0);
+  /// `Cls(args)` of a class of this file that uses streams: a new object,
+  /// its attributes bound, its __init__ run in place (null: not one).
+  const Instance *newObject(TSNode Call, TSNode Class);
+  /// `x = Cls(...)`, `with Cls(...) as x`: x names the object, when
+  /// nothing else binds it in its scope.
+  void nameObject(TSNode Target, const Instance *Object);
+  /// `self.x` of an object followed here: its value (false: not followed).
+  bool attributeValue(TSNode Attribute, Value &Out);
+  /// `self.x = v`: true when x is followed (and v bound to it).
+  bool bindAttribute(TSNode Target, const Value &V);
+  /// A def whose stream set is its job: a context manager's __enter__ or
+  /// __exit__, or a setter that sets the stream it is given.
+  bool maySetForCaller(const Scope &S) const;
+  /// Whether every stream \p Def sets (itself, or through the forwarding
+  /// setters of the file it calls) is a parameter; \p Sets: it sets one.
+  bool forwardsSets(TSNode Def, const Scope &Module, unsigned Depth,
+                    bool &Sets) const;
+
+  //===-- Threads started later (Threads.cpp)
+  //------------------------------===//
+  /// Where the thread a Thread(...) call makes starts: `Thread(...).start()`
+  /// (that call), or `t = Thread(...)` with `t.start()` in this body (null,
+  /// and \p Var is t). Neither: where it is made (the call itself).
+  TSNode threadStart(TSNode ThreadCall, std::string &Var);
+  /// `t.start()` of a thread made earlier in this body: spawns it.
+  bool startThread(TSNode Call);
+  /// `ex.submit(f, ...)`, `ex.map(f, ...)` on a ThreadPoolExecutor made in
+  /// this body: f runs on a worker thread.
+  bool submitTask(TSNode Call);
+
   //===-- Variables, objects, sites, facts --------------------------------===//
   VarId varOf(llvm::StringRef Name);
   VarId syntheticVar(const char *Name, VarClass C, TSNode Key);
@@ -149,6 +232,7 @@ private:
 
   const SourceFile &F;
   const Imports &I;
+  HelperIndex *X;
   Function *IR = nullptr;
   LoweredFunction *Out = nullptr;
   const Scope *Root = nullptr;
@@ -157,6 +241,22 @@ private:
   std::map<const void *, ObjectId> Objects;
   std::map<std::pair<std::string, const void *>, VarId> Synthetic;
   std::map<const void *, BodyId> ThreadBodies;
+  /// Helpers run in place, by def, object and argument classes (events by
+  /// variable: the helper's parameter is the caller's event); none: over
+  /// MaxInlinedCallees.
+  using HelperKey =
+      std::tuple<const void *, const Instance *, std::vector<unsigned>>;
+  std::map<HelperKey, std::optional<BodyId>> Helpers;
+  std::map<BodyId, PendingBody> HelperBodies;
+  /// Each helper's scope (shared by a generator's two parts) and number.
+  std::map<HelperKey, std::pair<const Scope *, unsigned>> HelperScopes;
+  /// The code after a generator's yield, for the last part 1 run.
+  std::optional<BodyId> ExitPart;
+  std::deque<Instance> Instances;
+  /// Variables that name one object, by scope and name.
+  std::map<std::pair<const Scope *, std::string>, const Instance *> ObjectVars;
+  /// Threads made here and started later, by the variable that holds them.
+  std::map<std::pair<const Scope *, std::string>, BodyId> Unstarted;
   std::deque<PendingBody> Pending;
   std::vector<std::unique_ptr<Scope>> OwnedScopes;
 };

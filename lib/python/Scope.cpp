@@ -62,6 +62,9 @@ Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
         return VarClass::Other;
       }
     }
+    // A def of the file: what it returns (the lookup of "name()").
+    if (is(Fn, "identifier"))
+      return L((F.text(Fn).str() + "()"));
     if (!is(Fn, "attribute"))
       return VarClass::Other;
     Cls Recv = exprClass(field(Fn, "object"), L, F, I);
@@ -233,14 +236,55 @@ const Scope *Scope::owner(llvm::StringRef Name) const {
   return nullptr;
 }
 
+VarClass Scope::returnClass(llvm::StringRef Name) const {
+  for (const Scope *S = this; S; S = S->Parent) {
+    auto It = S->Returns.find(Name);
+    if (It != S->Returns.end())
+      return It->second;
+    if (S->Locals.count(Name))
+      return VarClass::Other;
+  }
+  return VarClass::Other;
+}
+
+/// The class of what \p Def returns, whatever its arguments: its
+/// annotation, else every return's value (none: Other).
+static VarClass returnsOf(TSNode Def, const Scope &Parent, const SourceFile &F,
+                          const Imports &I) {
+  TSNode Annotation = field(Def, "return_type");
+  if (!ts_node_is_null(Annotation))
+    return classOfAnnotation(Annotation, F, I).value_or(VarClass::Other);
+  auto S = makeScope(Def, Scope::Def, &Parent, F, I);
+  Cls Class;
+  std::vector<TSNode> Work{field(Def, "body")};
+  while (!Work.empty()) {
+    TSNode X = Work.back();
+    Work.pop_back();
+    llvm::StringRef T = type(X);
+    if (T == "yield")
+      return VarClass::Other; // a generator
+    if (T == "function_definition" || T == "lambda" || T == "class_definition")
+      continue;
+    if (T == "return_statement") {
+      std::vector<TSNode> C = children(X);
+      Class = join(Class, C.size() == 1 ? Cls(classOfExpr(C[0], *S, F, I))
+                                        : Cls(VarClass::Other));
+      continue;
+    }
+    for (TSNode C : children(X))
+      Work.push_back(C);
+  }
+  return Class.value_or(VarClass::Other);
+}
+
 VarClass Scope::classOf(llvm::StringRef Name) const {
   const Scope *S = owner(Name);
   return S ? S->Locals.lookup(Name) : VarClass::Other;
 }
 
-std::unique_ptr<Scope> makeScope(TSNode Node, Scope::Kind K,
-                                 const Scope *Parent, const SourceFile &F,
-                                 const Imports &I) {
+std::unique_ptr<Scope>
+makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
+          const Imports &I, const llvm::StringMap<VarClass> *ParamClasses) {
   auto S = std::make_unique<Scope>();
   S->K = K;
   S->Node = Node;
@@ -255,6 +299,17 @@ std::unique_ptr<Scope> makeScope(TSNode Node, Scope::Kind K,
       C.walk(Stmt);
   for (TSNode D : C.Defs)
     S->Defs[F.text(field(D, "name"))] = D;
+  for (TSNode D : C.Defs) {
+    llvm::StringRef Name = F.text(field(D, "name"));
+    auto V = C.Values.find(Name);
+    if (V == C.Values.end() || V->second.size() != 1 ||
+        C.NotLocal.contains(Name) ||
+        is(ts_node_parent(D), "decorated_definition"))
+      continue;
+    VarClass R = returnsOf(D, *S, F, I);
+    if (R == VarClass::Tensor || R == VarClass::Stream)
+      S->Returns[Name] = R;
+  }
 
   // Parameters: an annotation says the class; a default or nothing does not.
   llvm::StringMap<Cls> Classes;
@@ -272,6 +327,10 @@ std::unique_ptr<Scope> makeScope(TSNode Node, Scope::Kind K,
       if (!is(Name, "identifier"))
         continue;
       S->Params.push_back(Name);
+      if (ParamClasses && ParamClasses->count(F.text(Name))) {
+        Classes[F.text(Name)] = ParamClasses->lookup(F.text(Name));
+        continue;
+      }
       Classes[F.text(Name)] = ts_node_is_null(Annotation)
                                   ? Cls(VarClass::Other)
                                   : classOfAnnotation(Annotation, F, I);
@@ -286,6 +345,14 @@ std::unique_ptr<Scope> makeScope(TSNode Node, Scope::Kind K,
   // Lookups see this scope's names as inferred so far, then the enclosing
   // scopes' (a closure's or a global's class).
   Lookup L = [&](llvm::StringRef Name) -> Cls {
+    if (Name.ends_with("()")) {
+      llvm::StringRef Def = Name.drop_back(2);
+      if (S->Returns.count(Def))
+        return S->Returns.lookup(Def);
+      if (Classes.count(Def))
+        return Cls(VarClass::Other); // bound here to something else
+      return Parent ? Parent->returnClass(Def) : VarClass::Other;
+    }
     auto It = Classes.find(Name);
     if (It != Classes.end())
       return It->second;
@@ -322,7 +389,10 @@ std::unique_ptr<Scope> makeScope(TSNode Node, Scope::Kind K,
 
 VarClass classOfExpr(TSNode Expr, const Scope &S, const SourceFile &F,
                      const Imports &I) {
-  Lookup L = [&S](llvm::StringRef Name) -> Cls { return S.classOf(Name); };
+  Lookup L = [&S](llvm::StringRef Name) -> Cls {
+    return Name.ends_with("()") ? S.returnClass(Name.drop_back(2))
+                                : S.classOf(Name);
+  };
   return exprClass(Expr, L, F, I).value_or(VarClass::Other);
 }
 

@@ -38,14 +38,23 @@ struct Scope {
 
   /// The scope that binds \p Name as seen from here (null: none does).
   const Scope *owner(llvm::StringRef Name) const;
+  /// Defs bound once in this scope whose every return gives a tensor (or
+  /// a stream), whatever their arguments: the class of a call's value.
+  llvm::StringMap<VarClass> Returns;
+
   /// The class of \p Name as seen from here.
   VarClass classOf(llvm::StringRef Name) const;
+  /// The class of what a call of \p Name (a def) returns, as seen from here.
+  VarClass returnClass(llvm::StringRef Name) const;
 };
 
 /// Builds the scope of \p Node (module, function_definition or lambda).
-std::unique_ptr<Scope> makeScope(TSNode Node, Scope::Kind K,
-                                 const Scope *Parent, const SourceFile &F,
-                                 const Imports &I);
+/// \p ParamClasses: what the arguments of a call run in place hold, by
+/// parameter name (it wins over an annotation).
+std::unique_ptr<Scope>
+makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
+          const Imports &I,
+          const llvm::StringMap<VarClass> *ParamClasses = nullptr);
 
 /// The class of the value \p Expr denotes in \p S.
 VarClass classOfExpr(TSNode Expr, const Scope &S, const SourceFile &F,

@@ -1,0 +1,832 @@
+//===--- Helpers.cpp - Same-file helpers and classes run in place ---------===//
+//
+// As the Clang front end inlines a helper defined in the translation unit
+// (docs/design.md, "Same-file helpers run in place"), a call of a def of
+// this file that uses streams runs its body here, in the caller's state:
+// its parameters are bound to the arguments (a tensor, a stream; an event
+// parameter is the caller's event), its sites are its own (Site::Scope),
+// and what it returns (a tensor, a stream) is the call's value. The body
+// is lowered once per def, object and set of argument classes, at most
+// MaxInlinedCallees of them; the solver bounds nesting and recursion.
+//
+// `Cls(...)` of a class of this file makes an object whose __init__ runs
+// in place; its stream and event attributes (`self.side =
+// torch.cuda.Stream()`) are followed as variables of that object while its
+// methods run, and methods called on the variable that names it run in
+// place on it. Used as `with Cls(...):`, its __enter__ runs at the entry
+// and its __exit__ at every exit of the body, so a class that saves the
+// stream, sets another and restores the saved one is a guard. A
+// @contextlib.contextmanager generator runs the same way, its code before
+// the yield at the entry and after it at every exit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/python/Helpers.h"
+#include "lib/python/Api.h"
+#include "lib/python/Builder.h"
+
+namespace streamsafe::py {
+
+namespace {
+
+/// Helper bodies a function runs in place at most (as in C++).
+constexpr unsigned MaxInlinedCallees = 32;
+
+/// The parameter names of a def, in order.
+std::vector<std::string> paramNames(TSNode Def, const SourceFile &F) {
+  std::vector<std::string> Names;
+  for (TSNode P : children(field(Def, "parameters"))) {
+    TSNode Name = P;
+    if (is(P, "typed_parameter"))
+      Name = children(P).empty() ? P : children(P)[0];
+    else if (is(P, "default_parameter") || is(P, "typed_default_parameter"))
+      Name = field(P, "name");
+    // *args, **kwargs, `*`, `/`: what follows is not positional.
+    if (!is(Name, "identifier"))
+      break;
+    Names.push_back(F.text(Name).str());
+  }
+  return Names;
+}
+
+bool decorated(TSNode Def) {
+  return is(ts_node_parent(Def), "decorated_definition");
+}
+
+/// The class a def is a method of (null: none).
+TSNode classOf(TSNode Def) {
+  TSNode P = ts_node_parent(Def);
+  if (is(P, "decorated_definition"))
+    P = ts_node_parent(P);
+  if (!is(P, "block"))
+    return TSNode{};
+  P = ts_node_parent(P);
+  return is(P, "class_definition") ? P : TSNode{};
+}
+
+/// The undecorated method \p Name defined in \p Class's body (null: none).
+TSNode methodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F) {
+  for (TSNode C : children(field(Class, "body")))
+    if (is(C, "function_definition") && F.text(field(C, "name")) == Name)
+      return C;
+  return TSNode{};
+}
+
+/// Visits every node of \p N's own code (not of nested defs, lambdas or
+/// classes).
+template <typename Fn> void ownCode(TSNode N, Fn Visit) {
+  std::vector<TSNode> Work{N};
+  while (!Work.empty()) {
+    TSNode X = Work.back();
+    Work.pop_back();
+    if (ts_node_is_null(X))
+      continue;
+    llvm::StringRef T = type(X);
+    if (X.id != N.id && (T == "function_definition" || T == "lambda" ||
+                         T == "class_definition"))
+      continue;
+    Visit(X);
+    for (TSNode C : children(X))
+      Work.push_back(C);
+  }
+}
+
+/// Whether a def's own code uses the stream API (as the C++ pre-scan
+/// mentionsStreamApis): a stream, event or guard API, a stream or event
+/// method, a non_blocking copy.
+bool scanForStreams(TSNode Def, const SourceFile &F, const Imports &I) {
+  bool Found = false;
+  ownCode(field(Def, "body"), [&](TSNode X) {
+    if (Found)
+      return;
+    if (is(X, "keyword_argument") &&
+        F.text(field(X, "name")) == "non_blocking") {
+      Found = true;
+      return;
+    }
+    if (!is(X, "call"))
+      return;
+    TSNode Fn = field(X, "function");
+    switch (apiOf(I.qualify(Fn))) {
+    case PyApi::NewStream:
+    case PyApi::ExternalStream:
+    case PyApi::CurrentStream:
+    case PyApi::DefaultStream:
+    case PyApi::NewEvent:
+    case PyApi::StreamContext:
+    case PyApi::SetStream:
+    case PyApi::Synchronize:
+    case PyApi::Thread:
+    case PyApi::Graph:
+      Found = true;
+      return;
+    default:
+      break;
+    }
+    if (is(Fn, "attribute")) {
+      llvm::StringRef M = F.text(field(Fn, "attribute"));
+      Found = M == "wait_stream" || M == "wait_event" || M == "record_event" ||
+              M == "record_stream" || M == "record" || M == "synchronize";
+    }
+  });
+  return Found;
+}
+
+/// The stream and event attributes of \p Class's objects: `self.x = v` in
+/// its methods, every v a stream (or every v an event).
+llvm::StringMap<VarClass> scanAttributes(TSNode Class, const Scope &Module,
+                                         const SourceFile &F,
+                                         const Imports &I) {
+  llvm::StringMap<std::optional<VarClass>> Seen;
+  for (TSNode M : children(field(Class, "body"))) {
+    if (is(M, "decorated_definition"))
+      M = field(M, "definition");
+    if (!is(M, "function_definition"))
+      continue;
+    std::vector<std::string> Params = paramNames(M, F);
+    if (Params.empty())
+      continue;
+    auto S = makeScope(M, Scope::Def, &Module, F, I);
+    ownCode(field(M, "body"), [&](TSNode X) {
+      bool Assign = is(X, "assignment");
+      if (!Assign && !is(X, "augmented_assignment"))
+        return;
+      std::vector<TSNode> Targets{unparen(field(X, "left"))};
+      if (is(Targets[0], "pattern_list") || is(Targets[0], "tuple_pattern"))
+        Targets = children(Targets[0]);
+      for (TSNode T : Targets) {
+        if (!is(T, "attribute") || F.text(field(T, "object")) != Params[0])
+          continue;
+        VarClass C = Assign && Targets.size() == 1
+                         ? classOfExpr(field(X, "right"), *S, F, I)
+                         : VarClass::Other;
+        auto &Slot = Seen[F.text(field(T, "attribute"))];
+        Slot = !Slot || *Slot == C ? C : VarClass::Other;
+      }
+    });
+  }
+  llvm::StringMap<VarClass> Out;
+  for (const auto &E : Seen)
+    if (*E.second == VarClass::Stream || *E.second == VarClass::Event)
+      Out[E.getKey()] = *E.second;
+  return Out;
+}
+
+/// The yield statement of a @contextmanager generator and its statements
+/// before and after it: the yield is directly in its body, or in the body
+/// of a try directly in it (whose finally block then runs after it). Null:
+/// another shape (no yield, several, or nested deeper).
+TSNode splitAtYield(TSNode Def, std::vector<TSNode> &Before,
+                    std::vector<TSNode> &After) {
+  unsigned Yields = 0;
+  ownCode(field(Def, "body"), [&](TSNode X) { Yields += is(X, "yield"); });
+  if (Yields != 1)
+    return TSNode{};
+  auto IsYield = [](TSNode S) {
+    return is(S, "expression_statement") && !children(S).empty() &&
+           is(children(S)[0], "yield");
+  };
+  std::vector<TSNode> Body = children(field(Def, "body"));
+  for (size_t K = 0; K < Body.size(); ++K) {
+    if (IsYield(Body[K])) {
+      Before.assign(Body.begin(), Body.begin() + K);
+      After.assign(Body.begin() + K + 1, Body.end());
+      return Body[K];
+    }
+    if (!is(Body[K], "try_statement"))
+      continue;
+    std::vector<TSNode> Try = children(field(Body[K], "body"));
+    for (size_t J = 0; J < Try.size(); ++J) {
+      if (!IsYield(Try[J]))
+        continue;
+      Before.assign(Body.begin(), Body.begin() + K);
+      Before.insert(Before.end(), Try.begin(), Try.begin() + J);
+      After.assign(Try.begin() + J + 1, Try.end());
+      for (TSNode C : children(Body[K]))
+        if (is(C, "finally_clause"))
+          for (TSNode B : children(C))
+            if (is(B, "block")) {
+              std::vector<TSNode> Fin = children(B);
+              After.insert(After.end(), Fin.begin(), Fin.end());
+            }
+      After.insert(After.end(), Body.begin() + K + 1, Body.end());
+      return Try[J];
+    }
+  }
+  return TSNode{};
+}
+
+} // namespace
+
+//===-- What the file defines, asked once per file ------------------------===//
+
+HelperIndex::HelperIndex(const SourceFile &F, const Imports &I) : F(F), I(I) {
+  for (TSNode C : children(F.root()))
+    if (is(C, "class_definition")) {
+      auto [It, New] = ModuleClasses.try_emplace(F.text(field(C, "name")), C);
+      if (!New)
+        It->second = TSNode{}; // defined twice: which one runs is not known
+    }
+  // `class D(B): def m(...)`: B's m may be D's on a D object.
+  std::vector<TSNode> Work{F.root()};
+  while (!Work.empty()) {
+    TSNode N = Work.back();
+    Work.pop_back();
+    if (is(N, "class_definition"))
+      for (TSNode B : children(field(N, "superclasses")))
+        for (TSNode M : children(field(N, "body"))) {
+          if (is(M, "decorated_definition"))
+            M = field(M, "definition");
+          if (is(M, "function_definition"))
+            Overrides.insert(F.text(B).str() + "." +
+                             F.text(field(M, "name")).str());
+        }
+    for (TSNode C : children(N))
+      Work.push_back(C);
+  }
+}
+
+TSNode HelperIndex::moduleClass(llvm::StringRef Name) const {
+  return ModuleClasses.lookup(Name);
+}
+
+bool HelperIndex::overridden(TSNode Class, llvm::StringRef Method) const {
+  return Overrides.contains(F.text(field(Class, "name")).str() + "." +
+                            Method.str());
+}
+
+bool HelperIndex::usesStreams(TSNode Def) {
+  auto [It, New] = Streams.try_emplace(Def.id, false);
+  if (New)
+    It->second = scanForStreams(Def, F, I);
+  return It->second;
+}
+
+const llvm::StringMap<VarClass> &
+HelperIndex::attributeClasses(TSNode Class, const Scope &Module) {
+  auto [It, New] = Attributes.try_emplace(Class.id);
+  if (New)
+    It->second = scanAttributes(Class, Module, F, I);
+  return It->second;
+}
+
+bool Builder::maySetForCaller(const Scope &S) const {
+  if (S.K != Scope::Def)
+    return false;
+  llvm::StringRef Name = F.text(field(S.Node, "name"));
+  if (!ts_node_is_null(classOf(S.Node)) &&
+      (Name == "__enter__" || Name == "__exit__" || Name == "__aenter__" ||
+       Name == "__aexit__"))
+    return true;
+  // A forwarding setter: every set_stream sets a parameter it was given
+  // (its caller chose the stream, and restoring it is the caller's job;
+  // the callers in this file run it in place and are judged).
+  bool Sets = false;
+  return forwardsSets(S.Node, *S.ModuleScope, 0, Sets) && Sets;
+}
+
+bool Builder::forwardsSets(TSNode Def, const Scope &Module, unsigned Depth,
+                           bool &Sets) const {
+  // Through a forwarding setter of the file (`def use(s): set_stream(s)`),
+  // a few calls deep.
+  if (Depth > 3) {
+    Sets = true; // too deep to tell: judged as it is
+    return false;
+  }
+  std::vector<std::string> Params = paramNames(Def, F);
+  auto IsParam = [&](TSNode Arg) {
+    Arg = unparen(Arg);
+    if (is(Arg, "keyword_argument"))
+      Arg = unparen(field(Arg, "value"));
+    return is(Arg, "identifier") &&
+           llvm::is_contained(Params, F.text(Arg).str());
+  };
+  bool OnlyParams = true;
+  ownCode(field(Def, "body"), [&](TSNode X) {
+    if (!is(X, "call") || !OnlyParams)
+      return;
+    TSNode Fn = field(X, "function");
+    std::vector<TSNode> A = children(field(X, "arguments"));
+    if (apiOf(I.qualify(Fn)) == PyApi::SetStream) {
+      Sets = true;
+      OnlyParams &= !A.empty() && IsParam(A[0]);
+      return;
+    }
+    auto It =
+        is(Fn, "identifier") ? Module.Defs.find(F.text(Fn)) : Module.Defs.end();
+    if (It == Module.Defs.end() || decorated(It->second) ||
+        It->second.id == Def.id)
+      return;
+    bool Inner = false;
+    bool Forwards = forwardsSets(It->second, Module, Depth + 1, Inner);
+    if (Inner) {
+      Sets = true;
+      OnlyParams &= Forwards && llvm::all_of(A, IsParam);
+    }
+  });
+  return OnlyParams;
+}
+
+std::optional<BodyId>
+Builder::helperBody(TSNode Def, const Scope *Outer, const Instance *Self,
+                    const llvm::StringMap<VarClass> &Classes,
+                    const llvm::StringMap<VarId> &Events, int Part) {
+  std::vector<unsigned> Shape;
+  for (const std::string &P : paramNames(Def, F)) {
+    Shape.push_back(unsigned(Classes.lookup(P)));
+    auto E = Events.find(P);
+    Shape.push_back(E == Events.end() ? NoVar : E->second);
+  }
+  HelperKey ScopeKey{Def.id, Self, Shape};
+  Shape.push_back(Part);
+  auto [It, New] = Helpers.try_emplace(
+      HelperKey{Def.id, Self, std::move(Shape)}, std::nullopt);
+  if (!New)
+    return It->second;
+  if (HelperBodies.size() >= MaxInlinedCallees)
+    return std::nullopt;
+  // The parts of a generator share its scope (its variables) and number.
+  auto [Sc, NewScope] = HelperScopes.try_emplace(ScopeKey);
+  if (NewScope) {
+    OwnedScopes.push_back(makeScope(Def, Scope::Def, Outer, F, I, &Classes));
+    Sc->second = {OwnedScopes.back().get(), unsigned(HelperScopes.size())};
+    // An event parameter is the caller's event: recorded or waited on in
+    // the helper, it is recorded or waited on for the caller.
+    for (const auto &E : Events)
+      Vars[{Sc->second.first, E.getKey().str()}] = E.second;
+  }
+  const Scope *S = Sc->second.first;
+  PendingBody P;
+  P.S = S;
+  IR->Bodies.emplace_back();
+  P.Id = IR->Bodies.size() - 1;
+  P.SiteScope = Sc->second.second;
+  P.Self = Self;
+  if (Part) {
+    std::vector<TSNode> Before, After;
+    TSNode Yield = splitAtYield(Def, Before, After);
+    P.Part = Part == 1 ? Before : After;
+    if (P.Part.empty())
+      P.Part.push_back(Yield); // lowers to nothing
+    P.KeepsLocals = Part == 1;
+  }
+  // What its returns give: a tensor or a stream (each a variable of the
+  // caller's, which the return binds).
+  bool Tensor = false, Stream = false;
+  ownCode(field(Def, "body"), [&](TSNode X) {
+    if (!is(X, "return_statement"))
+      return;
+    for (TSNode C : children(X)) {
+      VarClass K = classOfExpr(C, *S, F, I);
+      Tensor |= K == VarClass::Tensor;
+      Stream |= K == VarClass::Stream;
+    }
+  });
+  std::string Name = F.text(field(Def, "name")).str() + "()";
+  auto Synthetic = [&](VarClass C) {
+    Variable V;
+    V.Name = Name;
+    V.Class = C;
+    V.Synthetic = true;
+    IR->Vars.push_back(std::move(V));
+    return VarId(IR->Vars.size() - 1);
+  };
+  if (Tensor && !Stream && !Part)
+    P.ReturnTensor = Synthetic(VarClass::Tensor);
+  if (Stream && !Tensor && !Part)
+    P.ReturnStream = Synthetic(VarClass::Stream);
+  HelperBodies[P.Id] = P;
+  Pending.push_back(P);
+  It->second = P.Id;
+  return P.Id;
+}
+
+bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
+                         const Scope *Outer, const Instance *Self, bool Method,
+                         Value &Result, llvm::StringRef CalleeName, int Part) {
+  std::vector<std::string> Params = paramNames(Def, F);
+  unsigned First = Method ? 1 : 0;
+  if (Method && Params.empty())
+    return false;
+  // Which argument each parameter gets, and what it holds (syntactically:
+  // the arguments are lowered once, after the body is chosen).
+  std::vector<std::pair<std::string, TSNode>> Bound;
+  std::vector<TSNode> Extra;
+  for (size_t K = 0; K < A.Positional.size(); ++K) {
+    TSNode P = A.Positional[K];
+    if (First + K < Params.size() && !is(P, "list_splat") &&
+        !is(P, "dictionary_splat"))
+      Bound.push_back({Params[First + K], P});
+    else
+      Extra.push_back(P);
+  }
+  for (const auto &[K, P] : A.Keywords) {
+    if (llvm::is_contained(Params, K.str()))
+      Bound.push_back({K.str(), P});
+    else
+      Extra.push_back(P);
+  }
+  llvm::StringMap<VarClass> Classes;
+  llvm::StringMap<VarId> Events;
+  bool GivenStreams = false;
+  for (const auto &[Name, P] : Bound) {
+    VarClass C = classOfExpr(P, *St->S, F, I);
+    Classes[Name] = C;
+    GivenStreams |= C == VarClass::Stream || C == VarClass::Event;
+    if (C == VarClass::Event && is(unparen(P), "identifier"))
+      if (VarId V = varOf(F.text(unparen(P))); V != NoVar)
+        Events[Name] = V;
+  }
+  // A parameter that gets no argument keeps its annotation's class (a
+  // default value is not followed): it is not in Classes.
+  if (!GivenStreams && !X->usesStreams(Def))
+    return false;
+  std::optional<BodyId> Body =
+      helperBody(Def, Outer, Self, Classes, Events, Part);
+  if (!Body)
+    return false;
+  const PendingBody &H = HelperBodies[*Body];
+  SiteId At = site(SiteKind::Other, Call);
+  if (!CalleeName.empty())
+    Out->Callees[At] = CalleeName.str();
+  llvm::SmallVector<VarId, 4> Unbind;
+  auto ParamVar = [&](const std::string &Name) {
+    auto [It, New] = Vars.try_emplace({H.S, Name}, NoVar);
+    VarClass C = H.S->Locals.lookup(Name);
+    if (New && C != VarClass::Other) {
+      Variable V;
+      V.Name = Name;
+      V.Class = C;
+      IR->Vars.push_back(std::move(V));
+      It->second = IR->Vars.size() - 1;
+    }
+    return It->second;
+  };
+  for (const auto &[Name, P] : Bound) {
+    Value V = expr(P);
+    VarId Param = ParamVar(Name);
+    if (Param == NoVar || IR->var(Param).Class != V.Class) {
+      escape(V, P); // not followed in the helper: it may keep it
+      continue;
+    }
+    switch (V.Class) {
+    case VarClass::Tensor:
+      emit(At, fact::BindTensor{Param, V.Tensor});
+      Unbind.push_back(Param);
+      break;
+    case VarClass::Stream:
+      emit(At, fact::BindStream{Param, V.Stream});
+      break;
+    case VarClass::Event:
+      if (V.Event != Param)
+        emit(At, fact::BindEvent{Param, V.FreshEvent});
+      break;
+    default:
+      break;
+    }
+  }
+  for (TSNode P : Extra)
+    escape(expr(P), P);
+  if (Part == 1) {
+    ExitPart = helperBody(Def, Outer, Self, Classes, Events, 2);
+    // A generator's locals live from its code before the yield to its code
+    // after it: bound here, so that what the first part binds stays.
+    Unbind.clear();
+    for (const auto &E : H.S->Locals) {
+      if (E.second == VarClass::Other ||
+          llvm::is_contained(paramNames(Def, F), E.getKey().str()))
+        continue;
+      VarId V = ParamVar(E.getKey().str());
+      if (E.second == VarClass::Tensor)
+        emit(At, fact::BindTensor{V, TensorRef()});
+      else if (E.second == VarClass::Stream)
+        emit(At, fact::BindStream{V, StreamRef::unknown()});
+      else if (E.second == VarClass::Event)
+        emit(At, fact::BindEvent{V, false});
+    }
+  }
+  if (H.ReturnTensor != NoVar)
+    emit(At, fact::BindTensor{H.ReturnTensor, TensorRef()});
+  if (H.ReturnStream != NoVar)
+    emit(At, fact::BindStream{H.ReturnStream, StreamRef::unknown()});
+  fact::Spawn S;
+  S.Body = *Body;
+  S.InPlace = true;
+  S.Callee = true;
+  emit(At, S);
+  for (VarId V : Unbind)
+    emit(At, fact::Unbind{V});
+  Result = Value();
+  Result.Node = Call;
+  if (H.ReturnTensor != NoVar) {
+    Result.Class = VarClass::Tensor;
+    Result.Tensor = TensorRef::var(H.ReturnTensor);
+  } else if (H.ReturnStream != NoVar) {
+    Result.Class = VarClass::Stream;
+    Result.Stream = StreamRef::var(H.ReturnStream);
+  }
+  return true;
+}
+
+bool Builder::helperCall(TSNode N, Value &Result) {
+  TSNode Fn = field(N, "function");
+  Args A = argsOf(N);
+  if (is(Fn, "identifier")) {
+    // Cls(args) of a class of this file: a new object, followed.
+    const Scope *Owner = St->S->owner(F.text(Fn));
+    TSNode Class = X->moduleClass(F.text(Fn));
+    if (!ts_node_is_null(Class) && (!Owner || Owner->K == Scope::Module)) {
+      const Instance *O = newObject(N, Class);
+      if (!O)
+        return false;
+      Result = Value();
+      Result.Node = N;
+      Result.Object = O;
+      return true;
+    }
+    // A def of this scope or an enclosing one, bound to nothing else.
+    llvm::StringRef Name = F.text(Fn);
+    for (const Scope *S = St->S; S; S = S->Parent) {
+      auto It = S->Defs.find(Name);
+      if (It != S->Defs.end()) {
+        if (decorated(It->second) || !ts_node_is_null(classOf(It->second)))
+          return false;
+        return runInPlace(N, A, It->second, S, nullptr, false, Result);
+      }
+      if (S->Locals.count(Name))
+        return false;
+    }
+    return false;
+  }
+  if (!is(Fn, "attribute"))
+    return false;
+  TSNode Object = unparen(field(Fn, "object"));
+  // x.method(...) of an object of a class of this file that x names.
+  if (is(Object, "identifier"))
+    if (const Scope *Owner = St->S->owner(F.text(Object))) {
+      auto It = ObjectVars.find({Owner, F.text(Object).str()});
+      llvm::StringRef Method = F.text(field(Fn, "attribute"));
+      if (It != ObjectVars.end()) {
+        TSNode Def = methodOf(It->second->Class, Method, F);
+        return !ts_node_is_null(Def) &&
+               runInPlace(N, A, Def, St->S->ModuleScope, It->second, true,
+                          Result);
+      }
+    }
+  // self.method(...) in a method: the method of this class (unless a
+  // class of the file overrides it), on the same object.
+  if (St->S->K != Scope::Def || St->S->Params.empty())
+    return false;
+  TSNode Class = classOf(St->S->Node);
+  if (ts_node_is_null(Class) || !is(Object, "identifier") ||
+      F.text(Object) != F.text(St->S->Params[0]) || decorated(St->S->Node))
+    return false;
+  llvm::StringRef Method = F.text(field(Fn, "attribute"));
+  TSNode Def = methodOf(Class, Method, F);
+  if (ts_node_is_null(Def) || X->overridden(Class, Method))
+    return false;
+  return runInPlace(N, A, Def, St->S->ModuleScope, St->Self, true, Result);
+}
+
+bool Builder::enterObject(TSNode Call, TSNode Body) {
+  TSNode Fn = field(Call, "function");
+  if (!is(Fn, "identifier"))
+    return false;
+  const Scope *Owner = St->S->owner(F.text(Fn));
+  if (Owner && Owner->K != Scope::Module)
+    return false;
+  TSNode Class = X->moduleClass(F.text(Fn));
+  if (ts_node_is_null(Class) ||
+      !ts_node_is_null(field(Class, "superclasses")) || decorated(Class))
+    return false;
+  TSNode Init = methodOf(Class, "__init__", F);
+  TSNode Enter = methodOf(Class, "__enter__", F);
+  TSNode Exit = methodOf(Class, "__exit__", F);
+  if (ts_node_is_null(Enter) || ts_node_is_null(Exit) ||
+      !(X->usesStreams(Enter) || X->usesStreams(Exit) ||
+        (!ts_node_is_null(Init) && X->usesStreams(Init))))
+    return false;
+  const Scope *Module = St->S->ModuleScope;
+  std::vector<std::string> ExitParams = paramNames(Exit, F);
+  llvm::StringMap<VarClass> NoClasses;
+  for (size_t K = 1; K < ExitParams.size(); ++K)
+    NoClasses[ExitParams[K]] = VarClass::Other;
+  const Instance *O = newObject(Call, Class);
+  if (!O)
+    return false;
+  std::optional<BodyId> ExitBody =
+      helperBody(Exit, Module, O, NoClasses, llvm::StringMap<VarId>());
+  Value Ignored;
+  // __enter__, at the with; its call site names it in the notes.
+  if (!runInPlace(Call, Args(), Enter, Module, O, true, Ignored, "__enter__"))
+    return true; // over the bound: the body runs, __exit__ does not
+  // `with Cls() as x`, where __enter__ returns self: x is the object.
+  bool ReturnsSelf = true, Returns = false;
+  std::vector<std::string> EnterParams = paramNames(Enter, F);
+  ownCode(field(Enter, "body"), [&](TSNode X) {
+    if (!is(X, "return_statement"))
+      return;
+    Returns = true;
+    std::vector<TSNode> C = children(X);
+    ReturnsSelf &= C.size() == 1 && !EnterParams.empty() &&
+                   F.text(unparen(C[0])) == EnterParams[0];
+  });
+  if (Returns && ReturnsSelf && is(ts_node_parent(Call), "as_pattern")) {
+    TSNode Alias = field(ts_node_parent(Call), "alias");
+    if (!children(Alias).empty() && is(children(Alias)[0], "identifier"))
+      nameObject(children(Alias)[0], O);
+  }
+  if (!ExitBody)
+    return true;
+  Frame W;
+  W.K = Frame::Exit;
+  W.Node = Body;
+  W.ExitBody = *ExitBody;
+  St->Frames.push_back(W);
+  return true;
+}
+
+bool Builder::attributeValue(TSNode N, Value &Out) {
+  // self.x in a method of the object, or x.attr of a variable naming it.
+  TSNode Object = unparen(field(N, "object"));
+  if (!is(Object, "identifier"))
+    return false;
+  const Instance *O = nullptr;
+  if (St->Self && !St->S->Params.empty() &&
+      F.text(Object) == F.text(St->S->Params[0]))
+    O = St->Self;
+  else if (const Scope *Owner = St->S->owner(F.text(Object))) {
+    auto It = ObjectVars.find({Owner, F.text(Object).str()});
+    O = It == ObjectVars.end() ? nullptr : It->second;
+  }
+  if (!O)
+    return false;
+  auto It = O->Attrs.find(F.text(field(N, "attribute")));
+  if (It == O->Attrs.end())
+    return false;
+  Out = Value();
+  Out.Node = N;
+  Out.Class = IR->var(It->second).Class;
+  if (Out.Class == VarClass::Stream)
+    Out.Stream = StreamRef::var(It->second);
+  else
+    Out.Event = It->second;
+  return true;
+}
+
+bool Builder::bindAttribute(TSNode Target, const Value &V) {
+  Value Attr;
+  if (!is(Target, "attribute") || !attributeValue(Target, Attr))
+    return false;
+  if (Attr.Class == VarClass::Stream) {
+    emit(site(SiteKind::Other, Target),
+         fact::BindStream{Attr.Stream.Id, V.Class == VarClass::Stream
+                                              ? V.Stream
+                                              : StreamRef::unknown()});
+    return true;
+  }
+  emit(site(SiteKind::EventDecl, Target),
+       fact::BindEvent{Attr.Event, V.FreshEvent || V.RecordOn});
+  if (V.RecordOn)
+    emit(site(SiteKind::EventRecord, V.Node),
+         fact::EventRecord{Attr.Event, V.RecordStream});
+  return true;
+}
+
+bool Builder::enterGenerator(TSNode Call, TSNode Body) {
+  TSNode Fn = field(Call, "function");
+  if (!is(Fn, "identifier"))
+    return false;
+  TSNode Def = {};
+  const Scope *Outer = nullptr;
+  for (const Scope *S = St->S; S && ts_node_is_null(Def); S = S->Parent) {
+    auto It = S->Defs.find(F.text(Fn));
+    if (It != S->Defs.end()) {
+      Def = It->second;
+      Outer = S;
+    } else if (S->Locals.count(F.text(Fn))) {
+      return false;
+    }
+  }
+  // Decorated with contextlib.contextmanager, and nothing else.
+  if (ts_node_is_null(Def))
+    return false;
+  TSNode Decorated = ts_node_parent(Def);
+  if (!is(Decorated, "decorated_definition") || !ts_node_is_null(classOf(Def)))
+    return false;
+  std::vector<TSNode> Decorators;
+  for (TSNode C : children(Decorated))
+    if (is(C, "decorator"))
+      Decorators.push_back(C);
+  if (Decorators.size() != 1 || children(Decorators[0]).empty() ||
+      I.qualify(children(Decorators[0])[0]) != "contextlib.contextmanager")
+    return false;
+  std::vector<TSNode> Before, After;
+  if (ts_node_is_null(splitAtYield(Def, Before, After)) ||
+      HelperBodies.size() + 2 > MaxInlinedCallees)
+    return false;
+  Value Ignored;
+  if (!runInPlace(Call, argsOf(Call), Def, Outer, nullptr, false, Ignored, "",
+                  /*Part=*/1))
+    return false;
+  // The code after the yield (lowered with the same classes).
+  std::optional<BodyId> Exit = ExitPart;
+  if (!Exit)
+    return true; // over the bound: the code after the yield does not run
+  Frame W;
+  W.K = Frame::Exit;
+  W.Node = Body;
+  W.ExitBody = *Exit;
+  W.ExitName = F.text(Fn).str();
+  St->Frames.push_back(W);
+  return true;
+}
+
+} // namespace streamsafe::py
+
+namespace streamsafe::py {
+
+const Builder::Instance *Builder::newObject(TSNode Call, TSNode Class) {
+  if (!ts_node_is_null(field(Class, "superclasses")) || decorated(Class))
+    return nullptr; // its methods may be a base class's
+  // Followed when one of its methods uses streams.
+  bool Streams = false;
+  for (TSNode M : children(field(Class, "body")))
+    Streams |= is(M, "function_definition") && X->usesStreams(M);
+  if (!Streams)
+    return nullptr;
+  Instances.emplace_back();
+  Instance &O = Instances.back();
+  O.Class = Class;
+  const Scope *Module = St->S->ModuleScope;
+  // Its attributes, unknown until its methods bind them; bound here so
+  // that what each method binds stays for the next one.
+  SiteId At = site(SiteKind::Other, Call);
+  for (const auto &E : X->attributeClasses(Class, *Module)) {
+    Variable V;
+    V.Name = "self." + E.getKey().str();
+    V.Class = E.second;
+    IR->Vars.push_back(std::move(V));
+    VarId Var = IR->Vars.size() - 1;
+    O.Attrs[E.getKey()] = Var;
+    if (E.second == VarClass::Stream)
+      emit(At, fact::BindStream{Var, StreamRef::unknown()});
+    else
+      emit(At, fact::BindEvent{Var, false});
+  }
+  Value Ignored;
+  Args A = argsOf(Call);
+  TSNode Init = methodOf(Class, "__init__", F);
+  if (ts_node_is_null(Init) ||
+      !runInPlace(Call, A, Init, Module, &O, true, Ignored, "__init__"))
+    unknownCall(A, true);
+  return &O;
+}
+
+void Builder::nameObject(TSNode Target, const Instance *Object) {
+  if (!is(Target, "identifier"))
+    return;
+  const Scope *Owner = St->S->owner(F.text(Target));
+  if (!Owner || Owner != St->S)
+    return;
+  // Bound once in its scope (this binding): a name bound again, a loop
+  // variable, a parameter, names something else too.
+  llvm::StringRef Name = F.text(Target);
+  if (llvm::any_of(Owner->Params, [&](TSNode P) { return F.text(P) == Name; }))
+    return;
+  unsigned Bindings = 0;
+  TSNode Body =
+      Owner->K == Scope::Module ? Owner->Node : field(Owner->Node, "body");
+  ownCode(Body, [&](TSNode N) {
+    TSNode T = {};
+    if (is(N, "assignment") || is(N, "augmented_assignment") ||
+        is(N, "for_statement"))
+      T = unparen(field(N, "left"));
+    else if (is(N, "as_pattern") && !children(field(N, "alias")).empty())
+      T = children(field(N, "alias"))[0];
+    else if (is(N, "named_expression"))
+      T = field(N, "name");
+    else if (is(N, "global_statement") || is(N, "nonlocal_statement"))
+      Bindings += 2;
+    if (ts_node_is_null(T))
+      return;
+    if (!is(T, "identifier") || F.text(T) == Name)
+      Bindings += !is(T, "identifier") ? 0 : 1;
+    if (!is(T, "identifier")) {
+      // a, b = ...: any of them
+      std::vector<TSNode> Work{T};
+      while (!Work.empty()) {
+        TSNode Y = Work.back();
+        Work.pop_back();
+        if (is(Y, "identifier") && F.text(Y) == Name)
+          ++Bindings;
+        for (TSNode C : children(Y))
+          Work.push_back(C);
+      }
+    }
+  });
+  if (Bindings == 1)
+    ObjectVars[{Owner, Name.str()}] = Object;
+}
+
+} // namespace streamsafe::py
