@@ -72,25 +72,6 @@ TSNode methodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F) {
   return TSNode{};
 }
 
-/// Visits every node of \p N's own code (not of nested defs, lambdas or
-/// classes).
-template <typename Fn> void ownCode(TSNode N, Fn Visit) {
-  std::vector<TSNode> Work{N};
-  while (!Work.empty()) {
-    TSNode X = Work.back();
-    Work.pop_back();
-    if (ts_node_is_null(X))
-      continue;
-    llvm::StringRef T = type(X);
-    if (X.id != N.id && (T == "function_definition" || T == "lambda" ||
-                         T == "class_definition"))
-      continue;
-    Visit(X);
-    for (TSNode C : children(X))
-      Work.push_back(C);
-  }
-}
-
 /// Whether a def's own code uses the stream API (as the C++ pre-scan
 /// mentionsStreamApis): a stream, event or guard API, a stream or event
 /// method, a non_blocking copy.

@@ -69,6 +69,25 @@ Position start(TSNode N);
 /// Strips parentheses.
 TSNode unparen(TSNode N);
 
+/// Visits every node of \p N's own code (not of nested defs, lambdas or
+/// classes), \p N first.
+template <typename Fn> void ownCode(TSNode N, Fn Visit) {
+  std::vector<TSNode> Work{N};
+  while (!Work.empty()) {
+    TSNode X = Work.back();
+    Work.pop_back();
+    if (ts_node_is_null(X))
+      continue;
+    llvm::StringRef T = type(X);
+    if (X.id != N.id && (T == "function_definition" || T == "lambda" ||
+                         T == "class_definition"))
+      continue;
+    Visit(X);
+    for (TSNode C : children(X))
+      Work.push_back(C);
+  }
+}
+
 } // namespace streamsafe::py
 
 #endif // STREAMSAFE_LIB_PYTHON_SYNTAX_H

@@ -24,24 +24,16 @@ namespace streamsafe::py {
 // Whether \p Body's own code (not nested defs, lambdas or classes) calls
 // `Var.start()`.
 static bool callsStart(TSNode Body, llvm::StringRef Var, const SourceFile &F) {
-  std::vector<TSNode> Work{Body};
-  while (!Work.empty()) {
-    TSNode X = Work.back();
-    Work.pop_back();
-    if (X.id != Body.id && (is(X, "function_definition") || is(X, "lambda") ||
-                            is(X, "class_definition")))
-      continue;
-    if (is(X, "call")) {
-      TSNode Fn = field(X, "function");
-      if (is(Fn, "attribute") && F.text(field(Fn, "attribute")) == "start" &&
-          is(unparen(field(Fn, "object")), "identifier") &&
-          F.text(unparen(field(Fn, "object"))) == Var)
-        return true;
-    }
-    for (TSNode C : children(X))
-      Work.push_back(C);
-  }
-  return false;
+  bool Found = false;
+  ownCode(Body, [&](TSNode X) {
+    if (!is(X, "call"))
+      return;
+    TSNode Fn = field(X, "function");
+    Found |= is(Fn, "attribute") && F.text(field(Fn, "attribute")) == "start" &&
+             is(unparen(field(Fn, "object")), "identifier") &&
+             F.text(unparen(field(Fn, "object"))) == Var;
+  });
+  return Found;
 }
 
 TSNode Builder::threadStart(TSNode ThreadCall, std::string &Var) {
@@ -78,13 +70,7 @@ static bool isExecutor(TSNode Call, const Imports &I) {
 static bool executorVariable(TSNode Body, llvm::StringRef Var,
                              const SourceFile &F, const Imports &I) {
   bool Bound = false, Other = false;
-  std::vector<TSNode> Work{Body};
-  while (!Work.empty()) {
-    TSNode X = Work.back();
-    Work.pop_back();
-    if (X.id != Body.id && (is(X, "function_definition") || is(X, "lambda") ||
-                            is(X, "class_definition")))
-      continue;
+  ownCode(Body, [&](TSNode X) {
     TSNode Target = {}, Value = {};
     if (is(X, "assignment") || is(X, "augmented_assignment")) {
       Target = unparen(field(X, "left"));
@@ -103,9 +89,7 @@ static bool executorVariable(TSNode Body, llvm::StringRef Var,
       else
         Other = true;
     }
-    for (TSNode C : children(X))
-      Work.push_back(C);
-  }
+  });
   return Bound && !Other;
 }
 
