@@ -24,6 +24,7 @@
 #include "lib/python/Helpers.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
 
