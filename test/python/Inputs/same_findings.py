@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Compares two outputs (the C++ driver's and streamsafe-py's) without their
-locations: the same warnings with the same check names, the same notes, in
-the same order. Prints both sides' lines where they differ."""
+locations: the same warnings with the same check names, each with the same
+notes in the same order. The order of the findings themselves is not
+compared: clang-tidy 19 sorts two findings on one line by check name, later
+versions keep the order they were reported in. Prints both sides' findings
+where they differ."""
 import re
 import sys
 
@@ -9,18 +12,26 @@ LINE = re.compile(r"^.*?:\d+:\d+: (warning|note): (.*)$")
 
 
 def findings(path):
+    """The lines of each finding (a warning and its notes), sorted."""
+    groups = []
     with open(path, encoding="utf-8") as f:
-        return [m.group(1) + ": " + m.group(2)
-                for m in map(LINE.match, f.read().splitlines()) if m]
+        for m in map(LINE.match, f.read().splitlines()):
+            if not m:
+                continue
+            if m.group(1) == "warning" or not groups:
+                groups.append([])
+            groups[-1].append(m.group(1) + ": " + m.group(2))
+    return sorted(groups)
 
 
 cpp, py = findings(sys.argv[1]), findings(sys.argv[2])
-print("%d lines from C++, %d from Python" % (len(cpp), len(py)))
+print("%d lines from C++, %d from Python"
+      % (sum(map(len, cpp)), sum(map(len, py))))
 if not cpp:
     sys.exit("no findings from C++: the test compares nothing")
 if cpp != py:
-    for a, b in zip(cpp + [""] * len(py), py + [""] * len(cpp)):
+    for a, b in zip(cpp + [[]] * len(py), py + [[]] * len(cpp)):
         if a != b:
-            print("C++:    " + a)
-            print("Python: " + b)
+            print("C++:    " + " | ".join(a))
+            print("Python: " + " | ".join(b))
     sys.exit(1)
