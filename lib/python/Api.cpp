@@ -26,6 +26,7 @@ PyApi apiOf(llvm::StringRef Q) {
       {"torch.cuda.synchronize", PyApi::Synchronize},
       {"threading.Thread", PyApi::Thread},
       {"torch.cuda.graph", PyApi::Graph},
+      {"torch.cuda.device", PyApi::DeviceContext},
   };
   for (const auto &[Name, Api] : Named)
     if (Q == Name)

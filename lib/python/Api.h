@@ -30,6 +30,7 @@ enum class PyApi {
   NotTensor,      ///< torch.* that returns no tensor (torch.device, ...)
   Thread,         ///< threading.Thread(target=...)
   Graph,          ///< torch.cuda.graph(g): a capture region (with)
+  DeviceContext,  ///< torch.cuda.device(d): device d is current (with)
 };
 
 PyApi apiOf(llvm::StringRef Qualified);

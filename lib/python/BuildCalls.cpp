@@ -61,6 +61,26 @@ Builder::Value Builder::call(TSNode N) {
   // A name bound in the scope is not the import it may shadow.
   if (is(Fn, "identifier") && St->S->owner(F.text(Fn)))
     Q.clear();
+  // torch.chunk(t, n) and its kin: views of t, as t.chunk(n).
+  if (!Q.empty())
+    if (TSNode Base = pieceListBase(
+            N, F, I, [&](TSNode X) { return classOfExpr(X, *St->S, F, I); });
+        !ts_node_is_null(Base)) {
+      Value Self = expr(Base);
+      for (size_t K = 1; K < A.Positional.size(); ++K)
+        expr(A.Positional[K]);
+      return pieceList(N, Self);
+    }
+  // list(xs), tuple(xs): the same elements.
+  if (is(Fn, "identifier") && !St->S->owner(F.text(Fn)) &&
+      (F.text(Fn) == "list" || F.text(Fn) == "tuple") &&
+      A.Positional.size() == 1 && A.Keywords.empty()) {
+    Value V = expr(A.Positional[0]);
+    if (V.List)
+      return V;
+    escape(V, A.Positional[0]);
+    return Value();
+  }
   if (!Q.empty()) {
     PyApi Api = apiOf(Q);
     if (Api != PyApi::None)
@@ -83,6 +103,8 @@ Builder::Value Builder::call(TSNode N) {
     case VarClass::Event:
       return eventMethod(N, Self, Method, A);
     default:
+      if (Self.List && is(unparen(field(Fn, "object")), "identifier"))
+        return listMethod(N, Self, Method, unparen(field(Fn, "object")));
       break;
     }
   } else {
@@ -127,12 +149,16 @@ Builder::Value Builder::apiCall(TSNode N, int ApiInt, const std::string &Q,
     R.Class = VarClass::Stream;
     R.Stream = {StreamRef::Other, objectOf(N), NoVar};
     return R;
-  case PyApi::CurrentStream:
+  case PyApi::CurrentStream: {
     unknownCall(A, false);
     emit(site(SiteKind::Other, N), fact::CurrentQuery{});
     R.Class = VarClass::Stream;
     R.Stream = StreamRef::queried();
+    // current_stream(1): the current stream of device 1.
+    if (std::optional<int8_t> D = deviceIndex(A.get(0, "device")))
+      R.Stream = StreamRef::currentOf(*D);
     return R;
+  }
   case PyApi::DefaultStream:
     unknownCall(A, false);
     R.Class = VarClass::Stream;
@@ -174,10 +200,17 @@ Builder::Value Builder::apiCall(TSNode N, int ApiInt, const std::string &Q,
     Alloc.Result = objectOf(N);
     Alloc.Stream = StreamRef::current();
     if (Api == PyApi::TensorOp) {
-      // An op reads its tensor arguments (a _like factory does not).
+      // An op reads its tensor arguments (a _like factory does not), and
+      // every element of a list (torch.stack(xs), torch.cat([a, b])).
       for (const auto &[V, P] : Tensors)
-        if (!(P.id == OutArg.id && !ts_node_is_null(OutArg)))
+        if (!(P.id == OutArg.id && !ts_node_is_null(OutArg))) {
           readTensor(V, P);
+          if (V.List)
+            for (const TensorRef &E : elements(V))
+              if (E)
+                emit(site(SiteKind::Access, P),
+                     fact::Access{false, E, StreamRef::current()});
+        }
     } else {
       // Where the result lives: device=..., pin_memory=True, or the CPU
       // (a _like factory: where its source lives).
@@ -193,6 +226,10 @@ Builder::Value Builder::apiCall(TSNode N, int ApiInt, const std::string &Q,
           Alloc.Like = Src.Tensor;
       }
       Alloc.AllocateOnly = allocatesOnly(Q);
+      // device='cuda:1': allocated on device 1's current stream.
+      if (!Alloc.Host)
+        if (std::optional<int8_t> D = deviceIndex(A.keyword("device")))
+          Alloc.Stream = StreamRef::currentOf(*D);
     }
     if (!ts_node_is_null(OutArg)) {
       // torch.add(a, b, out=c): writes c.
@@ -207,6 +244,7 @@ Builder::Value Builder::apiCall(TSNode N, int ApiInt, const std::string &Q,
   }
   case PyApi::StreamContext:
   case PyApi::Graph:
+  case PyApi::DeviceContext:
   case PyApi::NotTensor:
   case PyApi::None:
     return unknownCall(A, true);
@@ -225,10 +263,12 @@ Builder::Value Builder::tensorMethod(TSNode N, const Value &Self,
     for (const auto &[K, P] : A.Keywords)
       readTensor(expr(P), P);
   };
-  auto Allocate = [&](bool Host, bool Async, bool Pinned, TensorRef Like) {
+  auto Allocate = [&](bool Host, bool Async, bool Pinned, TensorRef Like,
+                      std::optional<int8_t> Device = std::nullopt) {
     fact::Allocate Alloc;
     Alloc.Result = objectOf(N);
-    Alloc.Stream = StreamRef::current();
+    Alloc.Stream =
+        Device ? StreamRef::currentOf(*Device) : StreamRef::current();
     Alloc.Host = Host;
     Alloc.Async = Async;
     Alloc.Pinned = Pinned;
@@ -245,12 +285,13 @@ Builder::Value Builder::tensorMethod(TSNode N, const Value &Self,
     unknownCall(A, false);
     Value V = Self;
     V.Node = N;
+    if (V.Tensor.K == TensorRef::Var)
+      V.Tensor.Part = exprRegion(N);
     return V;
   }
   case TensorMethod::PieceList:
     unknownCall(A, false);
-    escape(Self, N);
-    return R;
+    return pieceList(N, Self);
   case TensorMethod::InPlace: {
     ReadArgs();
     access(true, Self, SelfNode);
@@ -324,9 +365,13 @@ Builder::Value Builder::tensorMethod(TSNode N, const Value &Self,
     if (ToHost && !Async)
       emit(site(SiteKind::Other, N),
            fact::StreamSync{StreamRef::current(), false, {}, {}, false});
-    // A non_blocking copy to the host lands in pinned memory.
-    Allocate(ToHost, Async, ToHost && Async,
-             Source ? Self.Tensor : TensorRef());
+    // A non_blocking copy to the host lands in pinned memory; to('cuda:1')
+    // and cuda(1) allocate on device 1's current stream.
+    std::optional<int8_t> Device;
+    if (!ToHost && !Source)
+      Device = deviceIndex(A.get(0, "device"));
+    Allocate(ToHost, Async, ToHost && Async, Source ? Self.Tensor : TensorRef(),
+             Device);
     return R;
   }
   case TensorMethod::PinMemory:

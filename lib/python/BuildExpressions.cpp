@@ -116,6 +116,10 @@ void Builder::escapeCaptured(TSNode Body, const Scope &Inner) {
     if (is(N, "identifier")) {
       llvm::StringRef Name = F.text(N);
       if (!Inner.Locals.count(Name)) {
+        if (ListSlots *L = listSlots(Name)) {
+          escape(listValue(N, *L), N);
+          continue;
+        }
         VarId V = varOf(Name);
         if (V != NoVar && IR->var(V).Class == VarClass::Tensor)
           emit(site(SiteKind::Other, N), fact::EscapeTensor{TensorRef::var(V)});
@@ -139,6 +143,15 @@ void Builder::escapeCaptured(TSNode Body, const Scope &Inner) {
 Builder::Value Builder::name(TSNode N) {
   Value V;
   V.Node = N;
+  // A comprehension's variable: the element it stands for.
+  for (auto It = Substitutions.rbegin(); It != Substitutions.rend(); ++It)
+    if (auto S = It->find(F.text(N).str()); S != It->end()) {
+      Value E = S->second;
+      E.Node = N;
+      return E;
+    }
+  if (ListSlots *L = listSlots(F.text(N)))
+    return listValue(N, *L);
   VarId Var = varOf(F.text(N));
   if (Var == NoVar)
     return V;
@@ -146,6 +159,7 @@ Builder::Value Builder::name(TSNode N) {
   switch (V.Class) {
   case VarClass::Tensor:
     V.Tensor = TensorRef::var(Var);
+    V.Tensor.Part = nameRegion(F.text(N));
     break;
   case VarClass::Stream:
     V.Stream = StreamRef::var(Var);
@@ -201,6 +215,8 @@ Builder::Value Builder::expr(TSNode N) {
     if (Obj.Class == VarClass::Tensor &&
         isViewAttribute(F.text(field(N, "attribute")))) {
       Obj.Node = N;
+      if (Obj.Tensor.K == TensorRef::Var)
+        Obj.Tensor.Part = exprRegion(N);
       return Obj; // a view of the same storage
     }
     return V;
@@ -211,8 +227,12 @@ Builder::Value Builder::expr(TSNode N) {
       expr(S);
     if (Base.Class == VarClass::Tensor) {
       Base.Node = N;
+      if (Base.Tensor.K == TensorRef::Var)
+        Base.Tensor.Part = exprRegion(N);
       return Base; // t[i]: a view
     }
+    if (Base.List)
+      return listElement(N, Base);
     return V;
   }
   if (T == "binary_operator")
@@ -221,7 +241,9 @@ Builder::Value Builder::expr(TSNode N) {
     return binary(N, children(N));
   if (T == "unary_operator")
     return binary(N, {field(N, "argument")});
-  if (T == "tuple" || T == "list" || T == "set" || T == "expression_list") {
+  if (T == "tuple" || T == "list" || T == "expression_list")
+    return containerLiteral(N);
+  if (T == "set") {
     for (TSNode C : children(N)) {
       Value E = expr(C);
       if (E.Class == VarClass::Tensor && E.Tensor)
@@ -246,7 +268,9 @@ Builder::Value Builder::expr(TSNode N) {
     return V;
   }
   if (T == "list_comprehension" || T == "set_comprehension" ||
-      T == "dictionary_comprehension" || T == "generator_expression")
+      T == "generator_expression")
+    return comprehension(N);
+  if (T == "dictionary_comprehension")
     return V; // opaque
   if (T == "named_expression") {
     Value Val = expr(field(N, "value"));

@@ -95,6 +95,8 @@ Body Builder::lowerBody(const Scope &S, bool OwnsLocals,
   if (S.K == Scope::Module && &S == Root)
     emit(siteAt(SiteKind::FunctionEntry, {1, 1}, 0),
          fact::SetCurrent{StreamRef::legacy()});
+  if (OwnsLocals)
+    declareLocals(S);
   TSNode Body = S.K == Scope::Module ? S.Node : field(S.Node, "body");
   if (Helper && !Helper->Part.empty()) {
     for (TSNode X : Helper->Part)
@@ -213,8 +215,8 @@ void Builder::ifStatement(TSNode N) {
 }
 
 void Builder::loop(TSNode N, bool IsFor) {
-  if (IsFor)
-    expr(field(N, "right"));
+  if (IsFor && unrolledLoop(N, expr(field(N, "right"))))
+    return;
   unsigned Head = newBlock();
   edge(St->Cur, Head);
   St->Cur = Head;
@@ -333,6 +335,8 @@ void Builder::withStatement(TSNode N) {
         is(Value, "call") ? I.qualify(field(Value, "function")) : std::string();
     if (!Q.empty() && apiOf(Q) == PyApi::Graph) {
       enterGraph(Value, Body);
+    } else if (!Q.empty() && apiOf(Q) == PyApi::DeviceContext) {
+      enterDevice(Value, Body);
     } else if (!Q.empty() && apiOf(Q) == PyApi::StreamContext) {
       // torch.cuda.stream(s): a guard over the body; stream(None) sets
       // nothing (and restores nothing).
@@ -465,6 +469,9 @@ void Builder::exitBody(TSNode At, Position P) {
              fact::Unbind{V});
     }
   }
+  if (St->OwnsLocals)
+    unbindLists(
+        siteAt(SiteKind::LifetimeEnd, P, ts_node_end_byte(lastToken(At))));
   if (St->B.Blocks[St->Cur].ExitSite == NoSite)
     St->B.Blocks[St->Cur].ExitSite =
         siteAt(SiteKind::FunctionExit, P, ts_node_start_byte(At));
@@ -531,6 +538,7 @@ void Builder::deleteStatement(TSNode N) {
     std::vector<TSNode> Targets =
         is(C, "expression_list") ? children(C) : std::vector<TSNode>{C};
     for (TSNode T : Targets) {
+      deleteFromList(T);
       if (!is(T, "identifier"))
         continue;
       VarId V = varOf(F.text(T));
@@ -564,6 +572,27 @@ void Builder::assignment(TSNode N) {
         access(true, Base, T);
       } else
         escape(V, T);
+    } else if ((is(T, "pattern_list") || is(T, "tuple_pattern") ||
+                is(T, "list_pattern")) &&
+               V.List) {
+      // a, b = xs: each name is bound to its element (chunk()'s views: to
+      // the storage they share).
+      std::vector<TSNode> Names = children(T);
+      for (size_t K = 0; K < Names.size(); ++K) {
+        Value E;
+        TensorRef R = K < V.Items.size() && V.Unplaced.empty() ? V.Items[K]
+                      : V.Items.empty() && V.Unplaced.size() == 1
+                          ? V.Unplaced.front()
+                          : TensorRef();
+        if (R) {
+          E.Class = VarClass::Tensor;
+          E.Tensor = R;
+        }
+        if (is(Names[K], "identifier"))
+          bindName(Names[K], E);
+        else
+          escape(E, Names[K]);
+      }
     } else {
       // self.x = v of an object followed here binds its attribute; else
       // self.x = v, a, b = v: kept where it is not followed.
@@ -572,6 +601,11 @@ void Builder::assignment(TSNode N) {
       if (is(T, "attribute"))
         expr(field(T, "object"));
       escape(V, T);
+      if (is(T, "pattern_list") || is(T, "tuple_pattern") ||
+          is(T, "list_pattern"))
+        for (TSNode Name : children(T))
+          if (is(Name, "identifier"))
+            bindName(Name, Value());
     }
   }
 }
@@ -590,6 +624,8 @@ void Builder::augmentedAssignment(TSNode N) {
 void Builder::bindName(TSNode Target, const Value &V) {
   if (V.Object)
     nameObject(Target, V.Object);
+  if (ListSlots *L = listSlots(F.text(Target)))
+    return bindList(Target, *L, V);
   VarId Var = varOf(F.text(Target));
   if (Var == NoVar || IR->var(Var).Persistent) {
     // Stored where the analysis does not follow it.

@@ -63,6 +63,22 @@ private:
     TSNode Node = {};
     /// An object of a class of this file, followed (Cls(...)).
     const Instance *Object = nullptr;
+    /// A list or tuple of tensors followed element by element
+    /// (Containers.cpp): the elements by position (None: not a tensor),
+    /// then those of no known position (appended, a comprehension's, the
+    /// views chunk() returns).
+    bool List = false;
+    llvm::SmallVector<TensorRef, 2> Items;
+    llvm::SmallVector<TensorRef, 2> Unplaced;
+  };
+  /// The element variables of a list of tensors (Containers.cpp).
+  struct ListSlots {
+    VarId Name = NoVar;           ///< names the list in messages
+    std::vector<VarId> Positions; ///< xs[0], xs[1], ...
+    std::vector<std::pair<const void *, VarId>> Appends; ///< per site
+    VarId Rest = NoVar;  ///< of no known position
+    bool Pieces = false; ///< only ever bound to chunk() and its kin
+    std::vector<VarId> all() const;
   };
   /// Where a jump out of a statement must pass.
   struct Frame {
@@ -132,6 +148,8 @@ private:
   void leaveFrames(size_t Depth);
   /// Leaves the body at \p At (locals die).
   void exitBody(TSNode At, Position P);
+  /// A def's tensor locals hold nothing until assigned (Lifetimes.cpp).
+  void declareLocals(const Scope &S);
   void assignment(TSNode N);
   void augmentedAssignment(TSNode N);
   void bindName(TSNode Target, const Value &V);
@@ -145,6 +163,44 @@ private:
   void readTensor(const Value &V, TSNode At);
   /// Tensor variables of enclosing scopes a nested def or lambda names.
   void escapeCaptured(TSNode Body, const Scope &Inner);
+
+  //===-- Regions (Regions.cpp) -------------------------------------------===//
+  std::optional<int64_t> constantInt(TSNode N);
+  Region nameRegion(llvm::StringRef Name);
+  Region exprRegion(TSNode N);
+  Region viewRegion(TSNode Call, llvm::StringRef Method);
+  Region subscriptRegion(TSNode Subscript);
+  /// Element \p Index of a container (chunk(), a literal, a list name).
+  Region elementRegion(TSNode Container, int64_t Index);
+
+  //===-- Lists and tuples of tensors (Containers.cpp) --------------------===//
+  /// The list of tensors \p Name of the body's own scope, or null.
+  ListSlots *listSlots(llvm::StringRef Name);
+  /// True when \p Name's elements may change position (pop, insert, del,
+  /// item assignment, extend): xs[k] is then not followed.
+  bool listReshaped(llvm::StringRef Name);
+  Value listValue(TSNode N, ListSlots &L);
+  Value containerLiteral(TSNode N);
+  Value comprehension(TSNode N);
+  Value pieceList(TSNode N, const Value &Self);
+  Value listElement(TSNode Subscript, const Value &List);
+  void bindList(TSNode Target, ListSlots &L, const Value &V);
+  Value listMethod(TSNode N, const Value &Self, llvm::StringRef Method,
+                   TSNode Object);
+  void deleteFromList(TSNode Target);
+  void unbindLists(SiteId At);
+  /// Every element of a list value, in order.
+  static llvm::SmallVector<TensorRef, 4> elements(const Value &V);
+  /// `for x in xs` over a list of known elements: the body once per
+  /// element (false: not such a loop).
+  bool unrolledLoop(TSNode N, const Value &Iterable);
+
+  //===-- Devices (Placement.cpp) -----------------------------------------===//
+  /// The CUDA device a device argument names by a constant index ('cuda:1',
+  /// torch.device('cuda', 1), 1), or none.
+  std::optional<int8_t> deviceIndex(TSNode Arg, unsigned Depth = 0);
+  /// `with torch.cuda.device(d):` makes device d current over the body.
+  void enterDevice(TSNode Call, TSNode Body);
 
   //===-- Calls (BuildCalls.cpp) ------------------------------------------===//
   struct Args {
@@ -167,6 +223,8 @@ private:
   void spawnThread(TSNode N, const Args &A);
   bool nonBlocking(const Args &A, unsigned Position);
   std::string device(TSNode Arg);
+  std::optional<int64_t> constantArg(const Args &A, unsigned Index,
+                                     llvm::StringRef Name, int64_t Default);
 
   //===-- Same-file helpers and classes run in place (Helpers.cpp) --------===//
   /// A call of a def or method of this file that uses streams: runs its
@@ -259,6 +317,13 @@ private:
   std::map<std::pair<const Scope *, std::string>, BodyId> Unstarted;
   std::deque<PendingBody> Pending;
   std::vector<std::unique_ptr<Scope>> OwnedScopes;
+  std::map<std::pair<const Scope *, std::string>, Region> NameRegions;
+  std::map<std::pair<const Scope *, std::string>, ListSlots> Lists;
+  std::map<std::pair<const Scope *, std::string>, bool> Reshaped;
+  /// Whether the analysed scope names a device other than cuda:0.
+  std::optional<bool> MultiDevice;
+  /// Comprehension variables, innermost last: what each name stands for.
+  std::vector<std::map<std::string, Value>> Substitutions;
 };
 
 } // namespace streamsafe::py

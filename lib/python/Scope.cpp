@@ -2,6 +2,7 @@
 
 #include "lib/python/Scope.h"
 #include "lib/python/Api.h"
+#include "llvm/ADT/STLExtras.h"
 #include <functional>
 #include <optional>
 
@@ -11,7 +12,14 @@ namespace {
 
 /// A name's class while inferring: unset until an assignment says.
 using Cls = std::optional<VarClass>;
-using Lookup = std::function<Cls(llvm::StringRef)>;
+/// A name's class; List: Tensor when the name holds a list of tensors.
+struct Lookup {
+  std::function<Cls(llvm::StringRef)> Name;
+  std::function<Cls(llvm::StringRef)> List = [](llvm::StringRef) {
+    return Cls(VarClass::Other);
+  };
+  Cls operator()(llvm::StringRef N) const { return Name(N); }
+};
 
 Cls join(Cls A, Cls B) {
   if (!A)
@@ -35,6 +43,9 @@ Cls classOfAnnotation(TSNode N, const SourceFile &F, const Imports &I) {
   (void)F;
   return VarClass::Other;
 }
+
+Cls elementClass(TSNode C, int Index, const Lookup &L, const SourceFile &F,
+                 const Imports &I);
 
 Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
               const Imports &I) {
@@ -101,7 +112,13 @@ Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
     Cls Recv = exprClass(field(N, "value"), L, F, I);
     if (!Recv)
       return std::nullopt;
-    return *Recv == VarClass::Tensor ? VarClass::Tensor : VarClass::Other;
+    if (*Recv == VarClass::Tensor)
+      return VarClass::Tensor;
+    // xs[0] of a list of tensors (not a slice: that is a list).
+    std::vector<TSNode> Index = fieldChildren(N, "subscript");
+    if (Index.size() == 1 && is(Index[0], "integer"))
+      return elementClass(field(N, "value"), -1, L, F, I);
+    return VarClass::Other;
   }
   if (T == "binary_operator" || T == "comparison_operator") {
     // An operator with a tensor operand gives a tensor (a scalar operand
@@ -126,6 +143,67 @@ Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
       return join(exprClass(C[0], L, F, I), exprClass(C[2], L, F, I));
   }
   return VarClass::Other;
+}
+
+/// The class of element \p Index (-1: of every element) of the container
+/// \p C: a list or tuple literal, a comprehension, chunk() and its kin,
+/// list(...) or tuple(...) of one, or a name holding a list of tensors.
+/// Anything else holds nothing followed (Other); an empty literal, nothing
+/// yet (unset).
+Cls elementClass(TSNode C, int Index, const Lookup &L, const SourceFile &F,
+                 const Imports &I) {
+  C = unparen(C);
+  llvm::StringRef T = type(C);
+  if (T == "list" || T == "tuple" || T == "expression_list") {
+    std::vector<TSNode> Items = children(C);
+    for (TSNode E : Items)
+      if (is(E, "list_splat") || is(E, "starred_expression"))
+        return VarClass::Other;
+    if (Index >= 0)
+      return size_t(Index) < Items.size() ? exprClass(Items[Index], L, F, I)
+                                          : Cls(VarClass::Other);
+    Cls All;
+    for (TSNode E : Items)
+      All = join(All, exprClass(E, L, F, I));
+    return All;
+  }
+  if (T == "identifier")
+    return L.List(F.text(C));
+  if (T == "list_comprehension" || T == "generator_expression") {
+    // The element's class, its variables bound to elements of what they
+    // iterate.
+    llvm::StringMap<Cls> Vars;
+    for (TSNode Clause : children(C))
+      if (is(Clause, "for_in_clause") &&
+          is(unparen(field(Clause, "left")), "identifier"))
+        Vars[F.text(unparen(field(Clause, "left")))] =
+            elementClass(field(Clause, "right"), -1, L, F, I);
+    Lookup Inner = L;
+    Inner.Name = [&](llvm::StringRef Name) -> Cls {
+      auto It = Vars.find(Name);
+      return It != Vars.end() ? It->second : L(Name);
+    };
+    Cls Body = exprClass(field(C, "body"), Inner, F, I);
+    return Body == Cls(VarClass::Tensor) ? Body : Cls(VarClass::Other);
+  }
+  if (T != "call")
+    return VarClass::Other;
+  TSNode Fn = field(C, "function");
+  std::vector<TSNode> Args = children(field(C, "arguments"));
+  if (is(Fn, "identifier") && (F.text(Fn) == "list" || F.text(Fn) == "tuple") &&
+      Args.size() == 1 && L(F.text(Fn)) == Cls(VarClass::Other) &&
+      !is(Args[0], "keyword_argument"))
+    return elementClass(Args[0], Index, L, F, I);
+  // chunk() of what is not known yet: nothing known yet either.
+  bool Unset = false;
+  std::function<VarClass(TSNode)> ClassOf = [&](TSNode N) {
+    Cls X = exprClass(N, L, F, I);
+    Unset |= !X;
+    return X.value_or(VarClass::Other);
+  };
+  if (!ts_node_is_null(pieceListBase(C, F, I, ClassOf)))
+    return VarClass::Tensor;
+  return Unset ? Cls() : Cls(VarClass::Other);
 }
 
 /// Names a target binds (an identifier, or the identifiers of a tuple or
@@ -176,7 +254,13 @@ public:
       if (is(unparen(Left), "identifier") && !ts_node_is_null(Right) &&
           !is(Right, "assignment"))
         bind(F.text(unparen(Left)), Right);
-      else {
+      else if (!ts_node_is_null(Right) && !is(Right, "assignment") &&
+               flatPattern(Left)) {
+        // a, b = pieces: each name is bound to one element.
+        std::vector<TSNode> Names = children(unparen(Left));
+        for (size_t K = 0; K < Names.size(); ++K)
+          Elements[F.text(Names[K])].push_back({Right, int(K)});
+      } else {
         std::vector<llvm::StringRef> Names;
         targetNames(Left, F, Names);
         for (llvm::StringRef Name : Names)
@@ -188,6 +272,18 @@ public:
       targetNames(field(N, "left"), F, Names);
       for (llvm::StringRef Name : Names)
         Augmented.insert(Name);
+    } else if (T == "for_statement" &&
+               is(unparen(field(N, "left")), "identifier")) {
+      Elements[F.text(unparen(field(N, "left")))].push_back(
+          {field(N, "right"), -1});
+    } else if (T == "call" && is(field(N, "function"), "attribute") &&
+               is(field(field(N, "function"), "object"), "identifier") &&
+               F.text(field(field(N, "function"), "attribute")) == "append") {
+      // xs.append(t): what a list holds.
+      std::vector<TSNode> Args = children(field(N, "arguments"));
+      if (Args.size() == 1)
+        Appended[F.text(field(field(N, "function"), "object"))].push_back(
+            Args[0]);
     } else if (T == "for_statement" || T == "for_in_clause") {
       std::vector<llvm::StringRef> Names;
       targetNames(field(N, "left"), F, Names);
@@ -220,8 +316,21 @@ public:
     Values[Name].push_back(Value);
   }
 
+  /// A tuple or list pattern of plain names.
+  bool flatPattern(TSNode N) {
+    N = unparen(N);
+    if (!is(N, "pattern_list") && !is(N, "tuple_pattern") &&
+        !is(N, "list_pattern"))
+      return false;
+    std::vector<TSNode> C = children(N);
+    return !C.empty() &&
+           llvm::all_of(C, [](TSNode X) { return is(X, "identifier"); });
+  }
+
   const SourceFile &F;
   llvm::StringMap<std::vector<TSNode>> Values;
+  llvm::StringMap<std::vector<std::pair<TSNode, int>>> Elements;
+  llvm::StringMap<std::vector<TSNode>> Appended;
   llvm::StringSet<> NotLocal;
   llvm::StringSet<> Augmented;
   std::vector<TSNode> Defs;
@@ -341,10 +450,19 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
       Classes.try_emplace(E.getKey(), std::nullopt);
   for (const auto &E : C.Augmented)
     Classes.try_emplace(E.getKey(), std::nullopt);
+  for (const auto &E : C.Elements)
+    if (!C.NotLocal.contains(E.getKey()))
+      Classes.try_emplace(E.getKey(), std::nullopt);
+  // Lists of tensors: Tensor when every binding and append says so.
+  llvm::StringMap<Cls> Lists;
+  for (const auto &E : C.Values)
+    if (!C.NotLocal.contains(E.getKey()))
+      Lists.try_emplace(E.getKey(), std::nullopt);
 
   // Lookups see this scope's names as inferred so far, then the enclosing
   // scopes' (a closure's or a global's class).
-  Lookup L = [&](llvm::StringRef Name) -> Cls {
+  Lookup L;
+  L.Name = [&](llvm::StringRef Name) -> Cls {
     if (Name.ends_with("()")) {
       llvm::StringRef Def = Name.drop_back(2);
       if (S->Returns.count(Def))
@@ -358,16 +476,39 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
       return It->second;
     return Parent ? Cls(Parent->classOf(Name)) : Cls(VarClass::Other);
   };
+  L.List = [&](llvm::StringRef Name) -> Cls {
+    auto It = Lists.find(Name);
+    if (It != Lists.end())
+      return It->second;
+    const Scope *O = Parent ? Parent->owner(Name) : nullptr;
+    return O && O->TensorLists.contains(Name) ? Cls(VarClass::Tensor)
+                                              : Cls(VarClass::Other);
+  };
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (auto &E : Classes) {
-      auto V = C.Values.find(E.getKey());
-      if (V == C.Values.end())
-        continue;
       Cls New = E.second;
-      for (TSNode Value : V->second)
-        New = join(New, ts_node_is_null(Value) ? Cls(VarClass::Other)
-                                               : exprClass(Value, L, F, I));
+      if (auto V = C.Values.find(E.getKey()); V != C.Values.end())
+        for (TSNode Value : V->second)
+          New = join(New, ts_node_is_null(Value) ? Cls(VarClass::Other)
+                                                 : exprClass(Value, L, F, I));
+      if (auto V = C.Elements.find(E.getKey()); V != C.Elements.end())
+        for (const auto &[Container, Index] : V->second)
+          New = join(New, elementClass(Container, Index, L, F, I));
+      if (New != E.second) {
+        E.second = New;
+        Changed = true;
+      }
+    }
+    for (auto &E : Lists) {
+      Cls New = E.second;
+      for (TSNode Value : C.Values.find(E.getKey())->second)
+        New = join(New, ts_node_is_null(Value)
+                            ? Cls(VarClass::Other)
+                            : elementClass(Value, -1, L, F, I));
+      if (auto V = C.Appended.find(E.getKey()); V != C.Appended.end())
+        for (TSNode Value : V->second)
+          New = join(New, exprClass(Value, L, F, I));
       if (New != E.second) {
         E.second = New;
         Changed = true;
@@ -376,6 +517,13 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
   }
   for (const auto &E : Classes)
     S->Locals[E.getKey()] = E.second.value_or(VarClass::Other);
+  for (const auto &E : Lists)
+    if (E.second == Cls(VarClass::Tensor))
+      S->TensorLists.insert(E.getKey());
+  for (const auto &E : C.Values)
+    S->Bindings[E.getKey()] = E.second;
+  for (const auto &E : C.Elements)
+    S->Elements[E.getKey()] = E.second;
   // A device bound once, to a literal: `cuda = torch.device('cuda')`.
   for (const auto &E : C.Values)
     if (E.second.size() == 1 && !ts_node_is_null(E.second[0]) &&
@@ -389,11 +537,44 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
 
 VarClass classOfExpr(TSNode Expr, const Scope &S, const SourceFile &F,
                      const Imports &I) {
-  Lookup L = [&S](llvm::StringRef Name) -> Cls {
+  Lookup L;
+  L.Name = [&S](llvm::StringRef Name) -> Cls {
     return Name.ends_with("()") ? S.returnClass(Name.drop_back(2))
                                 : S.classOf(Name);
   };
+  L.List = [&S](llvm::StringRef Name) -> Cls {
+    const Scope *O = S.owner(Name);
+    return O && O->TensorLists.contains(Name) ? Cls(VarClass::Tensor)
+                                              : Cls(VarClass::Other);
+  };
   return exprClass(Expr, L, F, I).value_or(VarClass::Other);
+}
+
+TSNode pieceListBase(TSNode Call, const SourceFile &F, const Imports &I,
+                     const std::function<VarClass(TSNode)> &ClassOf) {
+  Call = unparen(Call);
+  if (!is(Call, "call"))
+    return {};
+  static const char *const Names[] = {"chunk", "split", "unbind",
+                                      "tensor_split"};
+  auto Splits = [](llvm::StringRef Name) {
+    return llvm::is_contained(Names, Name);
+  };
+  TSNode Fn = field(Call, "function");
+  std::string Q = I.qualify(Fn);
+  if (!Q.empty()) {
+    llvm::StringRef Rest = Q;
+    std::vector<TSNode> Args = children(field(Call, "arguments"));
+    if (Rest.consume_front("torch.") && Splits(Rest) && !Args.empty() &&
+        !is(Args[0], "keyword_argument") &&
+        ClassOf(Args[0]) == VarClass::Tensor)
+      return Args[0];
+    return {};
+  }
+  if (is(Fn, "attribute") && Splits(F.text(field(Fn, "attribute"))) &&
+      ClassOf(field(Fn, "object")) == VarClass::Tensor)
+    return field(Fn, "object");
+  return {};
 }
 
 std::string deviceOf(TSNode N, const Scope &S, const SourceFile &F,

@@ -16,6 +16,7 @@
 #include "lib/python/Imports.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include <functional>
 #include <vector>
 
 namespace streamsafe::py {
@@ -35,6 +36,15 @@ struct Scope {
   /// Names bound once, to a device written as a literal ("cuda",
   /// torch.device("cpu")): the device's text.
   llvm::StringMap<std::string> Devices;
+  /// What each name is bound to (null: something not followed), and the
+  /// names bound to one element of a container (`a, b = t.chunk(2)`: the
+  /// container and the element's position; `for x in xs`: position -1).
+  llvm::StringMap<std::vector<TSNode>> Bindings;
+  llvm::StringMap<std::vector<std::pair<TSNode, int>>> Elements;
+  /// Names that hold a list or tuple of tensors (docs/python.md,
+  /// Containers.cpp): every binding is a container of tensors (a literal,
+  /// a comprehension, chunk()/split()/unbind()), every append a tensor.
+  llvm::StringSet<> TensorLists;
 
   /// The scope that binds \p Name as seen from here (null: none does).
   const Scope *owner(llvm::StringRef Name) const;
@@ -63,6 +73,11 @@ VarClass classOfExpr(TSNode Expr, const Scope &S, const SourceFile &F,
 /// The device a device argument names: "cuda", "cpu", or "" (unknown).
 std::string deviceOf(TSNode Expr, const Scope &S, const SourceFile &F,
                      const Imports &I);
+
+/// chunk(), split(), unbind(), tensor_split() of a tensor (a method, or
+/// torch.chunk(t, ...)): the tensor expression, or a null node.
+TSNode pieceListBase(TSNode Call, const SourceFile &F, const Imports &I,
+                     const std::function<VarClass(TSNode)> &ClassOf);
 
 } // namespace streamsafe::py
 

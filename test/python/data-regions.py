@@ -1,0 +1,199 @@
+# RUN: %check_streamsafe_py %s
+
+# Regions (lib/python/Regions.cpp; the C++ twin is
+# test/checkers/unsynchronized-access-regions.cpp): views with constant
+# integers along the first dimension touch only part of their storage, so two
+# side streams writing disjoint rows of one output do not race. Anything not
+# constant, or not along the first dimension, is the whole storage; so is a
+# name bound more than once.
+import torch
+
+
+# Right: row 0 on s1, row 1 on s2, joined before the output is used.
+def disjoint_rows(x: torch.Tensor, out: torch.Tensor):
+    s1 = torch.cuda.Stream()
+    s2 = torch.cuda.Stream()
+    s1.wait_stream(torch.cuda.current_stream())
+    s2.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s1):
+        out[0].copy_(x)
+    with torch.cuda.stream(s2):
+        out[1].copy_(x)
+    torch.cuda.current_stream().wait_stream(s1)
+    torch.cuda.current_stream().wait_stream(s2)
+    return out.sum(0)
+
+
+# Right: the rows through names bound once, narrow(), select() and slices.
+def disjoint_row_variables(x: torch.Tensor, out: torch.Tensor):
+    s1 = torch.cuda.Stream()
+    s2 = torch.cuda.Stream()
+    top = out.narrow(0, 0, 2)
+    bottom = out[2:4]
+    s1.wait_stream(torch.cuda.current_stream())
+    s2.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s1):
+        top.mul_(2)
+        out.select(0, 1)[1:].add_(1)
+    with torch.cuda.stream(s2):
+        bottom[1].copy_(x)
+    torch.cuda.current_stream().wait_stream(s1)
+    torch.cuda.current_stream().wait_stream(s2)
+    return out.sum(0)
+
+
+# Right: the two halves of chunk(2), unpacked, and pieces of one split().
+def halves_and_pieces(x: torch.Tensor, out: torch.Tensor):
+    s1 = torch.cuda.Stream()
+    s2 = torch.cuda.Stream()
+    a, b = out.chunk(2)
+    pieces = x.split(3)
+    s1.wait_stream(torch.cuda.current_stream())
+    s2.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s1):
+        a.fill_(1)
+        pieces[2].add_(1)
+    with torch.cuda.stream(s2):
+        b.fill_(2)
+        x.unbind()[3].add_(1)
+        torch.unbind(x)[5].add_(1)
+    torch.cuda.current_stream().wait_stream(s1)
+    torch.cuda.current_stream().wait_stream(s2)
+    return out.sum(0)
+
+
+# Wrong: rows 0-1 and row 1 overlap.
+def overlapping_rows(x: torch.Tensor, out: torch.Tensor):
+    s1 = torch.cuda.Stream()
+    s2 = torch.cuda.Stream()
+    s1.wait_stream(torch.cuda.current_stream())
+    s2.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s1):
+        out[0:2].copy_(x)
+    with torch.cuda.stream(s2):
+        out.select(0, 1).zero_()
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'out' is written on pool stream 's2' while its write on pool stream 's1' may still be pending; nothing makes pool stream 's2' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 's2' here
+        # CHECK-NOTES: :[[@LINE-5]]:9: note: 'out' is written on pool stream 's1' here
+        # CHECK-NOTES: :[[@LINE-7]]:10: note: the current stream was set to pool stream 's1' here
+    torch.cuda.current_stream().wait_stream(s1)
+    torch.cuda.current_stream().wait_stream(s2)
+    return out.sum(0)
+
+
+# Wrong: indices that are not constants may be equal.
+def unknown_rows(x: torch.Tensor, out: torch.Tensor, i, j):
+    s1 = torch.cuda.Stream()
+    s2 = torch.cuda.Stream()
+    s1.wait_stream(torch.cuda.current_stream())
+    s2.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s1):
+        out[i].copy_(x)
+    with torch.cuda.stream(s2):
+        out[j].copy_(x)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'out' is written on pool stream 's2' while its write on pool stream 's1' may still be pending; nothing makes pool stream 's2' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 's2' here
+        # CHECK-NOTES: :[[@LINE-5]]:9: note: 'out' is written on pool stream 's1' here
+        # CHECK-NOTES: :[[@LINE-7]]:10: note: the current stream was set to pool stream 's1' here
+    torch.cuda.current_stream().wait_stream(s1)
+    torch.cuda.current_stream().wait_stream(s2)
+    return out.sum(0)
+
+
+# Wrong: columns are not rows; out[:, 0] and out.t()[1] are the whole storage
+# as far as rows go.
+def columns(x: torch.Tensor, out: torch.Tensor):
+    s1 = torch.cuda.Stream()
+    s2 = torch.cuda.Stream()
+    s1.wait_stream(torch.cuda.current_stream())
+    s2.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s1):
+        out[:, 0].copy_(x)
+    with torch.cuda.stream(s2):
+        out.t()[1].copy_(x)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'out' is written on pool stream 's2' while its write on pool stream 's1' may still be pending; nothing makes pool stream 's2' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 's2' here
+        # CHECK-NOTES: :[[@LINE-5]]:9: note: 'out' is written on pool stream 's1' here
+        # CHECK-NOTES: :[[@LINE-7]]:10: note: the current stream was set to pool stream 's1' here
+    torch.cuda.current_stream().wait_stream(s1)
+    torch.cuda.current_stream().wait_stream(s2)
+    return out.sum(0)
+
+
+# Wrong: the same half on both streams.
+def same_half(x: torch.Tensor):
+    s1 = torch.cuda.Stream()
+    s2 = torch.cuda.Stream()
+    halves = x.chunk(2)
+    s1.wait_stream(torch.cuda.current_stream())
+    s2.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s1):
+        halves[1].mul_(2)
+    with torch.cuda.stream(s2):
+        halves[1].mul_(3)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'halves' (a view of 'x') is written on pool stream 's2' while its write on pool stream 's1' may still be pending; nothing makes pool stream 's2' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 's2' here
+        # CHECK-NOTES: :[[@LINE-5]]:9: note: 'x' is written on pool stream 's1' here
+        # CHECK-NOTES: :[[@LINE-7]]:10: note: the current stream was set to pool stream 's1' here
+    torch.cuda.current_stream().wait_stream(s1)
+    torch.cuda.current_stream().wait_stream(s2)
+    return x
+
+
+# Wrong: a piece of chunk(2) and row 3 may overlap (the size is not known).
+def piece_and_row(x: torch.Tensor):
+    s1 = torch.cuda.Stream()
+    s2 = torch.cuda.Stream()
+    first, second = x.chunk(2)
+    s1.wait_stream(torch.cuda.current_stream())
+    s2.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s1):
+        first.mul_(2)
+    with torch.cuda.stream(s2):
+        x[3].mul_(3)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'x' is written on pool stream 's2' while its write on pool stream 's1' may still be pending; nothing makes pool stream 's2' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 's2' here
+        # CHECK-NOTES: :[[@LINE-5]]:9: note: 'x' is written on pool stream 's1' here
+        # CHECK-NOTES: :[[@LINE-7]]:10: note: the current stream was set to pool stream 's1' here
+    torch.cuda.current_stream().wait_stream(s1)
+    torch.cuda.current_stream().wait_stream(s2)
+    return x
+
+
+# Wrong: a view name bound twice may name either row.
+def rebound_view(x: torch.Tensor, out: torch.Tensor, flip):
+    s1 = torch.cuda.Stream()
+    s2 = torch.cuda.Stream()
+    row = out[0]
+    if flip:
+        row = out[1]
+    s1.wait_stream(torch.cuda.current_stream())
+    s2.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s1):
+        row.copy_(x)
+    with torch.cuda.stream(s2):
+        out[1].copy_(x)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'out' is written on pool stream 's2' while its write on pool stream 's1' may still be pending; nothing makes pool stream 's2' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 's2' here
+        # CHECK-NOTES: :[[@LINE-5]]:9: note: 'out' is written on pool stream 's1' here
+        # CHECK-NOTES: :[[@LINE-7]]:10: note: the current stream was set to pool stream 's1' here
+    torch.cuda.current_stream().wait_stream(s1)
+    torch.cuda.current_stream().wait_stream(s2)
+    return out.sum(0)
+
+
+# Wrong: disjoint rows, but the result is read with no join.
+def rows_not_joined(x: torch.Tensor, out: torch.Tensor):
+    s1 = torch.cuda.Stream()
+    s2 = torch.cuda.Stream()
+    s1.wait_stream(torch.cuda.current_stream())
+    s2.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s1):
+        out[0].copy_(x)
+    with torch.cuda.stream(s2):
+        out[1].copy_(x)
+    return out.sum(0)
+    # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'out' is read on the caller's current stream while its write on pool stream 's1' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-3]]:24: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+    # CHECK-NOTES: :[[@LINE-6]]:9: note: 'out' is written on pool stream 's1' here
+    # CHECK-NOTES: :[[@LINE-8]]:10: note: the current stream was set to pool stream 's1' here
