@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/python/Builder.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
 

@@ -15,6 +15,7 @@
 
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
 

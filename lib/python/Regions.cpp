@@ -14,6 +14,7 @@
 
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
+#include "llvm/ADT/STLExtras.h"
 #include <cstdint>
 
 namespace streamsafe::py {
