@@ -82,8 +82,9 @@ void NolintBlocks::formBlocks() {
     }
   }
   Unmatched.insert(Unmatched.end(), Open.begin(), Open.end());
-  std::sort(Unmatched.begin(), Unmatched.end(),
-            [](const Marker &A, const Marker &B) { return before(A.At, B.At); });
+  std::sort(
+      Unmatched.begin(), Unmatched.end(),
+      [](const Marker &A, const Marker &B) { return before(A.At, B.At); });
   for (const Marker &M : Unmatched)
     Errors.push_back(
         {M.At, M.Begin ? "unmatched 'NOLINTBEGIN' comment without a "
