@@ -176,6 +176,13 @@ def doc_dirs(launcher):
                                           "streamsafe", "docs", "checks"))]
 
 
+def _may_match_python(glob):
+    """False for a glob that cannot match a *.py name (`src/**/*.cu`): no
+    walk over the disk for it."""
+    tail = glob.rsplit("/", 1)[-1][-3:]
+    return selection.has_glob(tail) or tail.lower() == ".py"
+
+
 def select_units(args, units, root, cwd):
     """-> (units to analyse, changed lines or None, skipped [(path, why)])."""
     by_file = {u.file: u for u in units}
@@ -205,7 +212,7 @@ def select_units(args, units, root, cwd):
             if explicit and explicit not in by_file:
                 if pyrunner.is_python(explicit):
                     py_hits = [explicit]
-            elif selection.has_glob(arg):
+            elif selection.has_glob(arg) and _may_match_python(arg):
                 py_hits = [f for f in selection.glob_files(
                     arg, cwd, pyrunner.is_python) if f not in by_file]
             python.update(py_hits)
