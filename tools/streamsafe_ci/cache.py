@@ -10,8 +10,8 @@ for clang-tidy):
   extra compiler arguments), the `.clang-tidy` files that can apply to the
   unit's file (present or absent, in its directory and every parent), and
   the unit's translated compile commands (directory, arguments, file); for
-  a Python file, streamsafe-py's identity and the file's path instead of
-  compile commands;
+  a Python file, streamsafe-py's identity instead of the driver's and the
+  file's path instead of compile commands;
 - its *inputs*: the main file and every file the compiler read for it, system
   headers included, as the compiler's dependency output listed them at the
   analysis (runner.depfile_args), or the Python file alone, and one SHA-256
@@ -171,8 +171,9 @@ class ResultCache:
             commands=[[c.directory, c.arguments, c.file]
                       for c in unit.commands])
         if getattr(unit, "kind", "c++") == "python":
-            # Analysed by streamsafe-py: its identity, and the file itself.
-            parts.update(python=self.python_tool, file=unit.file)
+            # Analysed by streamsafe-py: its identity instead of the C++
+            # driver's, and the file itself.
+            parts.update(tool=self.python_tool, file=unit.file)
         return _digest(parts)
 
     def _path(self, key):
