@@ -37,8 +37,13 @@ static const char Usage[] =
     "  --version             print the version and exit\n"
     "  --help                print this and exit\n"
     "\n"
+    "suppression comments (as clang-tidy's): # NOLINT(checks), "
+    "# NOLINTNEXTLINE(checks),\n"
+    "# NOLINTBEGIN(checks) ... # NOLINTEND(checks)\n"
+    "\n"
     "exit codes: 0 no findings, 1 findings, 2 a file could not be analysed "
-    "or misuse\n";
+    "(unreadable, a syntax error, an unmatched NOLINTBEGIN/NOLINTEND) or "
+    "misuse\n";
 
 int main(int argc, char **argv) {
   std::vector<std::string> Files;
