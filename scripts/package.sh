@@ -50,7 +50,10 @@ add_depend() {
 }
 for binary in "$driver" "$py_driver"; do
 for lib in $(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
-  path=$(ldd "$binary" | awk -v lib="$lib" '$1 == lib { print $3 }')
+  # "lib => /path (addr)", or "/path (addr)" for the dynamic loader.
+  path=$(ldd "$binary" | awk -v lib="$lib" '
+    $1 == lib && $2 == "=>" { print $3 }
+    $1 ~ /^\// { n = split($1, part, "/"); if (part[n] == lib) print $1 }')
   if [[ -z $path ]]; then
     echo "package: ldd does not find $lib of $binary" >&2
     exit 1
