@@ -129,7 +129,8 @@ files_there() {
   done
   zcat "$root/usr/share/man/man1/streamsafe-ci.1.gz" | grep -q 'cache\\-stats' &&
     zcat "$root/usr/share/man/man1/streamsafe.1.gz" | grep -q 'list\\-checks' &&
-    zcat "$root/usr/share/man/man1/streamsafe-py.1.gz" | grep -q 'list\\-checks'
+    zcat "$root/usr/share/man/man1/streamsafe-py.1.gz" | grep -q 'list\\-checks' &&
+    grep -q '^Files: usr/bin/streamsafe-py' "$root/usr/share/doc/streamsafe/copyright"
 }
 
 depends_right() {
