@@ -2,6 +2,7 @@
 # the Debian package"). `cmake --install` and CPack use these rules:
 #
 #   bin/streamsafe, bin/streamsafe-ci     the driver and the CI gate
+#   bin/streamsafe-py                     the Python front end (tools/py)
 #   lib/<multiarch>/streamsafe/libStreamSafe.so
 #                                         the clang-tidy-22 plugin
 #   share/streamsafe/python, .../docs/checks
@@ -15,6 +16,9 @@
 #
 # The installed driver has no RUNPATH: it finds libclang-cpp.so.22.1 and
 # libLLVM.so.22.1 where Debian's libclang-cpp22 and libllvm22 put them.
+# streamsafe-py has tree-sitter-python's parser compiled in and links LLVM's
+# Support statically: at run time it needs libtree-sitter.so.0
+# (libtree-sitter0) and zlib, no grammar package.
 
 if(CMAKE_LIBRARY_ARCHITECTURE)
   set(STREAMSAFE_PLUGIN_DIR lib/${CMAKE_LIBRARY_ARCHITECTURE}/streamsafe)
@@ -57,18 +61,19 @@ set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://github.com/streamsafe/streamsafe")
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "${STREAMSAFE_DEB_DEPENDS}")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "clang-tidy-${LLVM_VERSION_MAJOR}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
-  "static checks for CUDA stream-safety bugs in LibTorch C++ code")
+  "static checks for CUDA stream-safety bugs in LibTorch C++ and PyTorch code")
 # The extended description; CPack puts the summary line before it and indents
 # it (an empty line becomes the " ." paragraph separator).
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
   "StreamSafe finds CUDA stream-safety bugs in C++ code that uses LibTorch
-(ATen/c10) and the CUDA runtime before the code runs on a GPU: kernels
-launched on the legacy default stream, tensors used on a side stream
-without a wait, tensors that die without record_stream, current-stream
-assumptions that break across threads.
+(ATen/c10) and the CUDA runtime, and in PyTorch Python code, before the
+code runs on a GPU: kernels launched on the legacy default stream,
+tensors used on a side stream without a wait, tensors that die without
+record_stream, current-stream assumptions that break across threads.
 
 This package contains streamsafe, a clang-tidy with the streamsafe-*
 checks built in; libStreamSafe.so, a plugin for clang-tidy-${LLVM_VERSION_MAJOR};
-streamsafe-ci, a CI gate over compile_commands.json with SARIF output,
-baselines and a result cache; and a pre-commit hook definition.")
+streamsafe-py, the same checks for PyTorch Python code; streamsafe-ci, a
+CI gate over compile_commands.json and Python files with SARIF output,
+baselines and a result cache; and pre-commit hook definitions.")
 include(CPack)

@@ -2,8 +2,10 @@
 # Tests the Debian package that scripts/package.sh builds: lintian finds no
 # error in it; extracted with dpkg-deb -x into a temporary directory (not
 # installed), its driver finds the bugs of examples/side_stream.cpp, its
-# plugin loads into clang-tidy-22 and finds the same, its streamsafe-ci runs
-# with the driver next to it; its man pages, hook file and Depends are there.
+# plugin loads into clang-tidy-22 and finds the same, its streamsafe-py finds
+# the bugs of examples/side_stream.py, its streamsafe-ci runs with the
+# driver and streamsafe-py next to it; its man pages, hook file and Depends
+# (libtree-sitter0 for streamsafe-py, no grammar package) are there.
 # CI runs it before the suite (.ci/run). Ends "package: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +21,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 root=$tmp/root
 example=examples/side_stream.cpp
+py_example=examples/side_stream.py
 llvm_major=$(build/bin/streamsafe --version | sed -n 's/.*LLVM version \([0-9]*\)\..*/\1/p')
 passed=0
 failed=0
@@ -75,6 +78,35 @@ plugin_loads() {
     diff <(warnings <"$tmp/driver.txt") <(warnings <"$tmp/plugin.txt")
 }
 
+py_finds_bugs() {
+  local py=$root/usr/bin/streamsafe-py status=0
+  readelf -d "$py" | grep -q RUNPATH &&
+    { echo "the installed streamsafe-py has a RUNPATH"; return 1; }
+  # The grammar is compiled in: only tree-sitter's runtime is loaded.
+  ldd "$py" | tee "$tmp/py-ldd.txt" | grep -q 'libtree-sitter.so.0 => /' ||
+    { cat "$tmp/py-ldd.txt"; return 1; }
+  grep -q 'not found' "$tmp/py-ldd.txt" && { cat "$tmp/py-ldd.txt"; return 1; }
+  "$py" --version | grep -q "^streamsafe-py " || return 1
+  "$py" "$py_example" >"$tmp/py.txt" 2>&1 || status=$?
+  cat "$tmp/py.txt"
+  echo "exit status $status (1: findings)"
+  [[ $status == 1 ]] &&
+    grep -q 'warning: .*\[streamsafe-missing-record-stream\]' "$tmp/py.txt" &&
+    grep -q 'warning: .*\[streamsafe-unsynchronized-access\]' "$tmp/py.txt"
+}
+
+ci_gate_runs_python() {
+  # The packaged streamsafe-ci finds the packaged streamsafe-py next to
+  # itself; Python files need no compile database.
+  local status=0
+  "$root/usr/bin/streamsafe-ci" -p "$tmp/none" --root "$PWD" -f sarif \
+    -o "$tmp/ci-py.sarif" "$py_example" || status=$?
+  echo "exit status $status (1: findings)"
+  [[ $status == 1 ]] &&
+    grep -q '"uri": "examples/side_stream.py"' "$tmp/ci-py.sarif" &&
+    grep -q '"ruleId": "streamsafe-missing-record-stream"' "$tmp/ci-py.sarif"
+}
+
 ci_gate_runs() {
   "$root/usr/bin/streamsafe-ci" --version | grep -q "streamsafe-ci " || return 1
   local status=0
@@ -89,31 +121,40 @@ ci_gate_runs() {
 files_there() {
   local f
   for f in usr/share/man/man1/streamsafe.1.gz usr/share/man/man1/streamsafe-ci.1.gz \
+    usr/share/man/man1/streamsafe-py.1.gz \
     usr/share/streamsafe/pre-commit-hooks.yaml usr/share/doc/streamsafe/copyright \
     usr/share/doc/streamsafe/README.md usr/share/doc/streamsafe/docs/ci.md \
     usr/share/streamsafe/docs/checks/missing-record-stream.md; do
     [[ -s $root/$f ]] || { echo "missing: /$f"; return 1; }
   done
   zcat "$root/usr/share/man/man1/streamsafe-ci.1.gz" | grep -q 'cache\\-stats' &&
-    zcat "$root/usr/share/man/man1/streamsafe.1.gz" | grep -q 'list\\-checks'
+    zcat "$root/usr/share/man/man1/streamsafe.1.gz" | grep -q 'list\\-checks' &&
+    zcat "$root/usr/share/man/man1/streamsafe-py.1.gz" | grep -q 'list\\-checks' &&
+    grep -q '^Files: usr/bin/streamsafe-py' "$root/usr/share/doc/streamsafe/copyright"
 }
 
 depends_right() {
   local depends
   depends=$(dpkg-deb -f "$deb" Depends)
   echo "Depends: $depends"
-  for pkg in "libclang-cpp$llvm_major" "libllvm$llvm_major" python3 libc6 libstdc++6; do
+  for pkg in "libclang-cpp$llvm_major" "libllvm$llvm_major" python3 libc6 libstdc++6 \
+    libtree-sitter0; do
     [[ ", $depends," == *", $pkg "* || ", $depends," == *", $pkg,"* ]] ||
       { echo "no $pkg"; return 1; }
   done
+  # streamsafe-py's grammar is compiled in: no grammar package.
+  [[ $depends != *tree-sitter-python* && $depends != *libtree-sitter-dev* ]] ||
+    { echo "a tree-sitter grammar or -dev package in Depends"; return 1; }
 }
 
 check "lintian reports no error" lintian_clean
 check "dpkg-deb -x extracts it" extract
 check "its driver finds the bugs of $example" driver_finds_bugs
 check "its plugin loads into clang-tidy-$llvm_major and finds the same" plugin_loads
+check "its streamsafe-py finds the bugs of $py_example" py_finds_bugs
 check "its streamsafe-ci runs the packaged driver" ci_gate_runs
+check "its streamsafe-ci runs the packaged streamsafe-py" ci_gate_runs_python
 check "man pages, hook file, docs" files_there
-check "Depends: the LLVM runtime libraries, python3" depends_right
+check "Depends: the LLVM runtime libraries, libtree-sitter0, python3" depends_right
 echo "package: $passed passed, $failed failed"
 ((failed == 0))

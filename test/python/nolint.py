@@ -55,3 +55,73 @@ def nolintnextline_is_not_nolint(x: torch.Tensor):
     y.record_stream(s)
     torch.cuda.current_stream().wait_stream(s)
     return z
+
+
+# NOLINTBEGIN/NOLINTEND blocks, as in clang-tidy: a warning between the two
+# comments is suppressed when the block's globs cover its check (all checks
+# when bare); blocks nest; a string that looks like a comment is no marker.
+def block_suppresses(x: torch.Tensor):
+    s = torch.cuda.Stream()
+    y = x + 1
+    # NOLINTBEGIN(streamsafe-unsynchronized-access, streamsafe-missing-record-stream)
+    with torch.cuda.stream(s):
+        z = y * 2
+    # NOLINTEND(streamsafe-unsynchronized-access, streamsafe-missing-record-stream)
+    return z
+
+
+def bare_block_suppresses_all(x: torch.Tensor):
+    s = torch.cuda.Stream()
+    y = x + 1
+    # NOLINTBEGIN
+    with torch.cuda.stream(s):
+        z = y * 2
+    # NOLINTEND
+    return z
+
+
+def nested_blocks(x: torch.Tensor):
+    s = torch.cuda.Stream()
+    y = x + 1
+    # NOLINTBEGIN(streamsafe-missing-record-stream)
+    with torch.cuda.stream(s):
+        # NOLINTBEGIN(streamsafe-unsynchronized-access)
+        z = y * 2
+        # NOLINTEND(streamsafe-unsynchronized-access)
+    # NOLINTEND(streamsafe-missing-record-stream)
+    return z
+
+
+def block_of_another_check(x: torch.Tensor):
+    s = torch.cuda.Stream()
+    y = x + 1
+    # NOLINTBEGIN(streamsafe-host-read-before-sync)
+    with torch.cuda.stream(s):
+        z = y * 2
+        # CHECK-NOTES: :[[@LINE-1]]:13: warning: tensor 'y' is read on pool stream 's' while its write on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 's' here
+        # CHECK-NOTES: :[[@LINE-6]]:9: note: 'y' is written on the caller's current stream here
+        # CHECK-NOTES: :[[@LINE-4]]:13: warning: tensor 'y' is used on pool stream 's' but was allocated on the caller's current stream; when its last reference dies the caching allocator may reuse its memory while pool stream 's' is still using it [streamsafe-missing-record-stream]
+        # CHECK-NOTES: :[[@LINE-6]]:10: note: the current stream is set to pool stream 's' here
+        # CHECK-NOTES: :[[@LINE-9]]:9: note: 'y' is allocated on the caller's current stream here
+        # CHECK-NOTES: :[[@LINE+3]]:5: note: the last reference to 'y' dies here, with no record_stream on pool stream 's' and no synchronization with the caller's current stream
+    # NOLINTEND(streamsafe-host-read-before-sync)
+    text = "# NOLINTBEGIN"
+    return z, text
+
+
+def warning_after_the_block(x: torch.Tensor):
+    s = torch.cuda.Stream()
+    y = x + 1
+    # NOLINTBEGIN
+    # NOLINTEND
+    with torch.cuda.stream(s):
+        z = y * 2
+        # CHECK-NOTES: :[[@LINE-1]]:13: warning: tensor 'y' is read on pool stream 's' while its write on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 's' here
+        # CHECK-NOTES: :[[@LINE-7]]:9: note: 'y' is written on the caller's current stream here
+        # CHECK-NOTES: :[[@LINE-4]]:13: warning: tensor 'y' is used on pool stream 's' but was allocated on the caller's current stream; when its last reference dies the caching allocator may reuse its memory while pool stream 's' is still using it [streamsafe-missing-record-stream]
+        # CHECK-NOTES: :[[@LINE-6]]:10: note: the current stream is set to pool stream 's' here
+        # CHECK-NOTES: :[[@LINE-10]]:9: note: 'y' is allocated on the caller's current stream here
+        # CHECK-NOTES: :[[@LINE+1]]:5: note: the last reference to 'y' dies here, with no record_stream on pool stream 's' and no synchronization with the caller's current stream
+    return z

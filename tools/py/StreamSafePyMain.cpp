@@ -2,7 +2,8 @@
 //
 // `streamsafe-py [options] FILE...`: the StreamSafe checks on Python files,
 // with clang-tidy's output format (file:line:col: warning: ... [check],
-// then notes), clang-tidy's check globs and suppression comments, and
+// then notes), clang-tidy's check globs and suppression comments
+// (NOLINT, NOLINTNEXTLINE, NOLINTBEGIN/NOLINTEND), and
 // streamsafe-ci's exit codes: 0 no findings, 1 findings, 2 a file could not
 // be analysed (unreadable, a syntax error) or misuse (a bad option, an
 // unknown check).
@@ -13,6 +14,7 @@
 #include "tools/py/CheckFilter.h"
 #include "tools/py/Config.h"
 #include "tools/py/Nolint.h"
+#include "tools/py/NolintBlocks.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include <string>
@@ -35,8 +37,13 @@ static const char Usage[] =
     "  --version             print the version and exit\n"
     "  --help                print this and exit\n"
     "\n"
+    "suppression comments (as clang-tidy's): # NOLINT(checks), "
+    "# NOLINTNEXTLINE(checks),\n"
+    "# NOLINTBEGIN(checks) ... # NOLINTEND(checks)\n"
+    "\n"
     "exit codes: 0 no findings, 1 findings, 2 a file could not be analysed "
-    "or misuse\n";
+    "(unreadable, a syntax error, an unmatched NOLINTBEGIN/NOLINTEND) or "
+    "misuse\n";
 
 int main(int argc, char **argv) {
   std::vector<std::string> Files;
@@ -159,6 +166,14 @@ int main(int argc, char **argv) {
       Failed = true;
       continue;
     }
+    // Unmatched NOLINTBEGIN/END: errors (exit 2), as clang-tidy reports
+    // them; the file's findings are still reported.
+    NolintBlocks Blocks(F);
+    for (const NolintError &E : Blocks.errors()) {
+      llvm::errs() << Path << ":" << E.At.Line << ":" << E.At.Column
+                   << ": error: " << E.Message << " [clang-tidy-nolint]\n";
+      Failed = true;
+    }
     FileResult R = analyzeFile(F, FileOpts);
     for (const std::string &S : R.Skipped)
       llvm::errs() << "streamsafe-py: skipped '" << S << "' in " << Path
@@ -167,7 +182,8 @@ int main(int argc, char **argv) {
       const Diagnostic &W = D.front();
       if (!Filter.enabled(W.Check))
         continue;
-      if (suppressed(F, W.At.Line, W.Check)) {
+      if (suppressed(F, W.At.Line, W.Check) ||
+          Blocks.suppresses(W.At, W.Check)) {
         ++Suppressed;
         continue;
       }

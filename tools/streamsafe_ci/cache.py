@@ -9,11 +9,13 @@ for clang-tidy):
   the analysis options (checks, header filter, `--config-file` contents,
   extra compiler arguments), the `.clang-tidy` files that can apply to the
   unit's file (present or absent, in its directory and every parent), and
-  the unit's translated compile commands (directory, arguments, file);
+  the unit's translated compile commands (directory, arguments, file); for
+  a Python file, streamsafe-py's identity instead of the driver's and the
+  file's path instead of compile commands;
 - its *inputs*: the main file and every file the compiler read for it, system
   headers included, as the compiler's dependency output listed them at the
-  analysis (runner.depfile_args), and one SHA-256 over their paths and
-  contents.
+  analysis (runner.depfile_args), or the Python file alone, and one SHA-256
+  over their paths and contents.
 
 An entry, DIR/<key[:2]>/<key>.json.gz (gzip-compressed JSON: a LibTorch
 file has some 3,000 inputs), holds the results of up to MAX_VARIANTS
@@ -141,6 +143,7 @@ class ResultCache:
         self.hasher = Hasher()
         self._base = {"tool": tool_id, "options": options}
         self._config_files = {}
+        self.python_tool = None   # tool_identity() of streamsafe-py
         try:
             os.makedirs(self.dir, exist_ok=True)
         except OSError as e:
@@ -162,11 +165,16 @@ class ResultCache:
         return self._config_files[directory]
 
     def key(self, unit):
-        return _digest(dict(
+        parts = dict(
             self._base,
             config=self._clang_tidy_files(os.path.dirname(unit.file)),
             commands=[[c.directory, c.arguments, c.file]
-                      for c in unit.commands]))
+                      for c in unit.commands])
+        if getattr(unit, "kind", "c++") == "python":
+            # Analysed by streamsafe-py: its identity instead of the C++
+            # driver's, and the file itself.
+            parts.update(tool=self.python_tool, file=unit.file)
+        return _digest(parts)
 
     def _path(self, key):
         return os.path.join(self.dir, key[:2], key + SUFFIX)

@@ -9,7 +9,7 @@ import tempfile
 import time
 
 from . import __version__, cache as rcache, compdb, findings as fmod
-from . import report, rules, runner, selection
+from . import pyrunner, report, rules, runner, selection
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -23,6 +23,9 @@ exit codes:
   2  at least one file could not be analysed, or misuse: no
      compile_commands.json, unknown check, StreamSafe checks not loaded,
      bad option (the other files are still analysed and reported)
+
+Python files (*.py) named by path or glob, or changed under --diff, are
+analysed by streamsafe-py; they need no compile command.
 """
 
 
@@ -39,7 +42,8 @@ def build_parser():
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help="source files, headers, directories or globs to "
-                        "analyse (default: every file of the compile database)")
+                        "analyse (default: every file of the compile "
+                        "database); Python files by name or glob")
     p.add_argument("-p", "--build-path", metavar="DIR",
                    help="directory holding compile_commands.json "
                         "(default: build, else the current directory)")
@@ -79,6 +83,10 @@ def build_parser():
                    help="the streamsafe driver, or a clang-tidy used with "
                         "--load (default: streamsafe next to this tool, in "
                         "the build tree, then on PATH)")
+    p.add_argument("--py-driver", metavar="PROGRAM",
+                   help="streamsafe-py, for Python files (default: next to "
+                        "the driver, next to this tool, in the build tree, "
+                        "then on PATH)")
     p.add_argument("--load", action="append", default=[], metavar="PLUGIN",
                    help="clang-tidy plugin to load (libStreamSafe.so)")
     p.add_argument("--cuda-path", metavar="DIR",
@@ -128,13 +136,15 @@ def build_parser():
 
 
 class Unit:
-    """A source file with all its compile commands."""
-    __slots__ = ("file", "commands", "context")
+    """A source file with all its compile commands, or a Python file (kind
+    "python", no commands) for streamsafe-py."""
+    __slots__ = ("file", "commands", "context", "kind")
 
-    def __init__(self, file, commands):
+    def __init__(self, file, commands, kind="c++"):
         self.file = file
         self.commands = commands
         self.context = False   # analysed only for its headers' findings
+        self.kind = kind
 
 
 def _err(msg):
@@ -166,6 +176,13 @@ def doc_dirs(launcher):
                                           "streamsafe", "docs", "checks"))]
 
 
+def _may_match_python(glob):
+    """False for a glob that cannot match a *.py name (`src/**/*.cu`): no
+    walk over the disk for it."""
+    tail = glob.rsplit("/", 1)[-1][-3:]
+    return selection.has_glob(tail) or tail.lower() == ".py"
+
+
 def select_units(args, units, root, cwd):
     """-> (units to analyse, changed lines or None, skipped [(path, why)])."""
     by_file = {u.file: u for u in units}
@@ -173,6 +190,7 @@ def select_units(args, units, root, cwd):
     changed = None
     wanted_files = set()      # explicit or changed files that are not units
     direct = set()
+    python = set()            # .py files outside the compile database
     if args.diff:
         changed = selection.changed_lines(args.diff, cwd)
         for path in changed:
@@ -180,6 +198,9 @@ def select_units(args, units, root, cwd):
                 continue
             if path in by_file:
                 direct.add(path)
+            elif pyrunner.is_python(path) and \
+                    path.startswith(root.rstrip("/") + "/"):
+                python.add(path)
             elif (selection.is_header(path) or selection.is_source(path)) \
                     and path.startswith(root.rstrip("/") + "/"):
                 wanted_files.add(path)
@@ -187,9 +208,17 @@ def select_units(args, units, root, cwd):
         for arg, match, explicit in matchers:
             hits = [f for f in by_file if match(f)]
             direct.update(hits)
+            py_hits = []
             if explicit and explicit not in by_file:
+                if pyrunner.is_python(explicit):
+                    py_hits = [explicit]
+            elif selection.has_glob(arg) and _may_match_python(arg):
+                py_hits = [f for f in selection.glob_files(
+                    arg, cwd, pyrunner.is_python) if f not in by_file]
+            python.update(py_hits)
+            if explicit and explicit not in by_file and not py_hits:
                 wanted_files.add(explicit)
-            elif not hits and not explicit:
+            elif not hits and not explicit and not py_hits:
                 _warn(f"'{arg}' matches no file of the compile database")
     else:
         direct = set(by_file)
@@ -215,10 +244,12 @@ def select_units(args, units, root, cwd):
                 skipped.append((h, "no file of the compile database "
                                    "includes it"))
     selected = []
-    for f in sorted(direct | context):
+    for f in direct | context:
         u = by_file[f]
         u.context = f not in direct
         selected.append(u)
+    selected += [Unit(f, [], kind="python") for f in python]
+    selected.sort(key=lambda u: u.file)
     return selected, changed, sorted(skipped)
 
 
@@ -267,8 +298,12 @@ def main(argv=None, launcher=None):
     try:
         commands = compdb.load(build_path)
     except compdb.CompDbError as e:
-        _err(str(e))
-        return EXIT_ERROR
+        # Python files alone need no compile database.
+        if not args.paths or not all(pyrunner.is_python(p)
+                                     for p in args.paths):
+            _err(str(e))
+            return EXIT_ERROR
+        commands = []
     commands = [compdb.translate(c, args.cuda_path) for c in commands]
     groups = {}
     for c in commands:
@@ -308,15 +343,31 @@ def main(argv=None, launcher=None):
 
     driver_argv = [find_driver(args.driver, launcher)] + \
         [f"--load={os.path.abspath(p)}" for p in args.load]
+    py_argv = [pyrunner.find_py_driver(args.py_driver, driver_argv[0],
+                                       launcher)]
     config_args = ([f"--config-file={os.path.abspath(args.config_file)}"]
                    if args.config_file else [])
+    has_py = any(u.kind == "python" for u in selected)
+    has_cpp = any(u.kind != "python" for u in selected)
+    version_text = py_version_text = ""
+    version = None
     try:
-        runner.verify_checks(driver_argv, args.checks, config_args, cwd)
-        version_text = runner.version_output(driver_argv)
-        version = runner.driver_version(version_text) or __version__
+        # The C++ driver is checked unless only Python files are selected.
+        if has_cpp or not has_py:
+            runner.verify_checks(driver_argv, args.checks, config_args, cwd)
+            version_text = runner.version_output(driver_argv)
+            version = runner.driver_version(version_text)
+        if has_py:
+            pyrunner.verify(py_argv, args.checks, cwd)
+            py_version_text = runner.version_output(py_argv)
+            version = version or pyrunner.tool_version(py_version_text)
     except runner.DriverError as e:
         _err(str(e))
         return EXIT_ERROR
+    version = version or __version__
+    if has_py and args.config_file:
+        _warn("--config-file does not apply to Python files: streamsafe-py "
+              "reads the .clang-tidy files above each of them")
     baseline = None
     if args.baseline:
         try:
@@ -335,6 +386,8 @@ def main(argv=None, launcher=None):
         try:
             cache = open_cache(args, driver_argv, version_text, header_filter,
                                extra)
+            cache.python_tool = rcache.tool_identity(
+                py_argv, py_version_text, __version__) if has_py else None
         except rcache.CacheError as e:
             _err(str(e))
             return EXIT_ERROR
@@ -349,6 +402,15 @@ def main(argv=None, launcher=None):
         run = runner.Runner(driver_argv, args.checks, header_filter,
                             config_args, extra, sources, args.timeout, work,
                             record_inputs=cache is not None)
+        pyrun = pyrunner.PyRunner(py_argv, args.checks, sources,
+                                  args.timeout)
+
+        def analyse(i):
+            u = selected[i]
+            if u.kind == "python":
+                return pyrun.run_unit(u)
+            return run.run_unit(u, db_dir, i)
+
         results = [None] * len(selected)
         keys = {}
         todo = []
@@ -362,8 +424,7 @@ def main(argv=None, launcher=None):
                     continue
             todo.append(i)
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-            futures = {pool.submit(run.run_unit, selected[i], db_dir, i): i
-                       for i in todo}
+            futures = {pool.submit(analyse, i): i for i in todo}
             for fut in concurrent.futures.as_completed(futures):
                 i = futures[fut]
                 results[i] = r = fut.result()

@@ -52,6 +52,13 @@ class SourceCache:
                 hi = mid - 1
         return lo + 1, offset - starts[lo] + 1
 
+    def offset(self, path, line, column):
+        """1-based line and byte column -> byte offset (0 if unknown)."""
+        data, starts = self._load(path)
+        if data is None or not 1 <= line <= len(starts):
+            return 0
+        return starts[line - 1] + max(column - 1, 0)
+
     def line_text(self, path, line):
         data, starts = self._load(path)
         if data is None or not 1 <= line <= len(starts):

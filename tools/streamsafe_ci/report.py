@@ -166,9 +166,10 @@ def _sarif_fixes(report, f):
 NOTIFICATIONS = [
     {"id": "SSCI1001", "name": "AnalysisFailed",
      "shortDescription": {"text": "A file could not be analysed."},
-     "fullDescription": {"text": "The driver failed on a translation unit "
-                                 "(compiler error, crash or timeout); its "
-                                 "findings may be missing."},
+     "fullDescription": {"text": "The driver failed on a translation unit, "
+                                 "or streamsafe-py on a Python file "
+                                 "(compiler or syntax error, crash or "
+                                 "timeout); its findings may be missing."},
      "defaultConfiguration": {"level": "error"}},
     {"id": "SSCI1002", "name": "NotAnalysed",
      "shortDescription": {"text": "A requested file was not analysed."},
@@ -233,7 +234,7 @@ def render_sarif(report):
     base = report.rules.base_url
     info = base.split("/blob/")[0] if "/blob/" in base else base
     driver = {"name": "StreamSafe", "fullName": "StreamSafe CUDA stream-safety "
-              "analyzer for LibTorch C++ code",
+              "analyzer for LibTorch C++ and PyTorch Python code",
               "informationUri": info,
               "version": report.version, "semanticVersion": report.version,
               "rules": [report.rules.describe(c) for c in checks],

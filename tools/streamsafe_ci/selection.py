@@ -94,6 +94,29 @@ def match_paths(patterns, cwd):
     return matchers
 
 
+def glob_files(arg, cwd, keep):
+    """Files on disk that the glob `arg` matches and `keep(path)` accepts,
+    as canonical paths. The walk starts at the glob's longest literal
+    directory and skips hidden directories (.git, .venv, ...)."""
+    full = os.path.normpath(os.path.join(os.path.realpath(cwd), arg))
+    regex = glob_to_regex(full)
+    parts = full.split("/")
+    literal = []
+    for part in parts[:-1]:
+        if has_glob(part):
+            break
+        literal.append(part)
+    base = "/".join(literal) or "/"
+    found = []
+    for top, dirs, files in os.walk(base):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in files:
+            path = os.path.join(top, name)
+            if keep(path) and regex.match(path):
+                found.append(os.path.realpath(path))
+    return sorted(set(found))
+
+
 # --- includes --------------------------------------------------------------
 
 _INCLUDE = re.compile(rb'^\s*#\s*(?:include|import|include_next)\s*[<"]([^>"]+)[>"]',

@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 os.pardir, os.pardir, os.pardir, "tools"))
 
 from streamsafe_ci import cache, compdb, findings, rules, runner  # noqa: E402
-from streamsafe_ci import selection, tidyyaml  # noqa: E402
+from streamsafe_ci import pyrunner, selection, tidyyaml  # noqa: E402
 
 
 class TidyYaml(unittest.TestCase):
@@ -238,8 +238,8 @@ class DepFile(unittest.TestCase):
 
 
 class _Unit:
-    def __init__(self, file, commands):
-        self.file, self.commands = file, commands
+    def __init__(self, file, commands, kind="c++"):
+        self.file, self.commands, self.kind = file, commands, kind
 
 
 class _Result:
@@ -405,6 +405,64 @@ class ResultCache(unittest.TestCase):
         self.assertEqual(cache.parse_size("100"), 100)
         with self.assertRaises(cache.CacheError):
             cache.parse_size("lots")
+
+
+class PythonFiles(unittest.TestCase):
+    """streamsafe-py's text output -> Findings; Python globs on disk; the
+    cache key of a Python file."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = os.path.realpath(self.tmp.name)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, rel, text):
+        path = os.path.join(self.dir, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_parse_output(self):
+        path = self.write("a:b/t.py", "x = 1\n  y = é + z\n")
+        out = (f"{path}:2:8: warning: a: b [c] [streamsafe-x]\n"
+               f"{path}:1:1: note: first\n"
+               "elsewhere.py:1:1: warning: not ours [streamsafe-x]\n"
+               f"{path}:2:3: warning: second [streamsafe-y]\n")
+        found = pyrunner.parse_output(path, out, findings.SourceCache())
+        self.assertEqual([(f.check, f.message, f.location.key(),
+                           f.location.offset, len(f.notes)) for f in found],
+                         [("streamsafe-x", "a: b [c]", (path, 2, 8), 13, 1),
+                          ("streamsafe-y", "second", (path, 2, 3), 8, 0)])
+        self.assertEqual(found[0].notes[0].location.key(), (path, 1, 1))
+        err = f"{path}:2:3: error: invalid Python syntax; the file is not analysed\n"
+        e = pyrunner.parse_output(path, err, findings.SourceCache())[0]
+        self.assertEqual((e.level, e.check), ("error", "python-syntax-error"))
+
+    def test_globs(self):
+        a = self.write("src/a.py", "")
+        b = self.write("src/deep/b.py", "")
+        self.write("src/c.cpp", "")
+        self.write("src/.venv/d.py", "")
+        is_py = pyrunner.is_python
+        self.assertEqual(selection.glob_files("src/**/*.py", self.dir, is_py),
+                         [a, b])
+        self.assertEqual(selection.glob_files("src/*.py", self.dir, is_py),
+                         [a])
+        self.assertEqual(selection.glob_files("*/deep/?.py", self.dir, is_py),
+                         [b])
+
+    def test_cache_key(self):
+        path = self.write("t.py", "")
+        c = cache.ResultCache(os.path.join(self.dir, "cache"), 1 << 20,
+                              "tool", {}, lambda w: None)
+        c.python_tool = "py-1"
+        key = c.key(_Unit(path, [], "python"))
+        self.assertNotEqual(key, c.key(_Unit(path, [])))
+        c.python_tool = "py-2"
+        self.assertNotEqual(key, c.key(_Unit(path, [], "python")))
 
 
 if __name__ == "__main__":
