@@ -93,6 +93,8 @@ static bool isDeferredPolicy(const Expr *E) {
 void Lowering::lowerCall(const CallExpr *CE, FactList &Out) {
   if (const auto *KE = dyn_cast<CUDAKernelCallExpr>(CE))
     return lowerKernelLaunch(KE, Out);
+  if (lowerContainerCall(CE, Out))
+    return;
   const ApiEntry &A = Table.lookup(CE->getDirectCallee());
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
     // [&] { ... }() or fn() of a local lambda: its body runs here, on this
@@ -148,6 +150,8 @@ void Lowering::lowerTensorOperator(const CXXOperatorCallExpr *OC,
     const auto *DR = dyn_cast<DeclRefExpr>(stripValue(Self, Table));
     if (const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr)
       return emit(Out, At, fact::BindTensor{varOf(V), tensorRef(RHS)});
+    if (lowerContainerCall(OC, Out))
+      return;                    // v[k] = t
     return escape(Out, At, RHS); // stored into a member or element
   }
   for (unsigned I = 1; I < OC->getNumArgs(); ++I) {

@@ -221,10 +221,16 @@ TensorRef Lowering::tensorRef(const Expr *E) {
   E = stripValue(E, Table);
   if (!E)
     return {};
+  if (std::optional<TensorRef> Element = containerTensorRef(E))
+    return *Element;
   TensorRef R;
   if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
       R = TensorRef::var(varOf(V));
+    else if (const auto *B = dyn_cast<BindingDecl>(DR->getDecl()))
+      // auto [a, b] = pair: a names what its holding variable was bound to.
+      R = B->getHoldingVar() ? TensorRef::var(varOf(B->getHoldingVar()))
+                             : TensorRef::var(varOf(B));
   } else if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
       R = TensorRef::var(varOf(FD));
@@ -413,7 +419,8 @@ void Lowering::collectTensors(const Expr *E,
                               llvm::SmallVectorImpl<const Expr *> &Out) {
   if (!E)
     return;
-  if (Table.classify(E->getType()) == ValueClass::Tensor || isPieceList(E)) {
+  if (Table.classify(E->getType()) == ValueClass::Tensor || isPieceList(E) ||
+      containerOf(E)) {
     Out.push_back(E);
     return;
   }
