@@ -261,6 +261,24 @@ static bool listElements(const Expr *E, ApiTable &Table,
   return false;
 }
 
+void ContainerModel::prepare(const FunctionDecl &F) {
+  if (!F.getBody() || !Prepared.insert(&F).second)
+    return;
+  struct Locals : RecursiveASTVisitor<Locals> {
+    bool shouldVisitLambdaBody() const { return true; }
+    bool VisitVarDecl(VarDecl *V) {
+      if (V->hasLocalStorage() && !isa<ParmVarDecl>(V))
+        Found.push_back(V);
+      return true;
+    }
+    llvm::SmallVector<const VarDecl *, 8> Found;
+  } L;
+  L.TraverseStmt(F.getBody());
+  for (const VarDecl *V : L.Found)
+    if (!V->getType()->isReferenceType() && isContainerType(V->getType()))
+      info(V);
+}
+
 const ContainerInfo *ContainerModel::info(const VarDecl *V) {
   if (!V)
     return nullptr;

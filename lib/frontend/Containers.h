@@ -84,6 +84,9 @@ public:
   /// The model of a local container (computed once); null when \p V is not
   /// a container of tensors or is not followed.
   const ContainerInfo *info(const clang::VarDecl *V);
+  /// Models every local container of \p F (its lambdas' too), so that
+  /// consumed() answers before the declarations are lowered.
+  void prepare(const clang::FunctionDecl &F);
   /// True when \p Node (a construction, a make_pair call, an init list)
   /// only builds the elements of a followed container: it keeps nothing.
   bool consumed(const void *Node) const { return Consumed.count(Node); }
@@ -95,6 +98,7 @@ private:
   ApiTable &Table;
   llvm::DenseMap<const clang::VarDecl *, std::unique_ptr<ContainerInfo>> Infos;
   llvm::DenseSet<const void *> Consumed;
+  llvm::DenseSet<const clang::FunctionDecl *> Prepared;
 };
 
 } // namespace streamsafe

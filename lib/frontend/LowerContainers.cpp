@@ -15,6 +15,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include <functional>
 
 using namespace clang;
 
@@ -330,6 +332,57 @@ bool Lowering::lowerContainerDecl(const VarDecl *V, const Stmt *DS,
     return true;
   }
   return false;
+}
+
+// `for (auto &t : v) t.record_stream(s);` runs at least once for each
+// element there is, but the loop's exit edge also leaves from before the
+// first iteration, where nothing was recorded yet. Every fact on the loop
+// variable applies to all elements, so the unconditional record_stream
+// calls of the body are also made before the loop, when their stream is
+// already what it is in the loop (a variable declared before it).
+void Lowering::hoistLoopRecords(const Stmt *RangeStmt, FactList &Out) {
+  const auto *FR = dyn_cast_or_null<CXXForRangeStmt>(
+      Parents && Parents->hasParent(RangeStmt) ? Parents->getParent(RangeStmt)
+                                               : nullptr);
+  const VarDecl *C = nullptr;
+  if (!FR || FR->getRangeStmt() != RangeStmt ||
+      !loopOverContainer(FR->getLoopVariable(), &C))
+    return;
+  const Stmt *Body = FR->getBody();
+  llvm::SmallVector<const Stmt *, 4> Top;
+  if (const auto *CS = dyn_cast<CompoundStmt>(Body))
+    Top.append(CS->body_begin(), CS->body_end());
+  else
+    Top.push_back(Body);
+  const SourceManager &SMgr = Ctx.getSourceManager();
+  std::function<bool(const Stmt *)> DeclaredBefore = [&](const Stmt *S) {
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      if (!SMgr.isBeforeInTranslationUnit(DR->getDecl()->getLocation(),
+                                          FR->getBeginLoc()))
+        return false;
+    for (const Stmt *Child : S->children())
+      if (Child && !DeclaredBefore(Child))
+        return false;
+    return true;
+  };
+  for (const Stmt *S : Top) {
+    const auto *E = dyn_cast<Expr>(S);
+    const auto *MC =
+        E ? dyn_cast<CXXMemberCallExpr>(E->IgnoreImplicit()) : nullptr;
+    if (!MC || !MC->getMethodDecl() ||
+        Table.lookup(MC->getMethodDecl()).Effect !=
+            ApiEffect::TensorRecordStream)
+      continue;
+    const auto *Obj = dyn_cast_or_null<DeclRefExpr>(
+        stripValue(MC->getImplicitObjectArgument(), Table));
+    if (!Obj || Obj->getDecl() != FR->getLoopVariable())
+      continue;
+    bool StreamKnown = true;
+    for (const Expr *Arg : MC->arguments())
+      StreamKnown &= DeclaredBefore(Arg);
+    if (StreamKnown)
+      lowerCall(MC, Out);
+  }
 }
 
 bool Lowering::lowerContainerDtor(const VarDecl *V, SiteId At, FactList &Out) {

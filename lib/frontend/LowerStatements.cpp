@@ -21,6 +21,7 @@ void Lowering::setContext(const FunctionDecl &F, const ParentMap &P,
                           const BranchConditions &C, unsigned Index,
                           const BoundCallables &Bound) {
   CurrentFunction = &F;
+  Containers.prepare(F);
   if (Index == 0)
     Root = &F;
   Parents = &P;
@@ -145,6 +146,8 @@ void Lowering::lowerDecl(const VarDecl *V, const Stmt *DS, FactList &Out) {
     return bind(V, Range, site(SiteKind::Other, V->getLocation(), DS, V), Out);
   if (lowerContainerDecl(V, DS, Out))
     return;
+  if (V->isImplicit() && V->getType()->isReferenceType())
+    hoistLoopRecords(DS, Out); // the range of a range-for
   switch (Table.classify(V->getType())) {
   case ValueClass::None: {
     // std::vector<at::Tensor> v{a, b}; Pair p{a, b}: the object keeps them.

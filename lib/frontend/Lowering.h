@@ -206,6 +206,7 @@ private:
   bool lowerContainerCall(const clang::CallExpr *CE, FactList &Out);
   bool lowerContainerDecl(const clang::VarDecl *V, const clang::Stmt *DS,
                           FactList &Out);
+  void hoistLoopRecords(const clang::Stmt *RangeStmt, FactList &Out);
   bool lowerContainerDtor(const clang::VarDecl *V, SiteId At, FactList &Out);
   /// Replaces a fact on every element (a group) by one fact per element.
   bool expandGroup(FactList &Out, SiteId At, const Fact::Op &What);
