@@ -298,6 +298,15 @@ bool Lowering::lowerStreamCall(const CallExpr *CE, const ApiEntry &A,
          fact::GuardEnter{
              GuardOf(), streamArg(CE, A.Stream, StreamRef::unknown()), false});
     return true;
+  case ApiEffect::SetDevice:
+    // cudaSetDevice(1): device 1 becomes current, and with it its current
+    // stream, until changed (a device guard with no exit). A device that is
+    // not a constant is taken to be the current one, as for CUDAGuard.
+    if (const Expr *Device = arg(CE, 0))
+      if (std::optional<int8_t> D = deviceIndexOf(Device); D && *D >= 0)
+        emit(Out, site(SiteKind::Other, CE),
+             fact::GuardEnter{NoVar, StreamRef::currentOf(*D), false, *D});
+    return true;
   case ApiEffect::GuardReset:
     emit(Out, site(SiteKind::GuardExit, CE), fact::GuardExit{GuardOf()});
     return true;

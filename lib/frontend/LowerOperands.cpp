@@ -334,8 +334,14 @@ StreamRef Lowering::streamRef(const Expr *E) {
       return StreamRef::queried();
     case ApiEffect::ConfiguredCurrentStream:
       return StreamRef::queried();
-    case ApiEffect::StreamFromPool:
-      return {StreamRef::Pool, objectOf(CE), NoVar};
+    case ApiEffect::StreamFromPool: {
+      // getStreamFromPool(priority, 1): a stream of device 1.
+      StreamRef R{StreamRef::Pool, objectOf(CE), NoVar};
+      if (const Expr *Device = arg(CE, 1))
+        if (std::optional<int8_t> D = deviceIndexOf(Device); D && *D >= 0)
+          R.Device = *D;
+      return R;
+    }
     case ApiEffect::DefaultStream:
       return StreamRef::legacy();
     case ApiEffect::ExternalStream: {
