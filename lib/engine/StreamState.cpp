@@ -296,6 +296,10 @@ unsigned StreamState::join(const StreamState &O,
     if (G.SavedDevice != F->second.SavedDevice)
       G.SavedDevice = UnknownDevice;
     G.DeviceGuard |= F->second.DeviceGuard;
+    if (G.SwitchedDevice != F->second.SwitchedDevice) {
+      G.SwitchedDevice = true;
+      G.SavedDevice = UnknownDevice;
+    }
     if (G.Saved != F->second.Saved) {
       G.Saved = StreamTable::Unknown;
       G.SavedSetAt = NoSite;

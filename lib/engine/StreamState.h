@@ -153,9 +153,13 @@ struct GuardState {
   /// A device guard: it restores SavedDevice (not a stream) at its exit.
   bool DeviceGuard = false;
   int8_t SavedDevice = EntryDevice;
+  /// A stream guard whose stream belongs to another device: it made that
+  /// device current, and restores SavedDevice after the stream.
+  bool SwitchedDevice = false;
   bool operator==(const GuardState &O) const {
     return Saved == O.Saved && SavedSetAt == O.SavedSetAt &&
-           DeviceGuard == O.DeviceGuard && SavedDevice == O.SavedDevice;
+           DeviceGuard == O.DeviceGuard && SavedDevice == O.SavedDevice &&
+           SwitchedDevice == O.SwitchedDevice;
   }
 };
 

@@ -42,6 +42,12 @@ public:
   /// function was entered: it may be EntryCurrent (the entry device may be
   /// that one), and differs from the entry stream of every other device.
   StreamId deviceCurrent(int8_t Device);
+  /// The device (a constant index) a stream belongs to, or -1.
+  int8_t device(StreamId Id) const { return Syms[Id].Device; }
+  void setDevice(StreamId Id, int8_t Device) {
+    if (Id > EntryCurrent)
+      Syms[Id].Device = Device;
+  }
   /// Remembers the first variable a stream was stored in (for messages).
   void nameBy(StreamId Id, VarId Var);
 

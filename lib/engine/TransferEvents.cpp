@@ -33,11 +33,24 @@ void Transfer::apply(const Fact &F, const fact::GuardEnter &X, StreamState &S) {
       S.Guards[X.Guard] = {StreamTable::Unknown, NoSite, true, S.CurrentDevice};
     return switchDevice(X.Device, S);
   }
-  if (X.Guard != NoVar && !S.Guards.count(X.Guard))
-    S.Guards[X.Guard] = {S.Current, S.CurrentSetAt};
+  // CUDAStreamGuard(s) with s a stream of another (constant) device makes
+  // that device current too, and saves that device's current stream.
+  StreamId Target =
+      X.KeepCurrent ? StreamTable::Unknown : streamOf(X.Stream, S);
+  int8_t Device = Streams.device(Target);
+  bool Switch = Device >= 0 && Device != S.CurrentDevice;
+  int8_t SavedDevice = S.CurrentDevice;
+  if (Switch)
+    switchDevice(Device, S);
+  if (X.Guard != NoVar && !S.Guards.count(X.Guard)) {
+    GuardState G{S.Current, S.CurrentSetAt};
+    G.SwitchedDevice = Switch;
+    G.SavedDevice = Switch ? SavedDevice : EntryDevice;
+    S.Guards[X.Guard] = G;
+  }
   if (X.KeepCurrent)
     return;
-  S.Current = streamOf(X.Stream, S);
+  S.Current = Target;
   S.CurrentSetAt = F.Site;
 }
 
@@ -52,6 +65,12 @@ void Transfer::apply(const Fact &F, const fact::GuardExit &X, StreamState &S) {
   }
   S.Current = It->second.Saved;
   S.CurrentSetAt = F.Site;
+  if (It->second.SwitchedDevice) {
+    // The stream's device got its stream back; now the device goes back.
+    int8_t Saved = It->second.SavedDevice;
+    S.Guards.erase(It);
+    return switchDevice(Saved, S);
+  }
   S.Guards.erase(It);
   // A guard restores its device's stream, undoing any set inside it.
   if (S.Current == StreamTable::EntryCurrent)

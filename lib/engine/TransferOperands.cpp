@@ -129,8 +129,12 @@ StreamId Transfer::streamOf(const StreamRef &R, const StreamState &S) {
     Streams.nameBy(Id, R.Id);
     return Id;
   }
-  case StreamRef::Pool:
-    return Streams.get(StreamKind::Pool, keyOf(KeySpace::Object, R.Id));
+  case StreamRef::Pool: {
+    StreamId Id = Streams.get(StreamKind::Pool, keyOf(KeySpace::Object, R.Id));
+    if (R.Device >= 0)
+      Streams.setDevice(Id, R.Device);
+    return Id;
+  }
   case StreamRef::Created:
     return Streams.get(StreamKind::Created, keyOf(KeySpace::Object, R.Id));
   case StreamRef::Other: {
@@ -163,7 +167,8 @@ Access Transfer::accessOf(const Fact &F, const StreamState &S) {
         if (const TensorState *T = S.Tensors.lookup(*Src); T && T->Device >= 0)
           Ref.Device = T->Device;
   }
-  if (Ref.Device != StreamRef::NoDevice && Ref.Device != S.CurrentDevice) {
+  if ((Ref.K == StreamRef::Current || Ref.K == StreamRef::Queried) &&
+      Ref.Device != StreamRef::NoDevice && Ref.Device != S.CurrentDevice) {
     auto [Stream, SetAt] = deviceCurrent(Ref.Device, S);
     A.Stream = Stream;
     A.StreamSetAt = SetAt;

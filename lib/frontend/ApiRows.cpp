@@ -61,6 +61,9 @@ const Row Rows[] = {
     {"c10::cuda::getDefaultCUDAStream", fx(E::DefaultStream)},
     {"c10::cuda::getCurrentCUDAStream", fx(E::CurrentStream)},
     {"c10::cuda::getStreamFromExternal", fx(E::ExternalStream)},
+    // The current device changes, with no restore (c10/cuda/CUDAFunctions.h).
+    {"cudaSetDevice", fx(E::SetDevice)},
+    {"c10::cuda::set_device", fx(E::SetDevice)},
     {"cudaStreamCreate", fx(E::StreamCreate)},
     {"cudaStreamCreateWithFlags", fx(E::StreamCreate)},
     {"cudaStreamCreateWithPriority", fx(E::StreamCreate)},

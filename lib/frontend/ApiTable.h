@@ -65,6 +65,7 @@ enum class ApiEffect : uint8_t {
   StreamIdentity,   ///< the object's own stream (unwrap, stream(), casts)
   GuardResetStream, ///< guard.reset_stream(s)
   GuardReset,       ///< optional guard .reset(): restores
+  SetDevice,        ///< cudaSetDevice(d): device d becomes current
   // Events.
   EventRecord,         ///< ev.record(), ev.record(s), recordOnce(s)
   EventBlock,          ///< ev.block(s): s waits

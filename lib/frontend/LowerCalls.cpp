@@ -93,6 +93,8 @@ static bool isDeferredPolicy(const Expr *E) {
 void Lowering::lowerCall(const CallExpr *CE, FactList &Out) {
   if (const auto *KE = dyn_cast<CUDAKernelCallExpr>(CE))
     return lowerKernelLaunch(KE, Out);
+  if (lowerContainerCall(CE, Out))
+    return;
   const ApiEntry &A = Table.lookup(CE->getDirectCallee());
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
     // [&] { ... }() or fn() of a local lambda: its body runs here, on this
@@ -148,6 +150,8 @@ void Lowering::lowerTensorOperator(const CXXOperatorCallExpr *OC,
     const auto *DR = dyn_cast<DeclRefExpr>(stripValue(Self, Table));
     if (const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr)
       return emit(Out, At, fact::BindTensor{varOf(V), tensorRef(RHS)});
+    if (lowerContainerCall(OC, Out))
+      return;                    // v[k] = t
     return escape(Out, At, RHS); // stored into a member or element
   }
   for (unsigned I = 1; I < OC->getNumArgs(); ++I) {
@@ -293,6 +297,15 @@ bool Lowering::lowerStreamCall(const CallExpr *CE, const ApiEntry &A,
     emit(Out, site(SiteKind::GuardEnter, CE),
          fact::GuardEnter{
              GuardOf(), streamArg(CE, A.Stream, StreamRef::unknown()), false});
+    return true;
+  case ApiEffect::SetDevice:
+    // cudaSetDevice(1): device 1 becomes current, and with it its current
+    // stream, until changed (a device guard with no exit). A device that is
+    // not a constant is taken to be the current one, as for CUDAGuard.
+    if (const Expr *Device = arg(CE, 0))
+      if (std::optional<int8_t> D = deviceIndexOf(Device); D && *D >= 0)
+        emit(Out, site(SiteKind::Other, CE),
+             fact::GuardEnter{NoVar, StreamRef::currentOf(*D), false, *D});
     return true;
   case ApiEffect::GuardReset:
     emit(Out, site(SiteKind::GuardExit, CE), fact::GuardExit{GuardOf()});

@@ -221,10 +221,16 @@ TensorRef Lowering::tensorRef(const Expr *E) {
   E = stripValue(E, Table);
   if (!E)
     return {};
+  if (std::optional<TensorRef> Element = containerTensorRef(E))
+    return *Element;
   TensorRef R;
   if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
       R = TensorRef::var(varOf(V));
+    else if (const auto *B = dyn_cast<BindingDecl>(DR->getDecl()))
+      // auto [a, b] = pair: a names what its holding variable was bound to.
+      R = B->getHoldingVar() ? TensorRef::var(varOf(B->getHoldingVar()))
+                             : TensorRef::var(varOf(B));
   } else if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
       R = TensorRef::var(varOf(FD));
@@ -328,8 +334,14 @@ StreamRef Lowering::streamRef(const Expr *E) {
       return StreamRef::queried();
     case ApiEffect::ConfiguredCurrentStream:
       return StreamRef::queried();
-    case ApiEffect::StreamFromPool:
-      return {StreamRef::Pool, objectOf(CE), NoVar};
+    case ApiEffect::StreamFromPool: {
+      // getStreamFromPool(priority, 1): a stream of device 1.
+      StreamRef R{StreamRef::Pool, objectOf(CE), NoVar};
+      if (const Expr *Device = arg(CE, 1))
+        if (std::optional<int8_t> D = deviceIndexOf(Device); D && *D >= 0)
+          R.Device = *D;
+      return R;
+    }
     case ApiEffect::DefaultStream:
       return StreamRef::legacy();
     case ApiEffect::ExternalStream: {
@@ -413,7 +425,8 @@ void Lowering::collectTensors(const Expr *E,
                               llvm::SmallVectorImpl<const Expr *> &Out) {
   if (!E)
     return;
-  if (Table.classify(E->getType()) == ValueClass::Tensor || isPieceList(E)) {
+  if (Table.classify(E->getType()) == ValueClass::Tensor || isPieceList(E) ||
+      containerOf(E)) {
     Out.push_back(E);
     return;
   }

@@ -2,6 +2,7 @@
 
 #include "lib/frontend/Lowering.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
@@ -13,12 +14,14 @@ namespace streamsafe {
 Lowering::Lowering(ASTContext &Ctx, ApiTable &Table, Function &IR,
                    BodyLowerer LowerBody, CalleeLowerer LowerCallee)
     : Ctx(Ctx), SM(Ctx.getSourceManager()), Table(Table), IR(IR),
-      LowerBody(std::move(LowerBody)), LowerCallee(std::move(LowerCallee)) {}
+      LowerBody(std::move(LowerBody)), LowerCallee(std::move(LowerCallee)),
+      Containers(Ctx, Table) {}
 
 void Lowering::setContext(const FunctionDecl &F, const ParentMap &P,
                           const BranchConditions &C, unsigned Index,
                           const BoundCallables &Bound) {
   CurrentFunction = &F;
+  Containers.prepare(F);
   if (Index == 0)
     Root = &F;
   Parents = &P;
@@ -28,6 +31,8 @@ void Lowering::setContext(const FunctionDecl &F, const ParentMap &P,
 }
 
 void Lowering::emit(FactList &Out, SiteId At, Fact::Op What) {
+  if (!Groups.empty() && expandGroup(Out, At, What))
+    return;
   Fact F;
   F.Site = At;
   F.What = std::move(What);
@@ -48,6 +53,15 @@ void Lowering::lower(const CFGElement &Elem, FactList &Out) {
 void Lowering::lowerDtor(const CFGAutomaticObjDtor &D, FactList &Out) {
   const VarDecl *V = D.getVarDecl();
   if (V->getType()->isReferenceType())
+    return;
+  if ((isa<DecompositionDecl>(V) || Containers.isContainerType(V->getType())) &&
+      lowerContainerDtor(V,
+                         site(SiteKind::LifetimeEnd,
+                              D.getTriggerStmt()
+                                  ? D.getTriggerStmt()->getEndLoc()
+                                  : V->getLocation(),
+                              D.getTriggerStmt(), V),
+                         Out))
     return;
   VarId Id = varOf(V);
   VarClass C = IR.var(Id).Class;
@@ -130,6 +144,10 @@ void Lowering::lowerDecl(const VarDecl *V, const Stmt *DS, FactList &Out) {
     return bind(V, Init, site(SiteKind::Other, V->getLocation(), DS, V), Out);
   if (const Expr *Range = rangeOfLoopVar(V))
     return bind(V, Range, site(SiteKind::Other, V->getLocation(), DS, V), Out);
+  if (lowerContainerDecl(V, DS, Out))
+    return;
+  if (V->isImplicit() && V->getType()->isReferenceType())
+    hoistLoopRecords(DS, Out); // the range of a range-for
   switch (Table.classify(V->getType())) {
   case ValueClass::None: {
     // std::vector<at::Tensor> v{a, b}; Pair p{a, b}: the object keeps them.
@@ -261,6 +279,9 @@ void Lowering::lowerLambda(const LambdaExpr *LE, FactList &Out) {
 void Lowering::lowerConstruct(const CXXConstructExpr *CE, FactList &Out) {
   if (Table.isThreadClass(CE->getType()->getAsCXXRecordDecl()))
     spawn(CE, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()), nullptr, Out);
+  // The elements of a followed container are bound, not kept.
+  if (Containers.consumed(CE))
+    return;
   // A non-tensor object built from tensors (a container, a struct) keeps
   // them.
   if (Table.classify(CE->getType()) != ValueClass::None)

@@ -17,6 +17,7 @@
 
 #include "lib/frontend/ApiTable.h"
 #include "lib/frontend/BranchConditions.h"
+#include "lib/frontend/Containers.h"
 #include "lib/ir/IR.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
@@ -181,6 +182,34 @@ private:
   /// initialisation (assigned, passed by non-const reference).
   bool rebound(const clang::VarDecl *V);
   bool recordedLaterInLoop(const clang::Stmt *Wait, VarId Event);
+
+  //===-- Containers of tensors (LowerContainers.cpp)
+  //----------------------===//
+  /// The followed container \p E names (a local variable), or null.
+  const ContainerInfo *containerOf(const clang::Expr *E,
+                                   const clang::VarDecl **V = nullptr);
+  /// The tensor a use of a followed container denotes (an element, every
+  /// element, the loop variable of a range-for over one, a structured
+  /// binding); none when \p E is no such use.
+  std::optional<TensorRef> containerTensorRef(const clang::Expr *E);
+  /// std::get<k> of a structured binding's hidden object, when that is a
+  /// followed container or a copy of one.
+  std::optional<TensorRef> bindingElement(const clang::Expr *E);
+  /// The range-for over a followed container whose variable \p V is.
+  const ContainerUse *loopOverContainer(const clang::VarDecl *V,
+                                        const clang::VarDecl **C);
+  VarId slotVar(const clang::VarDecl *C, unsigned Slot);
+  TensorRef slotRef(const clang::VarDecl *C, unsigned Slot);
+  /// Binds and unbinds the slots a use binds or kills.
+  void lowerContainerUse(const ContainerUse &U, const clang::VarDecl *C,
+                         SiteId At, FactList &Out);
+  bool lowerContainerCall(const clang::CallExpr *CE, FactList &Out);
+  bool lowerContainerDecl(const clang::VarDecl *V, const clang::Stmt *DS,
+                          FactList &Out);
+  void hoistLoopRecords(const clang::Stmt *RangeStmt, FactList &Out);
+  bool lowerContainerDtor(const clang::VarDecl *V, SiteId At, FactList &Out);
+  /// Replaces a fact on every element (a group) by one fact per element.
+  bool expandGroup(FactList &Out, SiteId At, const Fact::Op &What);
   bool pointerKeptForLater(const clang::Stmt *RawPointerCall) const;
 
   //===-- Fact builders
@@ -223,6 +252,15 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, VarId> ReturnVars;
   llvm::DenseMap<const clang::NamedDecl *, VarId> Vars;
   llvm::DenseMap<const void *, ObjectId> Objects;
+  ContainerModel Containers;
+  /// Slots of containers, as tensor variables, and the part of a storage
+  /// each was given.
+  llvm::DenseMap<std::pair<const clang::VarDecl *, unsigned>, VarId> Slots;
+  llvm::DenseMap<VarId, Region> SlotRegions;
+  /// Synthetic variables that stand for every element of a container at
+  /// one use: the slot variables of each.
+  llvm::DenseMap<const void *, VarId> GroupOfUse;
+  llvm::DenseMap<VarId, llvm::SmallVector<VarId, 4>> Groups;
 };
 
 } // namespace streamsafe

@@ -55,7 +55,8 @@ struct StreamDesc {
   StreamKind Kind = StreamKind::Unknown;
   VarId Named = NoVar;
   /// For EntryCurrent: the device (a constant index) whose current stream
-  /// it is; -1: the device current at entry.
+  /// it is; -1: the device current at entry. For a pool stream: its device,
+  /// when a constant said so.
   int8_t Device = -1;
 };
 

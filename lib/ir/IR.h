@@ -98,7 +98,8 @@ struct StreamRef {
   /// For Other: the variable that names it in messages, if any.
   VarId Named = NoVar;
   /// For Current and Queried: the current stream of this device (a constant
-  /// index); NoDevice: of the current device.
+  /// index); NoDevice: of the current device. For Pool: the device the
+  /// stream belongs to, when a constant says so.
   int8_t Device = NoDevice;
   static constexpr int8_t NoDevice = -1;
   static StreamRef current() { return {}; }

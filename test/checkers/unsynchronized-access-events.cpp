@@ -312,8 +312,8 @@ void lambda_called_in_place_on_producer_stream(const at::Tensor &X) {
   at::Tensor Z = [&] { return Y.sum(); }();
 }
 
-// Containers are element-insensitive: a tensor read back from a vector is
-// not followed (silent).
+// A tensor read back from a vector is followed: the element was made on the
+// pool stream and is read on the current stream with no join.
 void through_a_container(const at::Tensor &X) {
   auto s = at::cuda::getStreamFromPool();
   std::vector<at::Tensor> parts;
@@ -325,6 +325,10 @@ void through_a_container(const at::Tensor &X) {
     // CHECK-NOTES: :[[@LINE-8]]:44: note: 'X' is assumed ready on the caller's current stream at function entry
   }
   at::Tensor Z = parts[0].clone();
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'parts[0]' is read on the caller's current stream while its write on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-8]]:21: note: 'parts[0]' is written on pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-10]]:31: note: the current stream was set to pool stream 's' here
 }
 
 // A variable reassigned on one path names either value afterwards.
