@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/frontend/Containers.h"
+#include "lib/frontend/Lowering.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -92,14 +93,8 @@ const Expr *skipUp(const Expr *E, const ParentMap &PM) {
 const Expr *strip(const Expr *E) {
   while (E) {
     E = E->IgnoreParenImpCasts();
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = M->getSubExpr();
-    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = B->getSubExpr();
-    else if (const auto *C = dyn_cast<ExprWithCleanups>(E))
-      E = C->getSubExpr();
-    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
-      E = F->getSubExpr();
+    if (const Expr *Inner = temporaryInside(E))
+      E = Inner;
     else
       return E;
   }

@@ -52,6 +52,18 @@ static const Expr *tensorHolder(const Expr *E, ApiTable &Table) {
   return Holder;
 }
 
+const Expr *temporaryInside(const Expr *E) {
+  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+    return M->getSubExpr();
+  if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+    return B->getSubExpr();
+  if (const auto *C = dyn_cast<ExprWithCleanups>(E))
+    return C->getSubExpr();
+  if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
+    return F->getSubExpr();
+  return nullptr;
+}
+
 const Expr *stripValue(const Expr *E, ApiTable &Table) {
   while (E) {
     E = E->IgnoreParenImpCasts();
@@ -59,14 +71,8 @@ const Expr *stripValue(const Expr *E, ApiTable &Table) {
       E = Holder;
       continue;
     }
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = M->getSubExpr();
-    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = B->getSubExpr();
-    else if (const auto *C = dyn_cast<ExprWithCleanups>(E))
-      E = C->getSubExpr();
-    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
-      E = F->getSubExpr();
+    if (const Expr *Inner = temporaryInside(E))
+      E = Inner;
     else if (const auto *S = dyn_cast<CXXStaticCastExpr>(E))
       E = S->getSubExpr();
     else if (const auto *CE = dyn_cast<CXXConstructExpr>(E);

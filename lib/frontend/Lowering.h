@@ -43,6 +43,9 @@ namespace streamsafe {
 /// Strips what does not change which value an expression denotes: parens,
 /// implicit casts, temporaries, copies, std::move.
 const clang::Expr *stripValue(const clang::Expr *E, ApiTable &Table);
+/// The expression a temporary's wrapper holds (a materialized or bound
+/// temporary, cleanups, a functional cast), or null when \p E is none.
+const clang::Expr *temporaryInside(const clang::Expr *E);
 /// The lambda a callable argument denotes (directly, through a variable or a
 /// std::function), or null.
 const clang::LambdaExpr *lambdaOf(const clang::Expr *E, ApiTable &Table);
