@@ -12,11 +12,34 @@
 
 #include "lib/ir/IR.h"
 #include "lib/python/Scope.h"
+#include "lib/python/Syntax.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include <string>
+#include <vector>
 
 namespace streamsafe::py {
+
+//===-- Defs and classes of the file, as Helpers.cpp and HelperObjects.cpp
+//===-- read them
+//----------------------------------------------------------===//
+
+/// Helper bodies a function runs in place at most (as in C++).
+constexpr unsigned MaxInlinedCallees = 32;
+
+/// The parameter names of a def, in order.
+std::vector<std::string> paramNames(TSNode Def, const SourceFile &F);
+/// Whether a def is decorated.
+bool decorated(TSNode Def);
+/// The class a def is a method of (null: none).
+TSNode classOf(TSNode Def);
+/// The undecorated method \p Name defined in \p Class's body (null: none).
+TSNode methodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F);
+/// The yield statement of a @contextmanager generator and its statements
+/// before and after it (null: not the one-yield shape).
+TSNode splitAtYield(TSNode Def, std::vector<TSNode> &Before,
+                    std::vector<TSNode> &After);
 
 class HelperIndex {
 public:

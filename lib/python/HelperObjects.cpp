@@ -1,0 +1,255 @@
+//===--- HelperObjects.cpp - Objects of the file's classes, run in place -===//
+//
+// The object half of Helpers.cpp: `Cls(...)` of a class of this file makes
+// an object whose __init__ runs in place and whose stream and event
+// attributes are variables of that object; `with Cls(...):` runs __enter__
+// at the entry and __exit__ at every exit, and a @contextlib.contextmanager
+// generator its code before and after the yield.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/python/Api.h"
+#include "lib/python/Builder.h"
+#include "lib/python/Helpers.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace streamsafe::py {
+
+bool Builder::enterObject(TSNode Call, TSNode Body) {
+  TSNode Fn = field(Call, "function");
+  if (!is(Fn, "identifier"))
+    return false;
+  const Scope *Owner = St->S->owner(F.text(Fn));
+  if (Owner && Owner->K != Scope::Module)
+    return false;
+  TSNode Class = X->moduleClass(F.text(Fn));
+  if (ts_node_is_null(Class) ||
+      !ts_node_is_null(field(Class, "superclasses")) || decorated(Class))
+    return false;
+  TSNode Init = methodOf(Class, "__init__", F);
+  TSNode Enter = methodOf(Class, "__enter__", F);
+  TSNode Exit = methodOf(Class, "__exit__", F);
+  if (ts_node_is_null(Enter) || ts_node_is_null(Exit) ||
+      !(X->usesStreams(Enter) || X->usesStreams(Exit) ||
+        (!ts_node_is_null(Init) && X->usesStreams(Init))))
+    return false;
+  const Scope *Module = St->S->ModuleScope;
+  std::vector<std::string> ExitParams = paramNames(Exit, F);
+  llvm::StringMap<VarClass> NoClasses;
+  for (size_t K = 1; K < ExitParams.size(); ++K)
+    NoClasses[ExitParams[K]] = VarClass::Other;
+  const Instance *O = newObject(Call, Class);
+  if (!O)
+    return false;
+  std::optional<BodyId> ExitBody =
+      helperBody(Exit, Module, O, NoClasses, llvm::StringMap<VarId>());
+  Value Ignored;
+  // __enter__, at the with; its call site names it in the notes.
+  if (!runInPlace(Call, Args(), Enter, Module, O, true, Ignored, "__enter__"))
+    return true; // over the bound: the body runs, __exit__ does not
+  // `with Cls() as x`, where __enter__ returns self: x is the object.
+  bool ReturnsSelf = true, Returns = false;
+  std::vector<std::string> EnterParams = paramNames(Enter, F);
+  ownCode(field(Enter, "body"), [&](TSNode X) {
+    if (!is(X, "return_statement"))
+      return;
+    Returns = true;
+    std::vector<TSNode> C = children(X);
+    ReturnsSelf &= C.size() == 1 && !EnterParams.empty() &&
+                   F.text(unparen(C[0])) == EnterParams[0];
+  });
+  if (Returns && ReturnsSelf && is(ts_node_parent(Call), "as_pattern")) {
+    TSNode Alias = field(ts_node_parent(Call), "alias");
+    if (!children(Alias).empty() && is(children(Alias)[0], "identifier"))
+      nameObject(children(Alias)[0], O);
+  }
+  if (!ExitBody)
+    return true;
+  Frame W;
+  W.K = Frame::Exit;
+  W.Node = Body;
+  W.ExitBody = *ExitBody;
+  St->Frames.push_back(W);
+  return true;
+}
+
+bool Builder::attributeValue(TSNode N, Value &Out) {
+  // self.x in a method of the object, or x.attr of a variable naming it.
+  TSNode Object = unparen(field(N, "object"));
+  if (!is(Object, "identifier"))
+    return false;
+  const Instance *O = nullptr;
+  if (St->Self && !St->S->Params.empty() &&
+      F.text(Object) == F.text(St->S->Params[0]))
+    O = St->Self;
+  else if (const Scope *Owner = St->S->owner(F.text(Object))) {
+    auto It = ObjectVars.find({Owner, F.text(Object).str()});
+    O = It == ObjectVars.end() ? nullptr : It->second;
+  }
+  if (!O)
+    return false;
+  auto It = O->Attrs.find(F.text(field(N, "attribute")));
+  if (It == O->Attrs.end())
+    return false;
+  Out = Value();
+  Out.Node = N;
+  Out.Class = IR->var(It->second).Class;
+  if (Out.Class == VarClass::Stream)
+    Out.Stream = StreamRef::var(It->second);
+  else
+    Out.Event = It->second;
+  return true;
+}
+
+bool Builder::bindAttribute(TSNode Target, const Value &V) {
+  Value Attr;
+  if (!is(Target, "attribute") || !attributeValue(Target, Attr))
+    return false;
+  if (Attr.Class == VarClass::Stream) {
+    emit(site(SiteKind::Other, Target),
+         fact::BindStream{Attr.Stream.Id, V.Class == VarClass::Stream
+                                              ? V.Stream
+                                              : StreamRef::unknown()});
+    return true;
+  }
+  emit(site(SiteKind::EventDecl, Target),
+       fact::BindEvent{Attr.Event, V.FreshEvent || V.RecordOn});
+  if (V.RecordOn)
+    emit(site(SiteKind::EventRecord, V.Node),
+         fact::EventRecord{Attr.Event, V.RecordStream});
+  return true;
+}
+
+bool Builder::enterGenerator(TSNode Call, TSNode Body) {
+  TSNode Fn = field(Call, "function");
+  if (!is(Fn, "identifier"))
+    return false;
+  TSNode Def = {};
+  const Scope *Outer = nullptr;
+  for (const Scope *S = St->S; S && ts_node_is_null(Def); S = S->Parent) {
+    auto It = S->Defs.find(F.text(Fn));
+    if (It != S->Defs.end()) {
+      Def = It->second;
+      Outer = S;
+    } else if (S->Locals.count(F.text(Fn))) {
+      return false;
+    }
+  }
+  // Decorated with contextlib.contextmanager, and nothing else.
+  if (ts_node_is_null(Def))
+    return false;
+  TSNode Decorated = ts_node_parent(Def);
+  if (!is(Decorated, "decorated_definition") || !ts_node_is_null(classOf(Def)))
+    return false;
+  std::vector<TSNode> Decorators;
+  for (TSNode C : children(Decorated))
+    if (is(C, "decorator"))
+      Decorators.push_back(C);
+  if (Decorators.size() != 1 || children(Decorators[0]).empty() ||
+      I.qualify(children(Decorators[0])[0]) != "contextlib.contextmanager")
+    return false;
+  std::vector<TSNode> Before, After;
+  if (ts_node_is_null(splitAtYield(Def, Before, After)) ||
+      HelperBodies.size() + 2 > MaxInlinedCallees)
+    return false;
+  Value Ignored;
+  if (!runInPlace(Call, argsOf(Call), Def, Outer, nullptr, false, Ignored, "",
+                  /*Part=*/1))
+    return false;
+  // The code after the yield (lowered with the same classes).
+  std::optional<BodyId> Exit = ExitPart;
+  if (!Exit)
+    return true; // over the bound: the code after the yield does not run
+  Frame W;
+  W.K = Frame::Exit;
+  W.Node = Body;
+  W.ExitBody = *Exit;
+  W.ExitName = F.text(Fn).str();
+  St->Frames.push_back(W);
+  return true;
+}
+
+const Builder::Instance *Builder::newObject(TSNode Call, TSNode Class) {
+  if (!ts_node_is_null(field(Class, "superclasses")) || decorated(Class))
+    return nullptr; // its methods may be a base class's
+  // Followed when one of its methods uses streams.
+  bool Streams = false;
+  for (TSNode M : children(field(Class, "body")))
+    Streams |= is(M, "function_definition") && X->usesStreams(M);
+  if (!Streams)
+    return nullptr;
+  Instances.emplace_back();
+  Instance &O = Instances.back();
+  O.Class = Class;
+  const Scope *Module = St->S->ModuleScope;
+  // Its attributes, unknown until its methods bind them; bound here so
+  // that what each method binds stays for the next one.
+  SiteId At = site(SiteKind::Other, Call);
+  for (const auto &E : X->attributeClasses(Class, *Module)) {
+    Variable V;
+    V.Name = "self." + E.getKey().str();
+    V.Class = E.second;
+    IR->Vars.push_back(std::move(V));
+    VarId Var = IR->Vars.size() - 1;
+    O.Attrs[E.getKey()] = Var;
+    if (E.second == VarClass::Stream)
+      emit(At, fact::BindStream{Var, StreamRef::unknown()});
+    else
+      emit(At, fact::BindEvent{Var, false});
+  }
+  Value Ignored;
+  Args A = argsOf(Call);
+  TSNode Init = methodOf(Class, "__init__", F);
+  if (ts_node_is_null(Init) ||
+      !runInPlace(Call, A, Init, Module, &O, true, Ignored, "__init__"))
+    unknownCall(A, true);
+  return &O;
+}
+
+void Builder::nameObject(TSNode Target, const Instance *Object) {
+  if (!is(Target, "identifier"))
+    return;
+  const Scope *Owner = St->S->owner(F.text(Target));
+  if (!Owner || Owner != St->S)
+    return;
+  // Bound once in its scope (this binding): a name bound again, a loop
+  // variable, a parameter, names something else too.
+  llvm::StringRef Name = F.text(Target);
+  if (llvm::any_of(Owner->Params, [&](TSNode P) { return F.text(P) == Name; }))
+    return;
+  unsigned Bindings = 0;
+  TSNode Body =
+      Owner->K == Scope::Module ? Owner->Node : field(Owner->Node, "body");
+  ownCode(Body, [&](TSNode N) {
+    TSNode T = {};
+    if (is(N, "assignment") || is(N, "augmented_assignment") ||
+        is(N, "for_statement"))
+      T = unparen(field(N, "left"));
+    else if (is(N, "as_pattern") && !children(field(N, "alias")).empty())
+      T = children(field(N, "alias"))[0];
+    else if (is(N, "named_expression"))
+      T = field(N, "name");
+    else if (is(N, "global_statement") || is(N, "nonlocal_statement"))
+      Bindings += 2;
+    if (ts_node_is_null(T))
+      return;
+    if (!is(T, "identifier") || F.text(T) == Name)
+      Bindings += !is(T, "identifier") ? 0 : 1;
+    if (!is(T, "identifier")) {
+      // a, b = ...: any of them
+      std::vector<TSNode> Work{T};
+      while (!Work.empty()) {
+        TSNode Y = Work.back();
+        Work.pop_back();
+        if (is(Y, "identifier") && F.text(Y) == Name)
+          ++Bindings;
+        for (TSNode C : children(Y))
+          Work.push_back(C);
+      }
+    }
+  });
+  if (Bindings == 1)
+    ObjectVars[{Owner, Name.str()}] = Object;
+}
+
+} // namespace streamsafe::py
