@@ -3,6 +3,7 @@
 #include "lib/engine/Solver.h"
 #include "lib/engine/Diagnoser.h"
 #include "lib/engine/Transfer.h"
+#include "lib/model/Bounds.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
 #include <functional>
@@ -19,8 +20,7 @@ constexpr unsigned CoarseJoinAfterVisits = 3;
 /// After this many visits a block's input only grows (see solveBody).
 /// Nested loops need a few visits per level before they settle.
 constexpr unsigned GrowOnlyAfterVisits = 12;
-/// Callables inside callables run at most this deep.
-constexpr unsigned MaxBodyNesting = 4;
+using bounds::MaxBodyNesting;
 /// Visits every body gets on top of VisitsPerBlock per block.
 constexpr unsigned VisitSlack = 16;
 /// States kept apart at one block because their paths contradict each other

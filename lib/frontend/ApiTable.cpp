@@ -3,6 +3,9 @@
 #include "lib/frontend/ApiTable.h"
 #include "lib/frontend/EventWrappers.h"
 #include "lib/frontend/StreamSwitchers.h"
+#include "lib/model/ApiRows.h"
+#include "lib/model/TensorMethods.h"
+#include "lib/model/TorchFunctions.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -38,43 +41,6 @@ bool isTensorHandleTemplate(llvm::StringRef QualifiedName) {
          QualifiedName == "std::optional" || QualifiedName == "c10::optional";
 }
 
-bool isTensorEffect(ApiEffect E) {
-  switch (E) {
-  case ApiEffect::TensorMetadata:
-  case ApiEffect::TensorView:
-  case ApiEffect::TensorViewList:
-  case ApiEffect::TensorInPlace:
-  case ApiEffect::TensorCopyFrom:
-  case ApiEffect::TensorRecordStream:
-  case ApiEffect::TensorReset:
-  case ApiEffect::TensorHostRead:
-  case ApiEffect::TensorTo:
-  case ApiEffect::TensorRawPointer:
-  case ApiEffect::TensorPinMemory:
-  case ApiEffect::TensorOp:
-    return true;
-  default:
-    return false;
-  }
-}
-
-bool isStreamEffect(ApiEffect E) {
-  switch (E) {
-  case ApiEffect::None:
-  case ApiEffect::AtenFactory:
-  case ApiEffect::AtenFromBlob:
-  case ApiEffect::AtenInPlace:
-  case ApiEffect::AtenOutFirst:
-  case ApiEffect::AtenOutLast:
-  case ApiEffect::AtenOp:
-  case ApiEffect::TransparentCast:
-    return false;
-  default:
-    // Of the tensor methods, only record_stream is about streams.
-    return !isTensorEffect(E) || E == ApiEffect::TensorRecordStream;
-  }
-}
-
 ValueClass ApiTable::classify(const CXXRecordDecl *RD) {
   if (!RD)
     return ValueClass::None;
@@ -82,7 +48,7 @@ ValueClass ApiTable::classify(const CXXRecordDecl *RD) {
   if (!New)
     return It->second;
   std::string Name = canonicalName(RD);
-  ValueClass C = builtinClass(Name);
+  ValueClass C = cppClass(Name);
   // std::shared_ptr<at::Tensor>, std::optional<at::Tensor>, ...: the tensor
   // they hold (followed through *p, p->, value()).
   if (C == ValueClass::None && isTensorHandleTemplate(Name))
@@ -190,19 +156,12 @@ ApiEntry ApiTable::compute(const FunctionDecl *FD) {
   if (Config.GraphCaptureEndFunctions.contains(Name))
     return Configured(ApiEffect::ConfiguredCaptureEnd);
 
-  // Methods of at::Tensor (and at::TensorBase): a row, or an op.
+  // Methods of at::Tensor (and at::TensorBase): a row, or the naming
+  // conventions.
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-  if (MD && classify(MD->getParent()) == ValueClass::Tensor) {
-    std::string Method = FD->getNameAsString();
-    if (const ApiEntry *Row = builtinRow("at::Tensor::" + Method))
-      return *Row;
-    StringRef M = Method;
-    if (M.ends_with("_") || (M.starts_with("operator") && M.ends_with("=") &&
-                             M != "operator==" && M != "operator!="))
-      return ApiEntry{ApiEffect::TensorInPlace};
-    return ApiEntry{ApiEffect::TensorOp};
-  }
-  if (const ApiEntry *Row = builtinRow(Name))
+  if (MD && classify(MD->getParent()) == ValueClass::Tensor)
+    return entryOf(tensorMethodEffect(FD->getNameAsString(), Language::Cpp));
+  if (const ApiEntry *Row = cppApi(Name))
     return *Row;
 
   // Methods of a configured event class: record(stream) and wait(stream)
@@ -228,16 +187,7 @@ ApiEntry ApiTable::compute(const FunctionDecl *FD) {
   if (isInTopNamespace(FD, "at") || isInTopNamespace(FD, "torch")) {
     if (!FD->getDeclName().isIdentifier())
       return ApiEntry{ApiEffect::AtenOp}; // operators: at::operator+
-    StringRef Bare = FD->getName();
-    if (const ApiEntry *Row = builtinRow(("at::" + Bare).str()))
-      return *Row;
-    if (Bare.ends_with("_outf"))
-      return ApiEntry{ApiEffect::AtenOutLast};
-    if (Bare.ends_with("_out"))
-      return ApiEntry{ApiEffect::AtenOutFirst};
-    if (Bare.ends_with("_") && !Bare.starts_with("_"))
-      return ApiEntry{ApiEffect::AtenInPlace};
-    return ApiEntry{ApiEffect::AtenOp};
+    return entryOf(torchFunctionEffect(FD->getName(), Language::Cpp));
   }
   return ApiEntry{};
 }

@@ -16,6 +16,7 @@
 #define STREAMSAFE_LIB_FRONTEND_APITABLE_H
 
 #include "lib/frontend/ApiConfig.h"
+#include "lib/model/ApiEffect.h"
 #include "clang/AST/Type.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -37,128 +38,10 @@ std::string canonicalName(const clang::NamedDecl *D);
 /// level.
 bool isInTopNamespace(const clang::Decl *D, llvm::StringRef NS);
 
-/// The kinds of values the analysis follows.
-enum class ValueClass {
-  None,
-  Tensor,        ///< at::Tensor / at::TensorBase, and what holds one
-                 ///< (at::Tensor *, shared_ptr, optional)
-  Stream,        ///< c10::cuda::CUDAStream, c10::Stream
-  RawStream,     ///< cudaStream_t
-  Event,         ///< CUDAEvent, c10::Event, configured event classes
-  RawEvent,      ///< cudaEvent_t
-  StreamGuard,   ///< CUDAStreamGuard, c10::StreamGuard, configured guards
-  OptionalGuard, ///< OptionalCUDAStreamGuard, c10::OptionalStreamGuard
-  MultiGuard,    ///< CUDAMultiStreamGuard, c10::MultiStreamGuard
-  DeviceGuard    ///< CUDAGuard, OptionalCUDAGuard, c10::DeviceGuard
-};
-
-/// What a call does. One enumerator per behaviour the lowering knows.
-enum class ApiEffect : uint8_t {
-  None,
-  // Streams and guards.
-  StreamFromPool,   ///< returns a fresh pool stream
-  StreamCreate,     ///< cudaStreamCreate*(&s, ...): s is a new stream
-  DefaultStream,    ///< returns the default stream
-  CurrentStream,    ///< returns the current stream
-  ExternalStream,   ///< wraps a foreign stream
-  SetCurrentStream, ///< Stream becomes the current stream
-  StreamIdentity,   ///< the object's own stream (unwrap, stream(), casts)
-  GuardResetStream, ///< guard.reset_stream(s)
-  GuardReset,       ///< optional guard .reset(): restores
-  SetDevice,        ///< cudaSetDevice(d): device d becomes current
-  // Events.
-  EventRecord,         ///< ev.record(), ev.record(s), recordOnce(s)
-  EventBlock,          ///< ev.block(s): s waits
-  StreamWaitEvent,     ///< s.wait(ev)
-  EventSynchronize,    ///< ev.synchronize(): the host waits
-  RawEventRecord,      ///< cudaEventRecord(e, s = 0)
-  RawStreamWaitEvent,  ///< cudaStreamWaitEvent(s, e, flags)
-  RawEventSynchronize, ///< cudaEventSynchronize(e)
-  // Host synchronisation.
-  StreamSynchronize,  ///< s.synchronize()
-  StreamSyncFunction, ///< cudaStreamSynchronize(s), stream_synchronize(s)
-  DeviceSynchronize,  ///< cudaDeviceSynchronize(), torch::cuda::synchronize()
-  // The caching allocator.
-  AllocatorRecordStream, ///< CUDACachingAllocator::recordStream(ptr, s)
-  // Raw memory operations.
-  MemcpyAsync,   ///< stream-ordered copy: Dest, Source, Stream
-  MemsetAsync,   ///< stream-ordered set: Dest, Stream
-  MemcpySync,    ///< cudaMemcpy: the legacy stream, then the host waits
-  MemsetSync,    ///< cudaMemset: the legacy stream
-  MemcpyAndSync, ///< c10::cuda::memcpy_and_sync: Stream, then the host waits
-  HostMemcpy,    ///< std::memcpy(dst, src, n): the host touches both
-  StreamOrdered, ///< other work issued on Stream (cudaLaunchKernel, ...)
-  // CUDA graph capture.
-  CaptureBegin,          ///< capture_begin(): current stream; or Stream
-  CaptureEnd,            ///< capture_end(), cudaStreamEndCapture(s, &g)
-  RestrictedAllocation,  ///< cudaMalloc, cudaFree: refused while capturing
-  RestrictedEventQuery,  ///< cudaEventQuery(e), ev.query()
-  RestrictedStreamQuery, ///< cudaStreamQuery(s), s.query()
-  // Threads.
-  SpawnThread, ///< the callable argument runs on a new thread
-  // Methods of at::Tensor.
-  TensorMetadata,     ///< sizes(), dtype(), defined(): no device access
-  TensorView,         ///< view(), slice(), operator[]: shares the storage
-  TensorViewList,     ///< chunk(), split(), unbind(): views of its pieces
-  TensorInPlace,      ///< add_(), operator+=: writes self
-  TensorCopyFrom,     ///< copy_(src, non_blocking)
-  TensorRecordStream, ///< record_stream(s)
-  TensorReset,        ///< reset(): drops this reference
-  TensorHostRead,     ///< item(), cpu(): blocking copy to the host
-  TensorTo,           ///< to(...): a copy, maybe to the host
-  TensorRawPointer,   ///< data_ptr(), accessor(): no access by itself
-  TensorPinMemory,    ///< pin_memory(): a copy into pinned host memory
-  TensorOp,           ///< any other ATen op: reads self, returns a new tensor
-  // Free functions of at:: and torch::.
-  AtenFactory,  ///< empty, zeros_like, randn: allocates, reads no tensor
-  AtenFromBlob, ///< from_blob: memory the caching allocator does not own
-  AtenInPlace,  ///< relu_(t): writes its first argument
-  AtenOutFirst, ///< add_out(out, ...): writes its first argument
-  AtenOutLast,  ///< add_outf(..., out): writes its last argument
-  AtenOp,       ///< reads its tensor arguments, returns a new tensor
-  // Calls that only pass their argument on (std::move, std::forward).
-  TransparentCast,
-  // The user's framework APIs (ApiConfig).
-  ConfiguredSetCurrent,     ///< f(stream): set, never restored
-  ConfiguredCurrentStream,  ///< f(): the current stream
-  ConfiguredStreamSync,     ///< f(stream) / obj.f() / f(): the host waits
-  ConfiguredRecordStream,   ///< f(tensor, stream)
-  ConfiguredThreadSpawn,    ///< f(callable): a new thread
-  ConfiguredExecutorLaunch, ///< obj.f(callable): obj's worker thread
-  ConfiguredEventRecord,    ///< ev.f(stream) / ev.f()
-  ConfiguredEventWait,      ///< ev.f(waiting stream)
-  ConfiguredEventSync,      ///< ev.f(): the host waits
-  ConfiguredEventOther,     ///< any other method of an event class: nothing
-  ConfiguredCaptureBegin,   ///< f(stream) / f() / obj.f(): a capture begins
-  ConfiguredCaptureEnd,     ///< f() / obj.f(): the capture ends
-};
-
-/// One row: an effect and where its operands are among the arguments
-/// (-1: not an argument; for methods the object is not counted).
-struct ApiEntry {
-  ApiEffect Effect = ApiEffect::None;
-  int8_t Stream = -1;
-  int8_t Event = -1;
-  int8_t Dest = -1;      ///< the tensor or pointer written
-  int8_t Source = -1;    ///< the tensor or pointer read
-  int8_t Size = -1;      ///< the byte count
-  int8_t Direction = -1; ///< the cudaMemcpyKind
-  int8_t Mode = -1;      ///< the cudaStreamCaptureMode (absent: global)
-  /// For synchronous runtime calls: the stream-ordered alternative.
-  const char *AsyncAlternative = nullptr;
-};
-
 /// True for the class templates that hold one tensor (shared_ptr,
 /// unique_ptr, optional): a specialisation for at::Tensor is followed as the
 /// tensor it holds.
 bool isTensorHandleTemplate(llvm::StringRef QualifiedName);
-
-/// True for the effects of at::Tensor's methods.
-bool isTensorEffect(ApiEffect E);
-
-/// True for effects that are about streams (not plain tensor work): a
-/// function calling one of them is worth analysing.
-bool isStreamEffect(ApiEffect E);
 
 /// The table of one translation unit's analysis: built-in rows, the user's
 /// configuration, and caches keyed by declaration.
@@ -188,13 +71,6 @@ private:
   /// Methods of event wrappers recognised from their code (EventWrappers.h).
   llvm::DenseMap<const clang::FunctionDecl *, ApiEntry> Wrapped;
 };
-
-/// The built-in row for \p QualifiedName, or null (ApiRows.cpp). Methods of
-/// at::TensorBase are listed as at::Tensor's; ATen free functions under
-/// at:: (torch:: names are looked up as at::).
-const ApiEntry *builtinRow(llvm::StringRef QualifiedName);
-/// The built-in class for the record named \p QualifiedName.
-ValueClass builtinClass(llvm::StringRef QualifiedName);
 
 } // namespace streamsafe
 

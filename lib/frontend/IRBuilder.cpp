@@ -4,6 +4,7 @@
 #include "lib/frontend/BranchConditions.h"
 #include "lib/frontend/FunctionAnalysis.h"
 #include "lib/frontend/Lowering.h"
+#include "lib/model/Bounds.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/Analysis/CFG.h"
@@ -16,9 +17,7 @@ namespace streamsafe {
 
 namespace {
 
-/// Callee bodies a function inlines at most (each lowered once, however
-/// many call sites run it).
-constexpr unsigned MaxInlinedCallees = 32;
+using bounds::MaxInlinedCallees;
 
 class IRBuilder {
 public:

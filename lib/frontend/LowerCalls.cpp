@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/frontend/Lowering.h"
+#include "lib/model/Naming.h"
+#include "lib/model/Recipes.h"
 #include "clang/AST/ExprCXX.h"
 #include <algorithm>
 
@@ -29,29 +31,6 @@ void Lowering::hostAccess(FactList &Out, bool Write, const Expr *Tensor,
     return;
   emit(Out, site(SiteKind::Access, At ? At : Tensor),
        fact::HostAccess{Write, tensorRef(Tensor)});
-}
-
-void Lowering::allocate(FactList &Out, const CallExpr *CE, bool Unowned,
-                        bool Host, bool Async, bool Pinned, const Expr *Like,
-                        int8_t Device) {
-  if (Table.classify(CE->getType()) != ValueClass::Tensor ||
-      CE->getType()->isReferenceType())
-    return;
-  fact::Allocate A;
-  A.Result = objectOf(CE);
-  A.Unowned = Unowned;
-  A.Host = Host;
-  A.Async = Async;
-  A.Pinned = Host && Pinned;
-  // On a device named by a constant: on that device's current stream.
-  if (!Host && Device != StreamRef::NoDevice)
-    A.Stream = StreamRef::currentOf(Device);
-  if (Like)
-    A.Like = tensorRef(Like);
-  if (const FunctionDecl *FD = CE->getDirectCallee())
-    A.AllocateOnly =
-        FD->getDeclName().isIdentifier() && FD->getName().starts_with("empty");
-  emit(Out, site(SiteKind::Allocation, CE), A);
 }
 
 void Lowering::spawn(const Stmt *At, llvm::ArrayRef<const Expr *> Args,
@@ -163,102 +142,90 @@ void Lowering::lowerTensorOperator(const CXXOperatorCallExpr *OC,
   access(Out, /*Write=*/true, Self, StreamRef::current()); // t += u
 }
 
+void Lowering::emitRecipe(const TensorCall &C,
+                          llvm::ArrayRef<const Stmt *> Nodes, FactList &Out) {
+  // One site per node and kind: a call's sync and record share the call's.
+  llvm::SmallDenseMap<std::pair<unsigned, unsigned>, SiteId, 4> Sites;
+  for (const RecipeStep &S : recipeOf(C)) {
+    auto [It, New] = Sites.try_emplace({S.At, unsigned(S.Kind)}, NoSite);
+    if (New)
+      It->second = site(S.Kind, Nodes[S.At]);
+    emit(Out, It->second, S.What);
+  }
+}
+
+void Lowering::collectTensorArgs(const CallExpr *CE, unsigned From,
+                                 TensorCall &C,
+                                 llvm::SmallVectorImpl<const Stmt *> &Nodes) {
+  for (unsigned I = From; I < CE->getNumArgs(); ++I) {
+    llvm::SmallVector<const Expr *, 2> Tensors;
+    collectTensors(CE->getArg(I), Tensors);
+    for (const Expr *T : Tensors) {
+      C.Args.push_back({tensorRef(T), unsigned(Nodes.size())});
+      Nodes.push_back(T);
+    }
+  }
+}
+
+std::optional<ObjectId> Lowering::resultOf(const CallExpr *CE) {
+  if (Table.classify(CE->getType()) != ValueClass::Tensor ||
+      CE->getType()->isReferenceType())
+    return std::nullopt;
+  return objectOf(CE);
+}
+
 bool Lowering::lowerTensorMethod(const CXXMemberCallExpr *MC, const ApiEntry &A,
                                  FactList &Out) {
   const Expr *Self = MC->getImplicitObjectArgument();
   if (!Self || Table.classify(Self->getType()) != ValueClass::Tensor)
     return false;
-  const StreamRef Current = StreamRef::current();
-  auto ReadArgs = [&] {
-    for (const Expr *Arg : MC->arguments()) {
-      llvm::SmallVector<const Expr *, 2> Tensors;
-      collectTensors(Arg, Tensors);
-      for (const Expr *T : Tensors)
-        access(Out, /*Write=*/false, T, Current);
-    }
-  };
-  SiteId Here = NoSite;
-  auto AtCall = [&] {
-    if (Here == NoSite)
-      Here = site(SiteKind::Other, MC);
-    return Here;
-  };
   switch (A.Effect) {
-  case ApiEffect::TensorMetadata:
-  case ApiEffect::TensorView:
-  case ApiEffect::TensorViewList:
-    return true;
-  case ApiEffect::TensorRawPointer:
-    // Host code reads through the pointer; for device memory this is no
-    // access (the solver ignores it unless the tensor lives on the host).
-    // A pointer kept in a variable is read later, which is not followed.
-    if (!pointerKeptForLater(MC))
-      hostAccess(Out, /*Write=*/false, Self);
-    return true;
-  case ApiEffect::TensorInPlace:
-    ReadArgs();
-    access(Out, /*Write=*/true, Self, Current);
-    return true;
-  case ApiEffect::TensorCopyFrom: {
-    // copy_(src, non_blocking): a host<->device copy does not block the
-    // host when non_blocking is true.
-    bool Async = nonBlocking(MC);
-    const Expr *Src = arg(MC, A.Source);
-    if (Src)
-      access(Out, /*Write=*/false, Src, Current, Async, /*Copy=*/true);
-    access(Out, /*Write=*/true, Self, Current, Async, /*Copy=*/true);
-    // A blocking copy_ waits for the stream only when one side is on the
-    // host; the solver decides, knowing where each tensor lives.
-    if (!Async && Src) {
-      fact::StreamSync S;
-      S.IfHostInvolved = true;
-      S.A = tensorRef(Self);
-      S.B = tensorRef(Src);
-      emit(Out, AtCall(), S);
-    }
-    return true;
-  }
-  case ApiEffect::TensorRecordStream:
-    emit(Out, AtCall(),
-         fact::RecordStream{tensorRef(Self),
-                            streamArg(MC, A.Stream, StreamRef::unknown())});
-    return true;
   case ApiEffect::TensorReset:
     if (const auto *DR = dyn_cast<DeclRefExpr>(stripValue(Self, Table)))
       if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
         emit(Out, site(SiteKind::LifetimeEnd, MC), fact::Unbind{varOf(V)});
     return true;
-  case ApiEffect::TensorHostRead:
-    // item(), cpu(): a blocking copy to the host on the current stream.
-    access(Out, /*Write=*/false, Self, Current);
-    emit(Out, AtCall(), fact::StreamSync{Current, false, {}, {}});
-    hostAccess(Out, /*Write=*/false, Self);
-    allocate(Out, MC, false, /*Host=*/true);
-    return true;
-  case ApiEffect::TensorTo: {
-    bool Async = nonBlocking(MC);
-    int8_t Device = StreamRef::NoDevice;
-    Placement P = placementOf(MC, /*Like=*/true, &Device);
-    bool ToHost = P == Placement::Host || P == Placement::PinnedHost;
-    access(Out, /*Write=*/false, Self, Current, Async, /*Copy=*/true);
-    if (ToHost && !Async)
-      emit(Out, AtCall(), fact::StreamSync{Current, false, {}, {}});
-    // A non_blocking copy to the host lands in pinned memory (_to_copy
-    // pins its result so that the copy can be asynchronous).
-    allocate(Out, MC, false, ToHost, Async, P == Placement::PinnedHost || Async,
-             P == Placement::Source ? Self : nullptr, Device);
-    return true;
-  }
-  case ApiEffect::TensorPinMemory:
-  case ApiEffect::TensorOp:
-    ReadArgs();
-    access(Out, /*Write=*/false, Self, Current);
-    allocate(Out, MC, false, A.Effect == ApiEffect::TensorPinMemory, false,
-             /*Pinned=*/true);
+  case ApiEffect::TensorMetadata:
+  case ApiEffect::TensorView:
+  case ApiEffect::TensorViewList:
     return true;
   default:
-    return false;
+    break;
   }
+  // Nodes[0] is the call, Nodes[1] the receiver; then the tensor arguments.
+  llvm::SmallVector<const Stmt *, 6> Nodes = {MC, Self};
+  TensorCall C;
+  C.Effect = A.Effect;
+  C.Self = SitedTensor{tensorRef(Self), 1};
+  C.Result = resultOf(MC);
+  switch (A.Effect) {
+  case ApiEffect::TensorCopyFrom:
+    if (const Expr *Src = arg(MC, A.Source)) {
+      C.Args.push_back({tensorRef(Src), unsigned(Nodes.size())});
+      Nodes.push_back(Src);
+    }
+    C.Async = nonBlocking(MC);
+    break;
+  case ApiEffect::TensorRecordStream:
+    C.Stream = streamArg(MC, A.Stream, StreamRef::unknown());
+    break;
+  case ApiEffect::TensorRawPointer:
+    // A pointer kept in a variable is read later, which is not followed.
+    C.PointerKept = pointerKeptForLater(MC);
+    break;
+  case ApiEffect::TensorTo:
+    C.Async = nonBlocking(MC);
+    C.Place = placementOf(MC, /*Like=*/true, &C.Device);
+    break;
+  case ApiEffect::TensorInPlace:
+  case ApiEffect::TensorOp:
+    collectTensorArgs(MC, 0, C, Nodes);
+    break;
+  default:
+    break;
+  }
+  emitRecipe(C, Nodes, Out);
+  return true;
 }
 
 bool Lowering::lowerStreamCall(const CallExpr *CE, const ApiEntry &A,
@@ -495,41 +462,18 @@ bool Lowering::lowerAtenCall(const CallExpr *CE, const ApiEntry &A,
   default:
     return false;
   }
-  llvm::SmallVector<const Expr *, 4> Tensors;
-  for (const Expr *Arg : CE->arguments())
-    collectTensors(Arg, Tensors);
-  const Expr *Written = nullptr;
-  if (!Tensors.empty()) {
-    if (A.Effect == ApiEffect::AtenInPlace ||
-        A.Effect == ApiEffect::AtenOutFirst)
-      Written = Tensors.front();
-    else if (A.Effect == ApiEffect::AtenOutLast)
-      Written = Tensors.back();
-  }
-  bool Allocates =
-      A.Effect == ApiEffect::AtenFactory || A.Effect == ApiEffect::AtenFromBlob;
-  if (!Allocates)
-    for (const Expr *T : Tensors)
-      if (T != Written)
-        access(Out, /*Write=*/false, T, StreamRef::current());
-  if (Written)
-    access(Out, /*Write=*/true, Written, StreamRef::current());
-  else {
-    const FunctionDecl *FD = CE->getDirectCallee();
-    bool Like = FD && FD->getDeclName().isIdentifier() &&
-                FD->getName().ends_with("_like");
-    int8_t Device = StreamRef::NoDevice;
-    Placement P = A.Effect == ApiEffect::AtenFactory
-                      ? placementOf(CE, Like, &Device)
-                      : Placement::Device;
-    // empty_like(src): where src lives (never pinned: its options do not
-    // carry pinning).
-    const Expr *Source =
-        P == Placement::Source && !Tensors.empty() ? Tensors.front() : nullptr;
-    allocate(Out, CE, A.Effect == ApiEffect::AtenFromBlob,
-             P == Placement::Host || P == Placement::PinnedHost, false,
-             P == Placement::PinnedHost, Source, Device);
-  }
+  llvm::SmallVector<const Stmt *, 6> Nodes = {CE};
+  TensorCall C;
+  C.Effect = A.Effect;
+  C.Result = resultOf(CE);
+  collectTensorArgs(CE, 0, C, Nodes);
+  const FunctionDecl *FD = CE->getDirectCallee();
+  StringRef Bare =
+      FD && FD->getDeclName().isIdentifier() ? FD->getName() : StringRef();
+  C.AllocateOnly = naming::allocatesOnly(Bare);
+  if (A.Effect == ApiEffect::AtenFactory)
+    C.Place = placementOf(CE, naming::isLikeFactory(Bare), &C.Device);
+  emitRecipe(C, Nodes, Out);
   return true;
 }
 

@@ -1,6 +1,7 @@
 //===--- LowerOperands.cpp - Expressions to IR operands -------------------===//
 
 #include "lib/frontend/Lowering.h"
+#include "lib/model/Arguments.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
@@ -129,7 +130,7 @@ bool nonBlocking(const CallExpr *CE) {
   if (!FD)
     return false;
   for (unsigned I = 0; I < CE->getNumArgs() && I < FD->getNumParams(); ++I)
-    if (FD->getParamDecl(I)->getName() == "non_blocking")
+    if (FD->getParamDecl(I)->getName() == arguments::NonBlocking)
       if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(
               CE->getArg(I)->IgnoreParenImpCasts()))
         return B->getValue();

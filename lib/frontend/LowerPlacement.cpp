@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/frontend/Lowering.h"
+#include "lib/model/Arguments.h"
 #include "clang/AST/ExprCXX.h"
 
 using namespace clang;
@@ -145,7 +146,7 @@ public:
       if (Table.classify(Obj->getType()) == ValueClass::Tensor)
         return N == "options" ? Where::Device : Where::Unknown;
       const Expr *Arg = MC->getNumArgs() ? MC->getArg(0) : nullptr;
-      if (N == "pinned_memory" || N == "pin_memory") {
+      if (arguments::isPinOption(N)) {
         // A flag that may be false leaves whatever the rest says, unless
         // that is the host: then the memory is pinned or not, and pinned is
         // the case that can race.
@@ -156,7 +157,7 @@ public:
         return B ? Where::Pinned
                  : combine(options(Obj, Depth + 1), Where::Pinned);
       }
-      if (N == "device")
+      if (N == arguments::Device)
         return device(Arg, Depth + 1); // the last device set wins
       if (N == "device_index") {
         Index = constantIndex(Arg, Ctx);
@@ -175,7 +176,7 @@ public:
     if (const auto *CE = dyn_cast<CallExpr>(E)) {
       // at::device(kCPU), at::dtype(kFloat), at::requires_grad().
       StringRef N = nameOf(CE->getDirectCallee());
-      if (N == "device")
+      if (N == arguments::Device)
         return CE->getNumArgs() ? device(CE->getArg(0), Depth + 1)
                                 : Where::Unknown;
       if (N == "dtype" || N == "layout" || N == "requires_grad" ||
@@ -241,8 +242,7 @@ std::optional<int8_t> Lowering::deviceIndexOf(const Expr *E) {
   return P.Index;
 }
 
-Lowering::Placement Lowering::placementOf(const CallExpr *CE, bool Like,
-                                          int8_t *Device) {
+Placement Lowering::placementOf(const CallExpr *CE, bool Like, int8_t *Device) {
   OptionsReader P(Table, Ctx);
   P.Reassigned = [this](const VarDecl *V) { return rebound(V); };
   Where W = Where::Unstated;
@@ -253,7 +253,7 @@ Lowering::Placement Lowering::placementOf(const CallExpr *CE, bool Like,
     const FunctionDecl *FD = CE->getDirectCallee();
     StringRef Param = FD && I < FD->getNumParams() ? nameOf(FD->getParamDecl(I))
                                                    : StringRef();
-    if (Param == "pin_memory" && !isa<CXXDefaultArgExpr>(Arg)) {
+    if (Param == arguments::PinMemory && !isa<CXXDefaultArgExpr>(Arg)) {
       if (!literalFalse(Arg))
         W = combine(W, Where::Pinned);
       continue;

@@ -19,6 +19,7 @@
 #include "lib/frontend/BranchConditions.h"
 #include "lib/frontend/Containers.h"
 #include "lib/ir/IR.h"
+#include "lib/model/Recipes.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -158,7 +159,6 @@ private:
   /// Source: no device stated, so where the source tensor lives.
   /// \p Device: set to the device's index when the options name a CUDA
   /// device with a constant index.
-  enum class Placement { Device, Host, PinnedHost, Source };
   Placement placementOf(const clang::CallExpr *CE, bool Like,
                         int8_t *Device = nullptr);
   /// A device with a constant index: `1`, `at::Device(at::kCUDA, 1)`,
@@ -221,10 +221,17 @@ private:
   void access(FactList &Out, bool Write, const clang::Expr *Tensor,
               StreamRef Stream, bool Async = false, bool Copy = false,
               const clang::Stmt *At = nullptr);
-  void allocate(FactList &Out, const clang::CallExpr *CE, bool Unowned,
-                bool Host = false, bool Async = false, bool Pinned = false,
-                const clang::Expr *Like = nullptr,
-                int8_t Device = StreamRef::NoDevice);
+  /// Emits the model's recipe for \p C (Recipes.h); a step's At indexes
+  /// \p Nodes.
+  void emitRecipe(const TensorCall &C,
+                  llvm::ArrayRef<const clang::Stmt *> Nodes, FactList &Out);
+  /// Adds the tensors among \p CE's arguments from \p From on to C.Args.
+  void collectTensorArgs(const clang::CallExpr *CE, unsigned From,
+                         TensorCall &C,
+                         llvm::SmallVectorImpl<const clang::Stmt *> &Nodes);
+  /// The object of the new tensor \p CE returns (none: no tensor, or a
+  /// reference to one).
+  std::optional<ObjectId> resultOf(const clang::CallExpr *CE);
   void hostAccess(FactList &Out, bool Write, const clang::Expr *Tensor,
                   const clang::Stmt *At = nullptr);
   void escape(FactList &Out, SiteId At, const clang::Expr *Tensor);

@@ -1,130 +1,95 @@
-//===--- Api.cpp - The PyTorch stream API, by qualified name --------------===//
+//===--- Api.cpp - The API model, as the Python front end asks it ---------===//
 
 #include "lib/python/Api.h"
-#include <initializer_list>
+#include "lib/model/ApiRows.h"
+#include "lib/model/TensorMethods.h"
+#include "lib/model/TorchFunctions.h"
+#include "llvm/ADT/Twine.h"
 
 namespace streamsafe::py {
 
-static bool oneOf(llvm::StringRef Name,
-                  std::initializer_list<llvm::StringRef> Names) {
-  for (llvm::StringRef N : Names)
-    if (Name == N)
-      return true;
-  return false;
-}
-
 PyApi apiOf(llvm::StringRef Q) {
-  static const std::pair<llvm::StringRef, PyApi> Named[] = {
-      {"torch.cuda.Stream", PyApi::NewStream},
-      {"torch.cuda.ExternalStream", PyApi::ExternalStream},
-      {"torch.cuda.current_stream", PyApi::CurrentStream},
-      {"torch.cuda.default_stream", PyApi::DefaultStream},
-      {"torch.cuda.Event", PyApi::NewEvent},
-      {"torch.cuda.stream", PyApi::StreamContext},
-      {"torch.cuda.StreamContext", PyApi::StreamContext},
-      {"torch.cuda.set_stream", PyApi::SetStream},
-      {"torch.cuda.synchronize", PyApi::Synchronize},
-      {"threading.Thread", PyApi::Thread},
-      {"torch.cuda.graph", PyApi::Graph},
-      {"torch.cuda.device", PyApi::DeviceContext},
-  };
-  for (const auto &[Name, Api] : Named)
-    if (Q == Name)
-      return Api;
-  if (Q.consume_front("torch.nn.functional."))
-    return Q.contains('.') ? PyApi::None : PyApi::TensorOp;
-  if (!Q.consume_front("torch.") || Q.contains('.') || Q.empty())
-    return PyApi::None; // torch.cuda.*, torch.distributed.*: not modelled
-  if (oneOf(Q, {"empty", "zeros", "ones", "full", "rand", "randn", "randint",
-                "randperm", "arange", "linspace", "logspace", "eye", "tensor",
-                "empty_strided"}))
-    return PyApi::Factory;
-  if (Q.ends_with("_like"))
-    return PyApi::LikeFactory;
-  // Classes, settings and functions that return no tensor (or a list or a
-  // tuple of them, not followed): their tensor arguments escape.
-  if (Q[0] < 'a' || Q[0] > 'z')
-    return PyApi::NotTensor; // torch.Size, torch.Tensor, torch.Generator
-  if (oneOf(Q, {"device",
-                "dtype",
-                "no_grad",
-                "enable_grad",
-                "inference_mode",
-                "set_grad_enabled",
-                "manual_seed",
-                "is_tensor",
-                "is_grad_enabled",
-                "get_default_dtype",
-                "set_default_dtype",
-                "set_default_device",
-                "compile",
-                "load",
-                "save",
-                "use_deterministic_algorithms",
-                "numel",
-                "typename",
-                "is_floating_point",
-                "is_complex",
-                "chunk",
-                "split",
-                "unbind",
-                "tensor_split",
-                "meshgrid",
-                "broadcast_tensors",
-                "sort",
-                "topk",
-                "max",
-                "min",
-                "autocast",
-                "from_numpy",
-                "as_tensor",
-                "frombuffer",
-                "set_printoptions",
-                "get_device",
-                "is_nonzero",
-                "equal",
-                "allclose",
-                "can_cast",
-                "result_type"}))
+  if (const ApiRow *R = pythonApi(Q)) {
+    switch (R->Entry.Effect) {
+    case ApiEffect::StreamFromPool:
+      return PyApi::NewStream;
+    case ApiEffect::ExternalStream:
+      return PyApi::ExternalStream;
+    case ApiEffect::CurrentStream:
+      return PyApi::CurrentStream;
+    case ApiEffect::DefaultStream:
+      return PyApi::DefaultStream;
+    case ApiEffect::SetCurrentStream:
+      return PyApi::SetStream;
+    case ApiEffect::DeviceSynchronize:
+      return PyApi::Synchronize;
+    case ApiEffect::SpawnThread:
+      return PyApi::Thread;
+    case ApiEffect::CaptureRegion:
+      return PyApi::Graph;
+    default:
+      break;
+    }
+  }
+  switch (pythonClass(Q)) {
+  case ValueClass::Event:
+    return PyApi::NewEvent;
+  case ValueClass::StreamGuard:
+    return PyApi::StreamContext;
+  case ValueClass::DeviceGuard:
+    return PyApi::DeviceContext;
+  default:
+    break;
+  }
+  switch (torchEffect(Q)) {
+  case ApiEffect::None:
+    return PyApi::None;
+  case ApiEffect::AtenNoTensor:
     return PyApi::NotTensor;
-  return PyApi::TensorOp;
+  default:
+    return PyApi::TorchFunction;
+  }
 }
 
-bool allocatesOnly(llvm::StringRef Q) {
-  return oneOf(Q, {"torch.empty", "torch.empty_strided", "torch.empty_like"});
+llvm::StringRef torchBareName(llvm::StringRef Q) {
+  llvm::StringRef Bare = Q;
+  if (Bare.consume_front("torch.nn.functional.") ||
+      Bare.consume_front("torch."))
+    return Bare;
+  return {};
 }
 
-TensorMethod tensorMethod(llvm::StringRef Name) {
-  if (Name == "copy_")
-    return TensorMethod::CopyFrom;
-  if (Name == "record_stream")
-    return TensorMethod::RecordStream;
-  if (oneOf(Name, {"item", "tolist", "numpy"}))
-    return TensorMethod::HostRead;
-  if (oneOf(Name, {"to", "cuda", "cpu"}))
-    return TensorMethod::To;
-  if (Name == "pin_memory")
-    return TensorMethod::PinMemory;
-  if (oneOf(Name,
-            {"view", "view_as", "transpose", "t", "permute", "narrow", "select",
-             "expand", "expand_as", "squeeze", "unsqueeze", "as_strided",
-             "detach", "diagonal", "unfold", "swapaxes", "movedim"}))
-    return TensorMethod::View;
-  if (oneOf(Name, {"size", "dim", "numel", "stride", "is_contiguous",
-                   "element_size", "get_device", "is_pinned", "nelement",
-                   "storage_offset", "data_ptr", "type", "ndimension",
-                   "untyped_storage", "is_floating_point", "requires_grad_",
-                   "register_hook", "retain_grad"}))
-    return TensorMethod::Metadata;
-  if (oneOf(Name, {"chunk", "split", "unbind", "tensor_split"}))
-    return TensorMethod::PieceList;
-  if (Name.size() > 1 && Name.ends_with("_") && !Name.starts_with("__"))
-    return TensorMethod::InPlace;
-  return TensorMethod::Op;
+ApiEffect torchEffect(llvm::StringRef Q) {
+  return pythonTorchFunctionEffect(Q);
+}
+
+bool usesStreams(PyApi Api) {
+  switch (Api) {
+  case PyApi::None:
+  case PyApi::TorchFunction:
+  case PyApi::NotTensor:
+  case PyApi::DeviceContext:
+    return false;
+  default:
+    return true;
+  }
+}
+
+bool isStreamMethod(llvm::StringRef Name) {
+  for (const char *Class : {"torch.cuda.Stream.", "torch.cuda.Event."})
+    if (const ApiRow *R = pythonApi((llvm::Twine(Class) + Name).str());
+        R && R->Entry.Effect != ApiEffect::RestrictedEventQuery &&
+        R->Entry.Effect != ApiEffect::RestrictedStreamQuery)
+      return true;
+  return tensorMethod(Name) == ApiEffect::TensorRecordStream;
+}
+
+ApiEffect tensorMethod(llvm::StringRef Name) {
+  return tensorMethodEffect(Name, Language::Python);
 }
 
 bool isViewAttribute(llvm::StringRef Name) {
-  return oneOf(Name, {"T", "mT", "H", "mH", "data", "real", "imag"});
+  return tensorAttributeEffect(Name) == ApiEffect::TensorView;
 }
 
 } // namespace streamsafe::py

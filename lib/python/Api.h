@@ -1,57 +1,56 @@
-//===--- Api.h - The PyTorch stream API, by qualified name ------*- C++ -*-===//
+//===--- Api.h - The API model, as the Python front end asks it -*- C++ -*-===//
 //
-// What a resolved name (Imports::qualify) or a method name does to streams,
-// events and tensors: the Python rows of the API model (docs/python.md).
-// The facts each one becomes mirror the C++ rows of lib/frontend/ApiRows.cpp.
+// The Python front end resolves a name through the imports
+// (Imports::qualify) and asks the shared model (lib/model) what it is; this
+// file only sorts the model's answer into the cases the front end's syntax
+// handles differently (a constructor, a with-block, a torch function). It
+// holds no API names.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef STREAMSAFE_LIB_PYTHON_API_H
 #define STREAMSAFE_LIB_PYTHON_API_H
 
+#include "lib/model/ApiEffect.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace streamsafe::py {
 
-/// A function or class named by its dotted path.
+/// How the front end handles a call of a resolved name.
 enum class PyApi {
   None,           ///< not a stream API, not under torch: unknown code
-  NewStream,      ///< torch.cuda.Stream(): a stream from the pool
-  ExternalStream, ///< torch.cuda.ExternalStream(ptr): a stream from elsewhere
-  CurrentStream,  ///< torch.cuda.current_stream()
-  DefaultStream,  ///< torch.cuda.default_stream()
-  NewEvent,       ///< torch.cuda.Event()
-  StreamContext,  ///< torch.cuda.stream(s), torch.cuda.StreamContext(s)
-  SetStream,      ///< torch.cuda.set_stream(s)
-  Synchronize,    ///< torch.cuda.synchronize()
-  Factory,        ///< torch.empty/zeros/randn/...: a new tensor
-  LikeFactory,    ///< torch.empty_like/...: a new tensor where the source is
-  TensorOp,       ///< any other torch.* / torch.nn.functional.* function
-  NotTensor,      ///< torch.* that returns no tensor (torch.device, ...)
-  Thread,         ///< threading.Thread(target=...)
-  Graph,          ///< torch.cuda.graph(g): a capture region (with)
-  DeviceContext,  ///< torch.cuda.device(d): device d is current (with)
+  NewStream,      ///< a stream from the pool
+  ExternalStream, ///< a stream from elsewhere
+  CurrentStream,  ///< the current stream
+  DefaultStream,  ///< the legacy default stream
+  NewEvent,       ///< a new event
+  StreamContext,  ///< a stream guard for a with-block
+  SetStream,      ///< sets the current stream
+  Synchronize,    ///< the host waits for the device
+  TorchFunction,  ///< a torch function with a recipe (torchEffect says which)
+  NotTensor,      ///< returns no tensor the analysis follows
+  Thread,         ///< a new thread (target=...)
+  Graph,          ///< a capture region for a with-block
+  DeviceContext,  ///< device d is current for a with-block
 };
 
 PyApi apiOf(llvm::StringRef Qualified);
-/// torch.empty*: allocates without writing.
-bool allocatesOnly(llvm::StringRef Qualified);
+/// For PyApi::TorchFunction: the model's effect (AtenFactory, AtenOp, ...).
+ApiEffect torchEffect(llvm::StringRef Qualified);
+/// The bare name of a torch function ("zeros" of "torch.zeros").
+llvm::StringRef torchBareName(llvm::StringRef Qualified);
 
-/// What a method does to the tensor it is called on.
-enum class TensorMethod {
-  Op,           ///< reads the tensor, returns a new one on the current stream
-  InPlace,      ///< writes the tensor (name ends in '_'), returns it
-  View,         ///< returns a view: no access
-  Metadata,     ///< size(), dim(): no access, no tensor
-  PieceList,    ///< chunk(), split(): views, not followed (escape)
-  CopyFrom,     ///< copy_(src, non_blocking=...)
-  RecordStream, ///< record_stream(s)
-  HostRead,     ///< item(), tolist(), numpy(): the host reads it
-  To,           ///< to(...), cuda(), cpu(): a copy to a device or the host
-  PinMemory,    ///< pin_memory()
-};
+/// True when a call of \p Api makes a function worth analysing (a stream,
+/// an event, a guard, a sync, a thread, a capture).
+bool usesStreams(PyApi Api);
+/// True when a method named \p Name is about streams on a stream, an event
+/// or a tensor (wait_stream, record, record_stream, synchronize, ...),
+/// whatever the receiver is: the pre-scan does not know types.
+bool isStreamMethod(llvm::StringRef Name);
 
-TensorMethod tensorMethod(llvm::StringRef Name);
+/// What the method \p Name of a tensor does (the model's row, or the naming
+/// conventions).
+ApiEffect tensorMethod(llvm::StringRef Name);
 /// `x.T`, `x.data`: attributes that are views of the tensor.
 bool isViewAttribute(llvm::StringRef Name);
 

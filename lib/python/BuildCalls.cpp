@@ -4,10 +4,13 @@
 // (torch.cuda.Stream, torch.cuda.set_stream, torch.randn, ...), or a method
 // of a value known to be a tensor, a stream or an event. Every other call
 // is unknown code: the tensors, events and streams it is given escape.
-// The facts mirror the C++ rows (lib/frontend/LowerCalls.cpp).
+// Tensor calls are lowered by the model's recipes (lib/model/Recipes.h),
+// as in the Clang front end.
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/model/Arguments.h"
+#include "lib/model/Naming.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 
@@ -46,7 +49,7 @@ static bool literalTrue(const SourceFile &F, TSNode N) {
 }
 
 bool Builder::nonBlocking(const Args &A, unsigned Position) {
-  TSNode N = A.keyword("non_blocking");
+  TSNode N = A.keyword(arguments::NonBlocking);
   if (ts_node_is_null(N) && Position < A.Positional.size())
     N = A.Positional[Position];
   return literalTrue(F, N);
@@ -183,65 +186,8 @@ Builder::Value Builder::apiCall(TSNode N, int ApiInt, const std::string &Q,
   case PyApi::Thread:
     spawnThread(N, A);
     return R;
-  case PyApi::Factory:
-  case PyApi::LikeFactory:
-  case PyApi::TensorOp: {
-    bool Like = Api == PyApi::LikeFactory;
-    std::vector<std::pair<Value, TSNode>> Tensors;
-    for (TSNode P : A.Positional)
-      Tensors.push_back({expr(P), P});
-    TSNode OutArg = {};
-    for (const auto &[K, P] : A.Keywords) {
-      if (K == "out")
-        OutArg = P;
-      Tensors.push_back({expr(P), P});
-    }
-    fact::Allocate Alloc;
-    Alloc.Result = objectOf(N);
-    Alloc.Stream = StreamRef::current();
-    if (Api == PyApi::TensorOp) {
-      // An op reads its tensor arguments (a _like factory does not), and
-      // every element of a list (torch.stack(xs), torch.cat([a, b])).
-      for (const auto &[V, P] : Tensors)
-        if (!(P.id == OutArg.id && !ts_node_is_null(OutArg))) {
-          readTensor(V, P);
-          if (V.List)
-            for (const TensorRef &E : elements(V))
-              if (E)
-                emit(site(SiteKind::Access, P),
-                     fact::Access{false, E, StreamRef::current()});
-        }
-    } else {
-      // Where the result lives: device=..., pin_memory=True, or the CPU
-      // (a _like factory: where its source lives).
-      std::string D = device(A.keyword("device"));
-      bool Stated = !ts_node_is_null(A.keyword("device"));
-      bool Pinned = literalTrue(F, A.keyword("pin_memory"));
-      if (Pinned || (Stated && D == "cpu") || (!Stated && !Like)) {
-        Alloc.Host = true;
-        Alloc.Pinned = Pinned;
-      } else if (!Stated && Like && !A.Positional.empty()) {
-        Value Src = Tensors.front().first;
-        if (Src.Class == VarClass::Tensor)
-          Alloc.Like = Src.Tensor;
-      }
-      Alloc.AllocateOnly = allocatesOnly(Q);
-      // device='cuda:1': allocated on device 1's current stream.
-      if (!Alloc.Host)
-        if (std::optional<int8_t> D = deviceIndex(A.keyword("device")))
-          Alloc.Stream = StreamRef::currentOf(*D);
-    }
-    if (!ts_node_is_null(OutArg)) {
-      // torch.add(a, b, out=c): writes c.
-      Value Target = expr(OutArg);
-      access(true, Target, OutArg);
-      return Target;
-    }
-    emit(site(SiteKind::Allocation, N), Alloc);
-    R.Class = VarClass::Tensor;
-    R.Tensor = TensorRef::result(Alloc.Result);
-    return R;
-  }
+  case PyApi::TorchFunction:
+    return torchFunction(N, torchEffect(Q), torchBareName(Q), A);
   case PyApi::StreamContext:
   case PyApi::Graph:
   case PyApi::DeviceContext:
@@ -252,36 +198,117 @@ Builder::Value Builder::apiCall(TSNode N, int ApiInt, const std::string &Q,
   return R;
 }
 
-Builder::Value Builder::tensorMethod(TSNode N, const Value &Self,
-                                     llvm::StringRef Method, const Args &A) {
-  TSNode SelfNode = Self.Node;
+void Builder::emitRecipe(const TensorCall &C, llvm::ArrayRef<TSNode> Nodes) {
+  // One site per node and kind, as in every front end.
+  llvm::SmallDenseMap<std::pair<unsigned, unsigned>, SiteId, 4> Sites;
+  for (const RecipeStep &S : recipeOf(C)) {
+    auto [It, New] = Sites.try_emplace({S.At, unsigned(S.Kind)}, NoSite);
+    if (New)
+      It->second = site(S.Kind, Nodes[S.At]);
+    emit(It->second, S.What);
+  }
+}
+
+void Builder::addTensorArg(const Value &V, TSNode At, TensorCall &C,
+                           std::vector<TSNode> &Nodes) {
+  if (V.Class == VarClass::Tensor && V.Tensor) {
+    C.Args.push_back({V.Tensor, unsigned(Nodes.size())});
+    Nodes.push_back(At);
+  }
+  // Every element of a list: torch.stack(xs), torch.cat([a, b]).
+  if (V.List)
+    for (const TensorRef &E : elements(V))
+      if (E) {
+        C.Args.push_back({E, unsigned(Nodes.size())});
+        Nodes.push_back(At);
+      }
+}
+
+Builder::Value Builder::torchFunction(TSNode N, ApiEffect Effect,
+                                      llvm::StringRef Bare, const Args &A) {
+  TensorCall C;
+  C.Effect = Effect;
+  std::vector<TSNode> Nodes = {N};
+  // torch.add(a, b, out=c) writes c, the last tensor: an out variant.
+  TSNode OutArg = A.keyword("out");
+  bool Out = !ts_node_is_null(OutArg);
+  if (Out)
+    C.Effect = ApiEffect::AtenOutLast;
+  bool Factory = Effect == ApiEffect::AtenFactory;
+  // A factory reads no tensor (a _like factory's source says where the
+  // result lives); any other function reads its tensor arguments.
+  Value First;
+  for (TSNode P : A.Positional) {
+    Value V = expr(P);
+    if (P.id == A.Positional.front().id)
+      First = V;
+    if (!Factory || Out)
+      addTensorArg(V, P, C, Nodes);
+  }
+  for (const auto &[K, P] : A.Keywords) {
+    if (P.id == OutArg.id)
+      continue;
+    Value V = expr(P);
+    if (!Factory || Out)
+      addTensorArg(V, P, C, Nodes);
+  }
+  Value Target;
+  if (Out) {
+    Target = expr(OutArg);
+    if (Target.Class == VarClass::Tensor && Target.Tensor) {
+      C.Args.push_back({Target.Tensor, unsigned(Nodes.size())});
+      Nodes.push_back(OutArg);
+    }
+  }
   Value R;
   R.Node = N;
-  auto ReadArgs = [&] {
-    for (TSNode P : A.Positional)
-      readTensor(expr(P), P);
-    for (const auto &[K, P] : A.Keywords)
-      readTensor(expr(P), P);
-  };
-  auto Allocate = [&](bool Host, bool Async, bool Pinned, TensorRef Like,
-                      std::optional<int8_t> Device = std::nullopt) {
-    fact::Allocate Alloc;
-    Alloc.Result = objectOf(N);
-    Alloc.Stream =
-        Device ? StreamRef::currentOf(*Device) : StreamRef::current();
-    Alloc.Host = Host;
-    Alloc.Async = Async;
-    Alloc.Pinned = Pinned;
-    Alloc.Like = Like;
-    emit(site(SiteKind::Allocation, N), Alloc);
+  if (Factory && !Out) {
+    // Where the result lives: device=..., pin_memory=True, or the CPU (a
+    // _like factory: where its source lives).
+    bool Like = naming::isLikeFactory(Bare);
+    TSNode Dev = A.keyword(arguments::Device);
+    std::string D = device(Dev);
+    bool Stated = !ts_node_is_null(Dev);
+    if (literalTrue(F, A.keyword(arguments::PinMemory)))
+      C.Place = Placement::PinnedHost;
+    else if ((Stated && D == "cpu") || (!Stated && !Like))
+      C.Place = Placement::Host;
+    else if (!Stated && Like && First.Class == VarClass::Tensor) {
+      C.Place = Placement::Source;
+      addTensorArg(First, A.Positional.front(), C, Nodes);
+    }
+    C.AllocateOnly = naming::allocatesOnly(Bare);
+    // device='cuda:1': allocated on device 1's current stream.
+    if (std::optional<int8_t> Index = deviceIndex(Dev))
+      C.Device = *Index;
+  }
+  if (!Out && C.Effect != ApiEffect::AtenInPlace) {
+    C.Result = objectOf(N);
     R.Class = VarClass::Tensor;
-    R.Tensor = TensorRef::result(Alloc.Result);
-  };
-  switch (py::tensorMethod(Method)) {
-  case TensorMethod::Metadata:
+    R.Tensor = TensorRef::result(*C.Result);
+  }
+  emitRecipe(C, Nodes);
+  if (Out)
+    return Target;
+  if (C.Effect == ApiEffect::AtenInPlace && !C.Args.empty()) {
+    // torch.relu_(t) returns t.
+    R.Class = VarClass::Tensor;
+    R.Tensor = C.Args.front().Tensor;
+  }
+  return R;
+}
+
+Builder::Value Builder::tensorMethod(TSNode N, const Value &Self,
+                                     llvm::StringRef Method, const Args &A) {
+  Value R;
+  R.Node = N;
+  ApiEffect Effect = py::tensorMethod(Method);
+  switch (Effect) {
+  case ApiEffect::TensorMetadata:
+  case ApiEffect::TensorRawPointer:
     unknownCall(A, false);
     return R;
-  case TensorMethod::View: {
+  case ApiEffect::TensorView: {
     unknownCall(A, false);
     Value V = Self;
     V.Node = N;
@@ -289,100 +316,98 @@ Builder::Value Builder::tensorMethod(TSNode N, const Value &Self,
       V.Tensor.Part = exprRegion(N);
     return V;
   }
-  case TensorMethod::PieceList:
+  case ApiEffect::TensorViewList:
     unknownCall(A, false);
     return pieceList(N, Self);
-  case TensorMethod::InPlace: {
-    ReadArgs();
-    access(true, Self, SelfNode);
-    Value V = Self;
-    V.Node = N;
-    return V;
+  default:
+    break;
   }
-  case TensorMethod::CopyFrom: {
+  // Nodes[0] is the call, Nodes[1] the receiver; then tensor arguments.
+  std::vector<TSNode> Nodes = {N, Self.Node};
+  TensorCall C;
+  C.Effect = Effect;
+  if (Self.Class == VarClass::Tensor && Self.Tensor)
+    C.Self = SitedTensor{Self.Tensor, 1};
+  else
+    C.Self = SitedTensor{TensorRef(), 1};
+  bool Returns = true; // a new tensor
+  bool ReturnsSelf = false;
+  switch (Effect) {
+  case ApiEffect::TensorInPlace:
+  case ApiEffect::TensorOp:
+    for (TSNode P : A.Positional)
+      addTensorArg(expr(P), P, C, Nodes);
+    for (const auto &[K, P] : A.Keywords)
+      addTensorArg(expr(P), P, C, Nodes);
+    Returns = Effect == ApiEffect::TensorOp;
+    ReturnsSelf = !Returns;
+    break;
+  case ApiEffect::TensorCopyFrom: {
     TSNode SrcNode = A.get(0, "src");
     Value Src = expr(SrcNode);
-    bool Async = nonBlocking(A, 1);
-    access(false, Src, SrcNode, Async, /*Copy=*/true);
-    access(true, Self, SelfNode, Async, /*Copy=*/true);
-    // A blocking copy_ waits for the stream only when one side is on the
-    // host; the solver decides, knowing where each tensor lives.
-    if (!Async && Src.Class == VarClass::Tensor) {
-      fact::StreamSync S;
-      S.Stream = StreamRef::current();
-      S.IfHostInvolved = true;
-      S.A = Self.Tensor;
-      S.B = Src.Tensor;
-      emit(site(SiteKind::Other, N), S);
+    if (Src.Class == VarClass::Tensor) {
+      C.Args.push_back({Src.Tensor, unsigned(Nodes.size())});
+      Nodes.push_back(SrcNode);
     }
-    Value V = Self;
-    V.Node = N;
-    return V;
+    C.Async = nonBlocking(A, 1);
+    Returns = false;
+    ReturnsSelf = true;
+    break;
   }
-  case TensorMethod::RecordStream: {
+  case ApiEffect::TensorRecordStream: {
     Value S = expr(A.get(0, "stream"));
-    emit(site(SiteKind::Other, N),
-         fact::RecordStream{Self.Tensor, S.Class == VarClass::Stream
-                                             ? S.Stream
-                                             : StreamRef::unknown()});
-    return R;
+    C.Stream = S.Class == VarClass::Stream ? S.Stream : StreamRef::unknown();
+    Returns = false;
+    break;
   }
-  case TensorMethod::HostRead:
-    // item(), tolist(), numpy(): the host reads the memory (of a CPU
-    // tensor: now; of a CUDA one: after a copy that waits for the current
-    // stream).
+  case ApiEffect::TensorHostRead:
     unknownCall(A, false);
-    emit(site(SiteKind::Access, SelfNode),
-         fact::HostAccess{false, Self.Tensor});
-    access(false, Self, SelfNode);
-    emit(site(SiteKind::Other, N),
-         fact::StreamSync{StreamRef::current(), false, {}, {}, false});
-    return R;
-  case TensorMethod::To: {
-    // cpu(), cuda(), to(device, dtype, non_blocking, copy), to(dtype).
-    bool ToHost = false, Source = false;
-    bool Async = nonBlocking(A, Method == "to" ? 1 : 0);
-    if (Method == "cpu") {
-      ToHost = true;
-    } else if (Method == "to") {
-      TSNode Dev = A.get(0, "device");
+    Returns = false;
+    break;
+  case ApiEffect::TensorToHost:
+    unknownCall(A, false);
+    break;
+  case ApiEffect::TensorTo: {
+    // cuda(), to(device, dtype, non_blocking, copy), to(dtype).
+    C.Async = nonBlocking(A, Method == "to" ? 1 : 0);
+    C.Place = Placement::Device;
+    TSNode Dev = A.get(0, arguments::Device);
+    if (Method == "to") {
       if (ts_node_is_null(Dev)) {
-        Source = true;
+        C.Place = Placement::Source;
       } else {
         std::string D = device(Dev);
         Value DevValue = expr(Dev);
         if (D == "cpu")
-          ToHost = true;
+          C.Place = Placement::Host;
         else if (D.empty() && DevValue.Class == VarClass::Other &&
                  I.qualify(Dev).rfind("torch.", 0) == 0)
-          Source = true; // to(torch.float16): a dtype
+          C.Place = Placement::Source; // to(torch.float16): a dtype
       }
       if (!ts_node_is_null(A.keyword("dtype")) && A.Positional.empty() &&
-          ts_node_is_null(A.keyword("device")))
-        Source = true;
+          ts_node_is_null(A.keyword(arguments::Device)))
+        C.Place = Placement::Source;
     }
-    access(false, Self, SelfNode, Async, /*Copy=*/true);
-    if (ToHost && !Async)
-      emit(site(SiteKind::Other, N),
-           fact::StreamSync{StreamRef::current(), false, {}, {}, false});
-    // A non_blocking copy to the host lands in pinned memory; to('cuda:1')
-    // and cuda(1) allocate on device 1's current stream.
-    std::optional<int8_t> Device;
-    if (!ToHost && !Source)
-      Device = deviceIndex(A.get(0, "device"));
-    Allocate(ToHost, Async, ToHost && Async, Source ? Self.Tensor : TensorRef(),
-             Device);
-    return R;
+    // to('cuda:1') and cuda(1) allocate on device 1's current stream.
+    if (C.Place == Placement::Device)
+      if (std::optional<int8_t> Index = deviceIndex(Dev))
+        C.Device = *Index;
+    break;
   }
-  case TensorMethod::PinMemory:
-    access(false, Self, SelfNode);
-    Allocate(true, false, true, TensorRef());
-    return R;
-  case TensorMethod::Op:
-    ReadArgs();
-    access(false, Self, SelfNode);
-    Allocate(false, false, false, TensorRef());
-    return R;
+  default:
+    break;
+  }
+  if (Returns)
+    C.Result = objectOf(N);
+  emitRecipe(C, Nodes);
+  if (ReturnsSelf) {
+    Value V = Self;
+    V.Node = N;
+    return V;
+  }
+  if (Returns) {
+    R.Class = VarClass::Tensor;
+    R.Tensor = TensorRef::result(*C.Result);
   }
   return R;
 }

@@ -12,8 +12,10 @@
 #define STREAMSAFE_LIB_PYTHON_BUILDER_H
 
 #include "lib/ir/IR.h"
+#include "lib/model/Recipes.h"
 #include "lib/python/Helpers.h"
 #include "lib/python/Scope.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include <deque>
 #include <map>
@@ -213,6 +215,15 @@ private:
   Args argsOf(TSNode Call);
   Value call(TSNode N);
   Value apiCall(TSNode N, int Api, const std::string &Q, const Args &A);
+  /// torch.X(...): the model's recipe for \p Effect.
+  Value torchFunction(TSNode N, ApiEffect Effect, llvm::StringRef Bare,
+                      const Args &A);
+  /// Emits the model's recipe for \p C; a step's At indexes \p Nodes.
+  void emitRecipe(const TensorCall &C, llvm::ArrayRef<TSNode> Nodes);
+  /// Adds \p V (a tensor, or each element of a list) to C.Args, sited at
+  /// \p At.
+  void addTensorArg(const Value &V, TSNode At, TensorCall &C,
+                    std::vector<TSNode> &Nodes);
   Value tensorMethod(TSNode N, const Value &Self, llvm::StringRef Method,
                      const Args &A);
   Value streamMethod(TSNode N, const Value &Self, llvm::StringRef Method,

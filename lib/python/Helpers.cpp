@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/python/Helpers.h"
+#include "lib/model/Arguments.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "llvm/ADT/STLExtras.h"
@@ -68,43 +69,28 @@ TSNode methodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F) {
   return TSNode{};
 }
 
-/// Whether a def's own code uses the stream API (as the C++ pre-scan
-/// mentionsStreamApis): a stream, event or guard API, a stream or event
-/// method, a non_blocking copy.
+/// Whether a def's own code uses the stream API (the model's stream
+/// effects, as the C++ pre-scan mentionsStreamApis asks): a stream, event
+/// or guard API, a stream or event method, a non_blocking copy.
 static bool scanForStreams(TSNode Def, const SourceFile &F, const Imports &I) {
   bool Found = false;
   ownCode(field(Def, "body"), [&](TSNode X) {
     if (Found)
       return;
     if (is(X, "keyword_argument") &&
-        F.text(field(X, "name")) == "non_blocking") {
+        F.text(field(X, "name")) == arguments::NonBlocking) {
       Found = true;
       return;
     }
     if (!is(X, "call"))
       return;
     TSNode Fn = field(X, "function");
-    switch (apiOf(I.qualify(Fn))) {
-    case PyApi::NewStream:
-    case PyApi::ExternalStream:
-    case PyApi::CurrentStream:
-    case PyApi::DefaultStream:
-    case PyApi::NewEvent:
-    case PyApi::StreamContext:
-    case PyApi::SetStream:
-    case PyApi::Synchronize:
-    case PyApi::Thread:
-    case PyApi::Graph:
+    if (usesStreams(apiOf(I.qualify(Fn)))) {
       Found = true;
       return;
-    default:
-      break;
     }
-    if (is(Fn, "attribute")) {
-      llvm::StringRef M = F.text(field(Fn, "attribute"));
-      Found = M == "wait_stream" || M == "wait_event" || M == "record_event" ||
-              M == "record_stream" || M == "record" || M == "synchronize";
-    }
+    if (is(Fn, "attribute"))
+      Found = isStreamMethod(F.text(field(Fn, "attribute")));
   });
   return Found;
 }

@@ -11,6 +11,7 @@
 #define STREAMSAFE_LIB_PYTHON_HELPERS_H
 
 #include "lib/ir/IR.h"
+#include "lib/model/Bounds.h"
 #include "lib/python/Scope.h"
 #include "lib/python/Syntax.h"
 #include "llvm/ADT/DenseMap.h"
@@ -25,8 +26,7 @@ namespace streamsafe::py {
 //===-- read them
 //----------------------------------------------------------===//
 
-/// Helper bodies a function runs in place at most (as in C++).
-constexpr unsigned MaxInlinedCallees = 32;
+using bounds::MaxInlinedCallees;
 
 /// The parameter names of a def, in order.
 std::vector<std::string> paramNames(TSNode Def, const SourceFile &F);

@@ -120,18 +120,19 @@ Region Builder::exprRegion(TSNode N) {
       TSNode Self = field(Fn, "object");
       llvm::StringRef Method = F.text(field(Fn, "attribute"));
       switch (py::tensorMethod(Method)) {
-      case TensorMethod::View: {
+      case ApiEffect::TensorView: {
         // A view of a part stays inside that part.
         Region Base = exprRegion(Self);
         return Base.K == Region::Whole ? viewRegion(N, Method) : Base;
       }
-      case TensorMethod::InPlace:
-      case TensorMethod::CopyFrom:
+      case ApiEffect::TensorInPlace:
+      case ApiEffect::TensorCopyFrom:
         return exprRegion(Self);
-      case TensorMethod::PieceList:
-      case TensorMethod::Metadata:
-      case TensorMethod::RecordStream:
-      case TensorMethod::HostRead:
+      case ApiEffect::TensorViewList:
+      case ApiEffect::TensorMetadata:
+      case ApiEffect::TensorRawPointer:
+      case ApiEffect::TensorRecordStream:
+      case ApiEffect::TensorHostRead:
         return Region::some();
       default:
         return Region::whole(); // a new tensor

@@ -1,6 +1,7 @@
 //===--- Scope.cpp - A Python scope's names and what they hold ------------===//
 
 #include "lib/python/Scope.h"
+#include "lib/model/ApiRows.h"
 #include "lib/python/Api.h"
 #include "llvm/ADT/STLExtras.h"
 #include <functional>
@@ -65,9 +66,7 @@ Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
         return VarClass::Stream;
       case PyApi::NewEvent:
         return VarClass::Event;
-      case PyApi::Factory:
-      case PyApi::LikeFactory:
-      case PyApi::TensorOp:
+      case PyApi::TorchFunction:
         return VarClass::Tensor;
       default:
         return VarClass::Other;
@@ -84,19 +83,22 @@ Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
       return std::nullopt;
     if (*Recv == VarClass::Tensor) {
       switch (tensorMethod(Method)) {
-      case TensorMethod::Op:
-      case TensorMethod::InPlace:
-      case TensorMethod::View:
-      case TensorMethod::CopyFrom:
-      case TensorMethod::To:
-      case TensorMethod::PinMemory:
+      case ApiEffect::TensorOp:
+      case ApiEffect::TensorInPlace:
+      case ApiEffect::TensorView:
+      case ApiEffect::TensorCopyFrom:
+      case ApiEffect::TensorToHost:
+      case ApiEffect::TensorTo:
+      case ApiEffect::TensorPinMemory:
         return VarClass::Tensor;
       default:
         return VarClass::Other;
       }
     }
-    if (*Recv == VarClass::Stream && Method == "record_event")
-      return VarClass::Event;
+    if (*Recv == VarClass::Stream)
+      if (const ApiRow *R = pythonApi(("torch.cuda.Stream." + Method.str()));
+          R && R->Entry.Effect == ApiEffect::EventRecord)
+        return VarClass::Event; // s.record_event(): a new event
     return VarClass::Other;
   }
   if (T == "attribute") {
@@ -555,10 +557,8 @@ TSNode pieceListBase(TSNode Call, const SourceFile &F, const Imports &I,
   Call = unparen(Call);
   if (!is(Call, "call"))
     return {};
-  static const char *const Names[] = {"chunk", "split", "unbind",
-                                      "tensor_split"};
   auto Splits = [](llvm::StringRef Name) {
-    return llvm::is_contained(Names, Name);
+    return tensorMethod(Name) == ApiEffect::TensorViewList;
   };
   TSNode Fn = field(Call, "function");
   std::string Q = I.qualify(Fn);

@@ -1,0 +1,298 @@
+//===--- ApiRows.cpp - The rows of the API model --------------------------===//
+//
+// Adding an API is adding a row here (or to TensorMethods.cpp or
+// TorchFunctions.cpp), with its spelling in each language that has it.
+// at::cuda:: names are a using-directive of c10::cuda::, so only the c10
+// spelling appears. docs/api-model.md gives the facts behind each row.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/model/ApiRows.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace streamsafe {
+
+namespace {
+
+using E = ApiEffect;
+
+// Shorthands for the operand positions of a row.
+ApiEntry fx(E Effect) { return {Effect}; }
+ApiEntry onStream(E Effect, int8_t Stream) {
+  ApiEntry A{Effect};
+  A.Stream = Stream;
+  return A;
+}
+ApiEntry onEvent(E Effect, int8_t Event, int8_t Stream = -1) {
+  ApiEntry A{Effect};
+  A.Event = Event;
+  A.Stream = Stream;
+  return A;
+}
+ApiEntry copy(E Effect, int8_t Dest, int8_t Source, int8_t Size,
+              int8_t Direction, int8_t Stream,
+              const char *AsyncAlternative = nullptr) {
+  ApiEntry A{Effect};
+  A.Dest = Dest;
+  A.Source = Source;
+  A.Size = Size;
+  A.Direction = Direction;
+  A.Stream = Stream;
+  A.AsyncAlternative = AsyncAlternative;
+  return A;
+}
+ApiEntry capture(E Effect, int8_t Stream, int8_t Mode) {
+  ApiEntry A{Effect};
+  A.Stream = Stream;
+  A.Mode = Mode;
+  return A;
+}
+
+// Why a row has one spelling only.
+constexpr const char *CudaRuntime =
+    "the CUDA runtime's C API: Python code reaches it only through PyTorch";
+constexpr const char *CppOnly = "C++ only: PyTorch's Python API has no "
+                                "counterpart";
+constexpr const char *NotInPython =
+    "exists in Python but is not modelled there yet (unknown code)";
+constexpr const char *PythonOnly =
+    "Python only: C++ writes it as other calls (see docs/api-model.md)";
+
+const ApiRow Rows[] = {
+    // Streams and guards (docs/api-model.md, sections 1 and 2).
+    {"c10::cuda::getStreamFromPool", "torch.cuda.Stream",
+     fx(E::StreamFromPool)},
+    {"c10::cuda::getDefaultCUDAStream", "torch.cuda.default_stream",
+     fx(E::DefaultStream)},
+    {"c10::cuda::getCurrentCUDAStream", "torch.cuda.current_stream",
+     fx(E::CurrentStream)},
+    {"c10::cuda::getStreamFromExternal", "torch.cuda.ExternalStream",
+     fx(E::ExternalStream)},
+    // The current device changes, with no restore (c10/cuda/CUDAFunctions.h).
+    {"cudaSetDevice", nullptr, fx(E::SetDevice), CudaRuntime},
+    {"c10::cuda::set_device", nullptr, fx(E::SetDevice), NotInPython},
+    {"cudaStreamCreate;cudaStreamCreateWithFlags;cudaStreamCreateWithPriority",
+     nullptr, fx(E::StreamCreate), CudaRuntime},
+    // PyTorch's stable C ABI (torch/csrc/inductor/aoti_torch/c/shim.h):
+    // the current stream, written through the second argument.
+    {"aoti_torch_get_current_cuda_stream;aoti_torch_get_current_stream",
+     nullptr, onStream(E::CurrentStream, 1), CppOnly},
+    {"c10::cuda::setCurrentCUDAStream", "torch.cuda.set_stream",
+     onStream(E::SetCurrentStream, 0)},
+    {"c10::cuda::CUDAStream::unwrap;c10::cuda::CUDAStream::stream;c10::cuda::"
+     "CUDAStream::operator CUstream_st *;c10::cuda::CUDAStream::operator "
+     "Stream",
+     nullptr, fx(E::StreamIdentity), CppOnly},
+    {"c10::cuda::CUDAStreamGuard::reset_stream;c10::cuda::"
+     "OptionalCUDAStreamGuard::reset_stream;c10::StreamGuard::reset_stream;c10:"
+     ":OptionalStreamGuard::reset_stream",
+     nullptr, onStream(E::GuardResetStream, 0), CppOnly},
+    {"c10::cuda::OptionalCUDAStreamGuard::reset;c10::OptionalStreamGuard::"
+     "reset",
+     nullptr, fx(E::GuardReset), CppOnly},
+    // Events (section 3). record() records on the current stream, record(s)
+    // and recordOnce(s) on s: an absent argument is the current stream.
+    {"at::cuda::CUDAEvent::record;c10::cuda::CUDAEvent::record;c10::Event::"
+     "record",
+     "torch.cuda.Event.record", onStream(E::EventRecord, 0)},
+    {"at::cuda::CUDAEvent::recordOnce;c10::cuda::CUDAEvent::recordOnce;c10::"
+     "Event::recordOnce",
+     nullptr, onStream(E::EventRecord, 0), CppOnly},
+    {"at::cuda::CUDAEvent::block;c10::cuda::CUDAEvent::block;c10::Event::block",
+     "torch.cuda.Event.wait", onStream(E::EventBlock, 0)},
+    {"at::cuda::CUDAEvent::synchronize;c10::cuda::CUDAEvent::synchronize;c10::"
+     "Event::synchronize",
+     "torch.cuda.Event.synchronize", fx(E::EventSynchronize)},
+    {"c10::Stream::wait", "torch.cuda.Stream.wait_event",
+     onEvent(E::StreamWaitEvent, 0)},
+    // s.wait_stream(o): an event recorded on o that s waits on.
+    {nullptr, "torch.cuda.Stream.wait_stream", onStream(E::StreamWaitEvent, 0),
+     PythonOnly},
+    // s.record_event(): a new event recorded on s.
+    {nullptr, "torch.cuda.Stream.record_event", onEvent(E::EventRecord, 0),
+     PythonOnly},
+    {"cudaEventRecord;cudaEventRecordWithFlags", nullptr,
+     onEvent(E::RawEventRecord, 0, 1), CudaRuntime},
+    {"cudaStreamWaitEvent", nullptr, onEvent(E::RawStreamWaitEvent, 1, 0),
+     CudaRuntime},
+    {"cudaEventSynchronize", nullptr, onEvent(E::RawEventSynchronize, 0),
+     CudaRuntime},
+    // Host synchronisation (section 4).
+    {"c10::cuda::CUDAStream::synchronize;c10::Stream::synchronize",
+     "torch.cuda.Stream.synchronize", fx(E::StreamSynchronize)},
+    {"c10::cuda::stream_synchronize;cudaStreamSynchronize", nullptr,
+     onStream(E::StreamSyncFunction, 0), CudaRuntime},
+    {"cudaDeviceSynchronize;c10::cuda::device_synchronize;torch::cuda::"
+     "synchronize",
+     "torch.cuda.synchronize", fx(E::DeviceSynchronize)},
+    // The caching allocator (section 5).
+    {"c10::cuda::CUDACachingAllocator::recordStream", nullptr,
+     copy(E::AllocatorRecordStream, 0, -1, -1, -1, 1),
+     "Python records through the tensor: t.record_stream(s)"},
+    // Raw memory operations (section 6): (dest, source, size, kind, stream).
+    {"cudaMemcpyAsync", nullptr, copy(E::MemcpyAsync, 0, 1, 2, 3, 4),
+     CudaRuntime},
+    {"cudaMemcpy2DAsync", nullptr, copy(E::MemcpyAsync, 0, 2, -1, 6, 7),
+     CudaRuntime},
+    {"cudaMemsetAsync", nullptr, copy(E::MemsetAsync, 0, -1, 2, -1, 3),
+     CudaRuntime},
+    {"cudaMemcpy3DAsync", nullptr, onStream(E::StreamOrdered, 1), CudaRuntime},
+    {"cudaMemcpyPeerAsync;cudaMemcpyToSymbolAsync;cudaMemcpyFromSymbolAsync;"
+     "cudaMemset2DAsync",
+     nullptr, onStream(E::StreamOrdered, 5), CudaRuntime},
+    {"cudaMemset3DAsync", nullptr, onStream(E::StreamOrdered, 3), CudaRuntime},
+    {"cudaMallocAsync", nullptr, onStream(E::StreamOrdered, 2), CudaRuntime},
+    {"cudaFreeAsync", nullptr, onStream(E::StreamOrdered, 1), CudaRuntime},
+    {"cudaLaunchKernel;cudaLaunchCooperativeKernel", nullptr,
+     onStream(E::StreamOrdered, 5), CudaRuntime},
+    {"cudaMemcpy", nullptr,
+     copy(E::MemcpySync, 0, 1, 2, 3, -1, "cudaMemcpyAsync"), CudaRuntime},
+    {"cudaMemcpy2D", nullptr,
+     copy(E::MemcpySync, 0, 2, -1, 6, -1, "cudaMemcpy2DAsync"), CudaRuntime},
+    {"cudaMemcpy3D", nullptr,
+     copy(E::MemcpySync, -1, -1, -1, -1, -1, "cudaMemcpy3DAsync"), CudaRuntime},
+    {"cudaMemcpyPeer", nullptr,
+     copy(E::MemcpySync, 0, 2, 4, -1, -1, "cudaMemcpyPeerAsync"), CudaRuntime},
+    {"cudaMemcpyToSymbol", nullptr,
+     copy(E::MemcpySync, -1, 1, 2, 4, -1, "cudaMemcpyToSymbolAsync"),
+     CudaRuntime},
+    {"cudaMemcpyFromSymbol", nullptr,
+     copy(E::MemcpySync, 0, -1, 2, 4, -1, "cudaMemcpyFromSymbolAsync"),
+     CudaRuntime},
+    {"cudaMemset", nullptr,
+     copy(E::MemsetSync, 0, -1, 2, -1, -1, "cudaMemsetAsync"), CudaRuntime},
+    {"cudaMemset2D", nullptr,
+     copy(E::MemsetSync, -1, -1, -1, -1, -1, "cudaMemset2DAsync"), CudaRuntime},
+    {"cudaMemset3D", nullptr,
+     copy(E::MemsetSync, -1, -1, -1, -1, -1, "cudaMemset3DAsync"), CudaRuntime},
+    {"c10::cuda::memcpy_and_sync", nullptr,
+     copy(E::MemcpyAndSync, 0, 1, 2, 3, 4), CppOnly},
+    {"std::memcpy;memcpy", nullptr, copy(E::HostMemcpy, 0, 1, 2, -1, -1),
+     "host memory through raw pointers: C and C++ only"},
+    {"std::memset;memset", nullptr, copy(E::HostMemcpy, 0, -1, 2, -1, -1),
+     "host memory through raw pointers: C and C++ only"},
+    {"std::copy", nullptr, copy(E::HostMemcpy, 2, 0, -1, -1, -1),
+     "host memory through raw pointers: C and C++ only"},
+    {"std::copy_n", nullptr, copy(E::HostMemcpy, 2, 0, 1, -1, -1),
+     "host memory through raw pointers: C and C++ only"},
+    {"std::fill", nullptr, copy(E::HostMemcpy, 0, -1, -1, -1, -1),
+     "host memory through raw pointers: C and C++ only"},
+    {"std::fill_n", nullptr, copy(E::HostMemcpy, 0, -1, 1, -1, -1),
+     "host memory through raw pointers: C and C++ only"},
+    // CUDA graph capture (section 9). capture_begin(pool) in 1.13,
+    // capture_begin(pool, capture_mode) in 2.x: one row for both, the mode
+    // at 1 when written. The capturing stream is the current one.
+    {"at::cuda::CUDAGraph::capture_begin", nullptr,
+     capture(E::CaptureBegin, -1, 1), NotInPython},
+    {"at::cuda::CUDAGraph::capture_end", nullptr, fx(E::CaptureEnd),
+     NotInPython},
+    {nullptr, "torch.cuda.graph", fx(E::CaptureRegion),
+     "a with-block: C++ calls capture_begin() and capture_end()"},
+    {"cudaStreamBeginCapture", nullptr, capture(E::CaptureBegin, 0, 1),
+     CudaRuntime},
+    {"cudaStreamBeginCaptureToGraph", nullptr, capture(E::CaptureBegin, 0, 5),
+     CudaRuntime},
+    {"cudaStreamEndCapture", nullptr, capture(E::CaptureEnd, 0, -1),
+     CudaRuntime},
+    {"cudaMalloc;cudaFree;cudaMallocHost;cudaHostAlloc;cudaFreeHost;"
+     "cudaMallocManaged;cudaMallocPitch",
+     nullptr, fx(E::RestrictedAllocation), CudaRuntime},
+    {"cudaEventQuery", nullptr, onEvent(E::RestrictedEventQuery, 0),
+     CudaRuntime},
+    {"at::cuda::CUDAEvent::query;c10::cuda::CUDAEvent::query;c10::Event::query",
+     "torch.cuda.Event.query", fx(E::RestrictedEventQuery)},
+    {"cudaStreamQuery", nullptr, onStream(E::RestrictedStreamQuery, 0),
+     CudaRuntime},
+    {"c10::cuda::CUDAStream::query;c10::Stream::query",
+     "torch.cuda.Stream.query", fx(E::RestrictedStreamQuery)},
+    // Threads (section 7). std::async with the default policy may run
+    // deferred on the caller; it is treated as another thread (it may be).
+    // C++'s std::thread is a class (ApiTable::isThreadClass).
+    {nullptr, "threading.Thread", fx(E::SpawnThread),
+     "C++ starts a thread by constructing std::thread"},
+    {"std::async;at::launch;at::intraop_launch;c10::ThreadPool::run;c10::"
+     "TaskThreadPoolBase::run;c10::TaskThreadPool::run",
+     nullptr, fx(E::SpawnThread), NotInPython},
+    // Calls that pass their argument on.
+    {"std::move;std::forward;std::as_const", nullptr, fx(E::TransparentCast),
+     "C++ value categories: Python has none"},
+};
+
+const ClassRow Classes[] = {
+    {"at::Tensor", "torch.Tensor", ValueClass::Tensor},
+    {"at::TensorBase", nullptr, ValueClass::Tensor,
+     "the base class of at::Tensor"},
+    {"c10::cuda::CUDAStream", "torch.cuda.Stream", ValueClass::Stream},
+    {"c10::Stream", "torch.Stream", ValueClass::Stream},
+    {"at::cuda::CUDAEvent;c10::cuda::CUDAEvent", "torch.cuda.Event",
+     ValueClass::Event},
+    {"c10::Event", "torch.Event", ValueClass::Event},
+    // with torch.cuda.stream(s): a guard for the block.
+    {"c10::cuda::CUDAStreamGuard", "torch.cuda.stream;torch.cuda.StreamContext",
+     ValueClass::StreamGuard},
+    {"c10::StreamGuard", nullptr, ValueClass::StreamGuard, CppOnly},
+    {"c10::cuda::OptionalCUDAStreamGuard;c10::OptionalStreamGuard", nullptr,
+     ValueClass::OptionalGuard,
+     "Python's torch.cuda.stream(None) is the optional form"},
+    {"c10::cuda::CUDAMultiStreamGuard;c10::MultiStreamGuard", nullptr,
+     ValueClass::MultiGuard, CppOnly},
+    // with torch.cuda.device(d): device d is current for the block.
+    {"c10::cuda::CUDAGuard", "torch.cuda.device", ValueClass::DeviceGuard},
+    {"c10::cuda::OptionalCUDAGuard;c10::DeviceGuard;c10::OptionalDeviceGuard",
+     nullptr, ValueClass::DeviceGuard, CppOnly},
+};
+
+// The names of a row, separated by ';'.
+llvm::SmallVector<llvm::StringRef, 4> namesOf(const char *Names) {
+  llvm::SmallVector<llvm::StringRef, 4> Out;
+  if (Names)
+    llvm::StringRef(Names).split(Out, ';', -1, /*KeepEmpty=*/false);
+  return Out;
+}
+
+template <typename T, typename RowT, typename Pick>
+llvm::StringMap<T> index(llvm::ArrayRef<RowT> Table, const char *RowT::*Names,
+                         Pick Value) {
+  llvm::StringMap<T> M;
+  for (const RowT &R : Table)
+    for (llvm::StringRef N : namesOf(R.*Names))
+      M.try_emplace(N, Value(R));
+  return M;
+}
+
+} // namespace
+
+llvm::ArrayRef<ApiRow> apiRows() { return Rows; }
+llvm::ArrayRef<ClassRow> classRows() { return Classes; }
+
+const ApiEntry *cppApi(llvm::StringRef QualifiedName) {
+  static const auto M = index<const ApiEntry *>(
+      apiRows(), &ApiRow::Cpp, [](const ApiRow &R) { return &R.Entry; });
+  auto It = M.find(QualifiedName);
+  return It == M.end() ? nullptr : It->second;
+}
+
+const ApiRow *pythonApi(llvm::StringRef Dotted) {
+  static const auto M = index<const ApiRow *>(
+      apiRows(), &ApiRow::Python, [](const ApiRow &R) { return &R; });
+  auto It = M.find(Dotted);
+  return It == M.end() ? nullptr : It->second;
+}
+
+ValueClass cppClass(llvm::StringRef QualifiedName) {
+  static const auto M = index<ValueClass>(
+      classRows(), &ClassRow::Cpp, [](const ClassRow &R) { return R.Class; });
+  auto It = M.find(QualifiedName);
+  return It == M.end() ? ValueClass::None : It->second;
+}
+
+ValueClass pythonClass(llvm::StringRef Dotted) {
+  static const auto M =
+      index<ValueClass>(classRows(), &ClassRow::Python,
+                        [](const ClassRow &R) { return R.Class; });
+  auto It = M.find(Dotted);
+  return It == M.end() ? ValueClass::None : It->second;
+}
+
+} // namespace streamsafe

@@ -1,0 +1,48 @@
+//===--- TensorMethods.h - What each method of a tensor does ----*- C++ -*-===//
+//
+// One table for both languages: at::Tensor's methods in C++ and
+// torch.Tensor's methods and attributes in Python. A method with no row
+// follows the naming conventions (Naming.h): in place when its name ends in
+// '_', an op otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_MODEL_TENSORMETHODS_H
+#define STREAMSAFE_LIB_MODEL_TENSORMETHODS_H
+
+#include "lib/model/ApiEffect.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace streamsafe {
+
+/// How a language spells a tensor method: a bit set.
+enum Spelling : uint8_t {
+  CppMethod = 1,   ///< t.name(...) on an at::Tensor
+  PyMethod = 2,    ///< t.name(...) on a torch.Tensor
+  PyAttribute = 4, ///< t.name, no call (Python properties: t.T, t.data)
+  BothMethods = CppMethod | PyMethod,
+};
+
+enum class Language : uint8_t { Cpp, Python };
+
+struct TensorMethodRow {
+  const char *Name;
+  ApiEffect Effect;
+  uint8_t Spellings = BothMethods;
+  /// For a row spelled in one language only: why the other has none.
+  const char *OneLanguage = nullptr;
+};
+
+llvm::ArrayRef<TensorMethodRow> tensorMethodRows();
+
+/// What the method \p Name does in \p L: its row, or the naming
+/// conventions (TensorInPlace, TensorOp).
+ApiEffect tensorMethodEffect(llvm::StringRef Name, Language L);
+/// The effect of the Python attribute `t.Name` (ApiEffect::None: an
+/// attribute the model does not know, such as t.shape).
+ApiEffect tensorAttributeEffect(llvm::StringRef Name);
+
+} // namespace streamsafe
+
+#endif // STREAMSAFE_LIB_MODEL_TENSORMETHODS_H
