@@ -41,7 +41,7 @@ bool isTensorHandleTemplate(llvm::StringRef QualifiedName) {
          QualifiedName == "std::optional" || QualifiedName == "c10::optional";
 }
 
-ValueClass ApiTable::classify(const CXXRecordDecl *RD) {
+ValueClass BuiltinApis::classify(const CXXRecordDecl *RD) {
   if (!RD)
     return ValueClass::None;
   auto [It, New] = Records.try_emplace(RD, ValueClass::None);
@@ -61,19 +61,31 @@ ValueClass ApiTable::classify(const CXXRecordDecl *RD) {
     C = ValueClass::Event;
   else if (Config.StreamGuardClasses.contains(Name))
     C = ValueClass::StreamGuard;
-  else if (C == ValueClass::None)
+  Records[RD] = C;
+  return C;
+}
+
+ValueClass ApiTable::classify(const CXXRecordDecl *RD) {
+  if (!RD)
+    return ValueClass::None;
+  auto It = Records.find(RD);
+  if (It != Records.end())
+    return It->second;
+  ValueClass C = Builtin.classify(RD);
+  if (C == ValueClass::None)
     C = recognise(*RD);
   Records[RD] = C;
   return C;
 }
 
-// Classes recognised from their code: hand-written guards and event wrappers.
+// Classes recognised from their code, once per class: hand-written guards
+// and event wrappers. The recognisers ask the built-in rows only.
 ValueClass ApiTable::recognise(const CXXRecordDecl &RD) {
-  if (std::optional<unsigned> P = streamSwitcherParameter(RD, *this)) {
+  if (std::optional<unsigned> P = streamSwitcherParameter(RD, Builtin)) {
     GuardParameters[&RD] = *P;
     return ValueClass::StreamGuard;
   }
-  if (std::optional<WrapperMethods> W = eventWrapperMethods(RD, *this)) {
+  if (std::optional<WrapperMethods> W = eventWrapperMethods(RD, Builtin)) {
     for (const auto &[M, Entry] : *W)
       Wrapped[M] = Entry;
     return ValueClass::Event;
@@ -87,7 +99,7 @@ unsigned ApiTable::guardStreamParameter(const CXXRecordDecl *RD) {
   return It == GuardParameters.end() ? 0 : It->second;
 }
 
-ValueClass ApiTable::classify(QualType T) {
+ValueClass ApiLookup::classify(QualType T) {
   if (T.isNull())
     return ValueClass::None;
   T = T.getNonReferenceType();
@@ -122,7 +134,7 @@ bool ApiTable::isThreadClass(const CXXRecordDecl *RD) {
   return Name == "std::thread" || Name == "std::jthread";
 }
 
-const ApiEntry &ApiTable::lookup(const FunctionDecl *FD) {
+const ApiEntry &BuiltinApis::lookup(const FunctionDecl *FD) {
   static const ApiEntry Nothing;
   if (!FD)
     return Nothing;
@@ -132,7 +144,17 @@ const ApiEntry &ApiTable::lookup(const FunctionDecl *FD) {
   return It->second;
 }
 
-ApiEntry ApiTable::compute(const FunctionDecl *FD) {
+const ApiEntry &ApiTable::lookup(const FunctionDecl *FD) {
+  // Methods of an event wrapper recognised from its code (classifying the
+  // class recognises it).
+  if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+      MD && classify(MD->getParent()) == ValueClass::Event)
+    if (auto It = Wrapped.find(MD->getCanonicalDecl()); It != Wrapped.end())
+      return It->second;
+  return Builtin.lookup(FD);
+}
+
+ApiEntry BuiltinApis::compute(const FunctionDecl *FD) {
   std::string Name = canonicalName(FD);
   auto Configured = [&](ApiEffect E) {
     ApiEntry A{E};
@@ -177,11 +199,6 @@ ApiEntry ApiTable::compute(const FunctionDecl *FD) {
       return Configured(ApiEffect::ConfiguredEventSync);
     return Configured(ApiEffect::ConfiguredEventOther);
   }
-
-  // Methods of an event wrapper recognised from its code.
-  if (MD && classify(MD->getParent()) == ValueClass::Event)
-    if (auto It = Wrapped.find(MD->getCanonicalDecl()); It != Wrapped.end())
-      return It->second;
 
   // Free functions of at:: and torch:: (torch:: re-exports at::).
   if (isInTopNamespace(FD, "at") || isInTopNamespace(FD, "torch")) {

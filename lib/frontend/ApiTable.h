@@ -43,16 +43,47 @@ bool isInTopNamespace(const clang::Decl *D, llvm::StringRef NS);
 /// tensor it holds.
 bool isTensorHandleTemplate(llvm::StringRef QualifiedName);
 
-/// The table of one translation unit's analysis: built-in rows, the user's
-/// configuration, and caches keyed by declaration.
-class ApiTable {
+/// What a C++ declaration is to the model: the calls and classes the
+/// recognisers of hand-written guards and event wrappers, and the syntax
+/// helpers they share with the lowering (stripValue, thisField), ask.
+class ApiLookup {
 public:
-  explicit ApiTable(const ApiConfig &Config) : Config(Config) {}
-
+  virtual ~ApiLookup() = default;
   /// What a call of \p FD does (ApiEffect::None: nothing the model knows).
-  const ApiEntry &lookup(const clang::FunctionDecl *FD);
+  virtual const ApiEntry &lookup(const clang::FunctionDecl *FD) = 0;
+  virtual ValueClass classify(const clang::CXXRecordDecl *RD) = 0;
   ValueClass classify(clang::QualType T);
-  ValueClass classify(const clang::CXXRecordDecl *RD);
+};
+
+/// The model's rows (lib/model) and the user's configuration, matched
+/// against declarations and cached per declaration. It recognises nothing
+/// from code, so the recognisers can ask it without asking themselves.
+class BuiltinApis final : public ApiLookup {
+public:
+  explicit BuiltinApis(const ApiConfig &Config) : Config(Config) {}
+  const ApiEntry &lookup(const clang::FunctionDecl *FD) override;
+  ValueClass classify(const clang::CXXRecordDecl *RD) override;
+  using ApiLookup::classify;
+
+private:
+  ApiEntry compute(const clang::FunctionDecl *FD);
+
+  const ApiConfig &Config;
+  llvm::DenseMap<const clang::FunctionDecl *, ApiEntry> Calls;
+  llvm::DenseMap<const clang::CXXRecordDecl *, ValueClass> Records;
+};
+
+/// The table of one translation unit's analysis: the built-in rows, and the
+/// rows the recognisers add, once per class, for hand-written stream guards
+/// (StreamSwitchers.h) and event wrappers (EventWrappers.h).
+class ApiTable final : public ApiLookup {
+public:
+  explicit ApiTable(const ApiConfig &Config)
+      : Config(Config), Builtin(Config) {}
+
+  const ApiEntry &lookup(const clang::FunctionDecl *FD) override;
+  ValueClass classify(const clang::CXXRecordDecl *RD) override;
+  using ApiLookup::classify;
   /// std::thread / std::jthread: constructing one spawns a thread.
   bool isThreadClass(const clang::CXXRecordDecl *RD);
   /// For a guard class: the constructor argument that becomes the current
@@ -61,14 +92,13 @@ public:
   const ApiConfig &config() const { return Config; }
 
 private:
-  ApiEntry compute(const clang::FunctionDecl *FD);
   ValueClass recognise(const clang::CXXRecordDecl &RD);
 
   const ApiConfig &Config;
-  llvm::DenseMap<const clang::FunctionDecl *, ApiEntry> Calls;
+  BuiltinApis Builtin;
   llvm::DenseMap<const clang::CXXRecordDecl *, ValueClass> Records;
   llvm::DenseMap<const clang::CXXRecordDecl *, unsigned> GuardParameters;
-  /// Methods of event wrappers recognised from their code (EventWrappers.h).
+  /// Methods of event wrappers recognised from their code.
   llvm::DenseMap<const clang::FunctionDecl *, ApiEntry> Wrapped;
 };
 

@@ -18,7 +18,7 @@ constexpr int8_t NoStream = -2; ///< a stream the model cannot name here
 /// The parameter of \p M that \p E is (through accessors such as
 /// CUDAStream::stream()), CurrentStream for getCurrentCUDAStream(), else
 /// NoStream.
-int8_t streamOperand(const Expr *E, const CXXMethodDecl &M, ApiTable &Table) {
+int8_t streamOperand(const Expr *E, const CXXMethodDecl &M, ApiLookup &Table) {
   for (int Depth = 0; E && Depth < 6; ++Depth) {
     E = stripValue(E, Table);
     if (const auto *Cast = dyn_cast_or_null<CastExpr>(E)) {
@@ -51,7 +51,7 @@ struct EventUse {
   int8_t Stream = CurrentStream;
 };
 
-EventUse useOf(const CallExpr *CE, const CXXMethodDecl &M, ApiTable &Table) {
+EventUse useOf(const CallExpr *CE, const CXXMethodDecl &M, ApiLookup &Table) {
   const ApiEntry &A = Table.lookup(CE->getDirectCallee());
   const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
   auto StreamAt = [&](int I) -> int8_t {
@@ -110,7 +110,7 @@ EventUse useOf(const CallExpr *CE, const CXXMethodDecl &M, ApiTable &Table) {
 } // namespace
 
 std::optional<WrapperMethods> eventWrapperMethods(const CXXRecordDecl &Class,
-                                                  ApiTable &Table) {
+                                                  ApiLookup &Table) {
   const CXXRecordDecl *RD = Class.getDefinition();
   if (!RD || RD->isLambda() || RD->isDependentContext())
     return std::nullopt;

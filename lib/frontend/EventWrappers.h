@@ -35,7 +35,7 @@ using WrapperMethods = llvm::DenseMap<const clang::FunctionDecl *, ApiEntry>;
 /// different things, or on a stream that is neither a parameter nor the
 /// current stream). Otherwise nothing: its methods are ordinary code.
 std::optional<WrapperMethods>
-eventWrapperMethods(const clang::CXXRecordDecl &RD, ApiTable &Table);
+eventWrapperMethods(const clang::CXXRecordDecl &RD, ApiLookup &Table);
 
 } // namespace streamsafe
 

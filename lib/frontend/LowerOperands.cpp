@@ -21,7 +21,7 @@ static bool sameKind(ValueClass A, ValueClass B) {
   return A != ValueClass::None && (A == B || (IsStream(A) && IsStream(B)));
 }
 
-static bool isTransparentCall(const Expr *E, ApiTable &Table) {
+static bool isTransparentCall(const Expr *E, ApiLookup &Table) {
   const auto *Call = dyn_cast<CallExpr>(E);
   return Call && Call->getNumArgs() == 1 && Call->getDirectCallee() &&
          Table.lookup(Call->getDirectCallee()).Effect ==
@@ -30,7 +30,7 @@ static bool isTransparentCall(const Expr *E, ApiTable &Table) {
 
 // `*p`, `p->`, `p.value()` of a pointer, shared_ptr or optional holding a
 // tensor: the holder, which the analysis follows as the tensor.
-static const Expr *tensorHolder(const Expr *E, ApiTable &Table) {
+static const Expr *tensorHolder(const Expr *E, ApiLookup &Table) {
   const Expr *Holder = nullptr;
   if (const auto *U = dyn_cast<UnaryOperator>(E);
       U && U->getOpcode() == UO_Deref)
@@ -65,7 +65,7 @@ const Expr *temporaryInside(const Expr *E) {
   return nullptr;
 }
 
-const Expr *stripValue(const Expr *E, ApiTable &Table) {
+const Expr *stripValue(const Expr *E, ApiLookup &Table) {
   while (E) {
     E = E->IgnoreParenImpCasts();
     if (const Expr *Holder = tensorHolder(E, Table)) {

@@ -43,7 +43,7 @@ namespace streamsafe {
 
 /// Strips what does not change which value an expression denotes: parens,
 /// implicit casts, temporaries, copies, std::move.
-const clang::Expr *stripValue(const clang::Expr *E, ApiTable &Table);
+const clang::Expr *stripValue(const clang::Expr *E, ApiLookup &Table);
 /// The expression a temporary's wrapper holds (a materialized or bound
 /// temporary, cleanups, a functional cast), or null when \p E is none.
 const clang::Expr *temporaryInside(const clang::Expr *E);

@@ -25,7 +25,7 @@ callsIn(const Stmt *Body, llvm::function_ref<bool(const CallExpr *)> Wanted) {
   return C.Found;
 }
 
-const FieldDecl *thisField(const Expr *E, ApiTable &Table) {
+const FieldDecl *thisField(const Expr *E, ApiLookup &Table) {
   const auto *ME = dyn_cast_or_null<MemberExpr>(stripValue(E, Table));
   if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
     return nullptr;

@@ -21,7 +21,7 @@ class Stmt;
 
 namespace streamsafe {
 
-class ApiTable;
+class ApiLookup;
 
 /// The calls in \p Body (lambdas included) for which \p Wanted holds.
 std::vector<const clang::CallExpr *>
@@ -29,7 +29,7 @@ callsIn(const clang::Stmt *Body,
         llvm::function_ref<bool(const clang::CallExpr *)> Wanted);
 
 /// The field of the enclosing class that \p E names (this->f, f), or null.
-const clang::FieldDecl *thisField(const clang::Expr *E, ApiTable &Table);
+const clang::FieldDecl *thisField(const clang::Expr *E, ApiLookup &Table);
 
 } // namespace streamsafe
 

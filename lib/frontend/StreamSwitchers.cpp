@@ -15,7 +15,7 @@ namespace streamsafe {
 
 namespace {
 
-std::vector<const CallExpr *> callsIn(const Stmt *Body, ApiTable &Table,
+std::vector<const CallExpr *> callsIn(const Stmt *Body, ApiLookup &Table,
                                       ApiEffect Wanted) {
   return streamsafe::callsIn(Body, [&](const CallExpr *CE) {
     return Table.lookup(CE->getDirectCallee()).Effect == Wanted;
@@ -27,7 +27,7 @@ const Expr *setArgument(const CallExpr *CE) {
   return CE->getNumArgs() ? CE->getArg(0) : nullptr;
 }
 
-bool asksForCurrentStream(const Expr *E, ApiTable &Table) {
+bool asksForCurrentStream(const Expr *E, ApiLookup &Table) {
   return !callsIn(E, Table, ApiEffect::CurrentStream).empty() ||
          !callsIn(E, Table, ApiEffect::ConfiguredCurrentStream).empty();
 }
@@ -35,16 +35,16 @@ bool asksForCurrentStream(const Expr *E, ApiTable &Table) {
 /// Fields the constructor sets from getCurrentCUDAStream(), in its
 /// initialiser list or its body.
 llvm::SmallPtrSet<const FieldDecl *, 2> savedFields(const CXXConstructorDecl &C,
-                                                    ApiTable &Table) {
+                                                    ApiLookup &Table) {
   llvm::SmallPtrSet<const FieldDecl *, 2> Saved;
   for (const CXXCtorInitializer *Init : C.inits())
     if (Init->isMemberInitializer() &&
         asksForCurrentStream(Init->getInit(), Table))
       Saved.insert(Init->getMember());
   struct Assignments : RecursiveASTVisitor<Assignments> {
-    ApiTable &Table;
+    ApiLookup &Table;
     llvm::SmallPtrSet<const FieldDecl *, 2> &Saved;
-    Assignments(ApiTable &Table, llvm::SmallPtrSet<const FieldDecl *, 2> &S)
+    Assignments(ApiLookup &Table, llvm::SmallPtrSet<const FieldDecl *, 2> &S)
         : Table(Table), Saved(S) {}
     void assigned(const Expr *LHS, const Expr *RHS) {
       if (const FieldDecl *F = thisField(LHS, Table))
@@ -70,7 +70,7 @@ llvm::SmallPtrSet<const FieldDecl *, 2> savedFields(const CXXConstructorDecl &C,
 } // namespace
 
 std::optional<unsigned> streamSwitcherParameter(const CXXRecordDecl &Class,
-                                                ApiTable &Table) {
+                                                ApiLookup &Table) {
   const CXXRecordDecl *RD = Class.getDefinition();
   if (!RD || RD->isLambda())
     return std::nullopt;

@@ -19,13 +19,13 @@ class CXXRecordDecl;
 
 namespace streamsafe {
 
-class ApiTable;
+class ApiLookup;
 
 /// For a class whose destructor restores a stream its constructor saved
 /// from getCurrentCUDAStream() before setting another, the position of the
 /// constructor parameter that becomes the current stream.
 std::optional<unsigned> streamSwitcherParameter(const clang::CXXRecordDecl &RD,
-                                                ApiTable &Table);
+                                                ApiLookup &Table);
 
 } // namespace streamsafe
 

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/model/ApiRows.h"
 #include "lib/model/Arguments.h"
 #include "lib/model/Naming.h"
 #include "lib/python/Api.h"
@@ -416,7 +417,9 @@ Builder::Value Builder::streamMethod(TSNode N, const Value &Self,
                                      llvm::StringRef Method, const Args &A) {
   Value R;
   R.Node = N;
-  if (Method == "wait_stream") {
+  const ApiRow *Row = pythonApi("torch.cuda.Stream." + Method.str());
+  ApiEffect Effect = Row ? Row->Entry.Effect : ApiEffect::None;
+  if (Effect == ApiEffect::StreamWaitEvent && Row->Entry.Stream >= 0) {
     // s.wait_stream(o) is an event recorded on o that s waits on. One
     // variable serves every call (each binds a new event): the wait follows
     // the record at once, and no stale event is kept in the state.
@@ -431,14 +434,14 @@ Builder::Value Builder::streamMethod(TSNode N, const Value &Self,
     emit(site(SiteKind::EventWait, N), fact::EventWait{E, Self.Stream, false});
     return R;
   }
-  if (Method == "wait_event") {
+  if (Effect == ApiEffect::StreamWaitEvent) { // s.wait_event(e)
     Value E = expr(A.get(0, "event"));
     if (E.Class == VarClass::Event && E.Event != NoVar)
       emit(site(SiteKind::EventWait, N),
            fact::EventWait{E.Event, Self.Stream, false});
     return R;
   }
-  if (Method == "record_event") {
+  if (Effect == ApiEffect::EventRecord) { // s.record_event(e = None)
     TSNode Arg = A.get(0, "event");
     if (!ts_node_is_null(Arg)) {
       Value E = expr(Arg);
@@ -452,13 +455,13 @@ Builder::Value Builder::streamMethod(TSNode N, const Value &Self,
     R.RecordStream = Self.Stream;
     return R;
   }
-  if (Method == "synchronize") {
+  if (Effect == ApiEffect::StreamSynchronize) {
     fact::StreamSync S;
     S.Stream = Self.Stream;
     emit(site(SiteKind::Other, N), S);
     return R;
   }
-  if (Method == "query") {
+  if (Effect == ApiEffect::RestrictedStreamQuery) {
     emit(site(SiteKind::Other, N),
          fact::Restricted{RestrictedCall::StreamQuery, NoVar, Self.Stream});
     return R;
@@ -479,27 +482,29 @@ Builder::Value Builder::eventMethod(TSNode N, const Value &Self,
     Value S = expr(Arg);
     return S.Class == VarClass::Stream ? S.Stream : StreamRef::unknown();
   };
-  if (Method == "record") {
+  const ApiRow *Row = pythonApi("torch.cuda.Event." + Method.str());
+  switch (Row ? Row->Entry.Effect : ApiEffect::None) {
+  case ApiEffect::EventRecord: {
     StreamRef S = StreamArg();
     emit(site(SiteKind::EventRecord, N), fact::EventRecord{Self.Event, S});
     return R;
   }
-  if (Method == "wait") {
+  case ApiEffect::EventBlock: {
     StreamRef S = StreamArg();
     emit(site(SiteKind::EventWait, N), fact::EventWait{Self.Event, S, false});
     return R;
   }
-  if (Method == "synchronize") {
+  case ApiEffect::EventSynchronize:
     emit(site(SiteKind::Other, N), fact::EventSync{Self.Event});
     return R;
-  }
-  if (Method == "query") {
+  case ApiEffect::RestrictedEventQuery:
     emit(site(SiteKind::Other, N),
          fact::Restricted{RestrictedCall::EventQuery, Self.Event,
                           StreamRef::unknown()});
     return R;
+  default:
+    return unknownCall(A, true);
   }
-  return unknownCall(A, true);
 }
 
 void Builder::spawnThread(TSNode N, const Args &A) {
