@@ -644,13 +644,9 @@ TEST(Solver, ThreadCurrentStreamSilentWithoutASetOrWithTheBodysOwnGuard) {
 // "a stream other than the caller's current stream or the default
 // stream"); an Unknown stream is never reported (IR.h), and
 // docs/api-model.md says nothing inside a CUDAMultiStreamGuard's scope is.
-// The engine reports it: Diagnoser::threadCurrentStream skips a spawner on
-// the default or the entry stream, not one on an unknown stream. Today:
-//   ThreadCurrentStream access={@6 default} prior={set@3} related@4
-// and through the Clang front end "this work runs on the default stream,
-// not on an unknown stream that was current where the thread was spawned".
-// Disabled until the engine is fixed.
-TEST(Solver, DISABLED_ThreadCurrentStreamSilentWhenTheSpawnersStreamIsUnknown) {
+// Diagnoser::threadCurrentStream skips a spawner on an unknown stream as it
+// skips one on the default or the entry stream.
+TEST(Solver, ThreadCurrentStreamSilentWhenTheSpawnersStreamIsUnknown) {
   EXPECT_EQ(thread(Spawner::GuardedUnknown).findings(), Silent);
 }
 
