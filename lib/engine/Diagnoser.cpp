@@ -145,7 +145,9 @@ void Diagnoser::threadCurrentStream(const Fact &F, const StreamState &S,
   SiteKind How = T.function().Sites[S.SpawnerSetAt].Kind;
   if (How != SiteKind::GuardEnter && How != SiteKind::SetCurrent)
     return;
-  if (S.SpawnerStream == StreamTable::Default ||
+  // An unknown stream may be either of those: precision first.
+  if (S.SpawnerStream == StreamTable::Unknown ||
+      S.SpawnerStream == StreamTable::Default ||
       S.SpawnerStream == StreamTable::EntryCurrent)
     return;
   Finding Fi;

@@ -105,3 +105,29 @@ void stable_abi_current_stream_in_thread() {
   });
   worker.join();
 }
+
+// The spawner's guard sets a stream the analysis cannot name (the result of
+// a function defined elsewhere): it may be the caller's stream or the
+// default stream, so the thread's work is not reported.
+c10::cuda::CUDAStream pick_stream();
+void spawner_on_an_unknown_stream(const at::Tensor &X) {
+  at::cuda::CUDAStreamGuard guard(pick_stream());
+  std::thread worker([&X] {
+    at::Tensor Y = X.exp();
+    consume(Y.sum().item<float>());
+  });
+  worker.join();
+}
+
+// Nothing inside a CUDAMultiStreamGuard's scope is reported: which stream it
+// made current on the spawner's device is not known.
+void spawner_under_a_multi_stream_guard(const at::Tensor &X) {
+  auto s = at::cuda::getStreamFromPool();
+  at::cuda::CUDAMultiStreamGuard guard(s);
+  std::thread worker([&X] {
+    at::Tensor Y = X.exp();
+    auto stream = at::cuda::getCurrentCUDAStream();
+    consume(Y.sum().item<float>() + stream.id());
+  });
+  worker.join();
+}

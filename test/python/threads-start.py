@@ -127,3 +127,15 @@ def not_an_executor(pool):
     with torch.cuda.stream(s):
         x = torch.zeros(4, device="cuda")
         pool.submit(lambda: x.add_(1))
+
+
+# Started under a stream returned by unknown code: it may be the caller's
+# stream or the default stream, so the thread's work is not reported.
+def started_under_an_unknown_stream():
+    x = torch.zeros(4, device="cuda")
+
+    def reader():
+        y = x + 1
+
+    with torch.cuda.stream(get_stream()):
+        threading.Thread(target=reader).start()

@@ -18,6 +18,7 @@
 #include "llvm/Support/FileSystem.h"
 #include <cctype>
 #include <gtest/gtest.h>
+#include <iterator>
 
 using namespace clang;
 using namespace streamsafe;
@@ -390,9 +391,11 @@ protected:
 
   // A stream symbol as "pool 's1'", "entry-current", ...
   static std::string stream(const FunctionResult &R, StreamDesc D) {
-    static const char *const Kinds[] = {"unknown", "default",   "entry-current",
-                                        "pool",    "parameter", "executor",
-                                        "other"};
+    static const char *const Kinds[] = {"unknown",  "default", "entry-current",
+                                        "pool",     "created", "parameter",
+                                        "executor", "other"};
+    static_assert(std::size(Kinds) == size_t(StreamKind::Other) + 1,
+                  "one name per stream kind");
     std::string S = Kinds[static_cast<int>(D.Kind)];
     if (D.Named != NoVar)
       S += " '" + R.name(D.Named) + "'";
