@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/frontend/Lowering.h"
+#include "lib/model/ViewRegions.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
@@ -175,50 +176,19 @@ Region Lowering::pieceRegion(const Expr *List, const Expr *Index) {
   if (!I || *I < 0 || !MC ||
       regionOf(MC->getImplicitObjectArgument()).K != Region::Whole)
     return Region::some();
-  StringRef Name = methodName(MC);
-  // chunk(chunks, dim = 0), split(split_size, dim = 0), unbind(dim = 0).
-  bool Unbind = Name == "unbind";
-  std::optional<int64_t> Dim = constantOr(MC, Unbind ? 0 : 1, 0, Ctx);
-  if (!Dim || *Dim != 0)
-    return Region::some();
-  if (Unbind)
-    return Region::rows(*I, *I + 1);
-  std::optional<int64_t> N =
-      constant(MC->getNumArgs() ? MC->getArg(0) : nullptr, Ctx);
-  if (!N || *N <= 0)
-    return Region::some();
-  if (Name == "chunk" || Name == "unsafe_chunk")
-    return *I < *N ? Region::piece(*I, *N) : Region::some();
-  if (Name == "split" || Name == "unsafe_split")
-    return Region::rows(*I * *N, (*I + 1) * *N);
-  return Region::some();
+  return streamsafe::pieceRegion(
+      methodName(MC), *I, [&](unsigned Position, StringRef, int64_t Default) {
+        return constantOr(MC, Position, Default, Ctx);
+      });
 }
 
 // The region a view call adds to a tensor that is its whole storage.
 Region Lowering::viewRegion(const CallExpr *CE, StringRef Name,
                             unsigned First) {
-  auto Arg = [&](unsigned I, int64_t Default) {
-    return constantOr(CE, First + I, Default, Ctx);
-  };
-  if (Name == "select" || Name == "operator[]") {
-    std::optional<int64_t> Dim = Name == "select" ? Arg(0, -1) : 0;
-    std::optional<int64_t> I = Arg(Name == "select" ? 1 : 0, -1);
-    if (Dim && *Dim == 0 && I && *I >= 0)
-      return Region::rows(*I, *I + 1);
-  } else if (Name == "narrow") {
-    std::optional<int64_t> Dim = Arg(0, -1), Start = Arg(1, -1),
-                           Length = Arg(2, -1);
-    if (Dim && *Dim == 0 && Start && *Start >= 0 && Length && *Length >= 0)
-      return Region::rows(*Start, *Start + *Length);
-  } else if (Name == "slice") {
-    // slice(dim = 0, start = nullopt, end = nullopt, step = 1); a step
-    // touches a subset of [start, end).
-    std::optional<int64_t> Dim = Arg(0, 0), Start = Arg(1, 0),
-                           End = Arg(2, INT64_MAX);
-    if (Dim && *Dim == 0 && Start && *Start >= 0 && End && *End >= *Start)
-      return Region::rows(*Start, *End);
-  }
-  return Region::some();
+  return streamsafe::viewRegion(
+      Name, [&](unsigned Position, StringRef, int64_t Default) {
+        return constantOr(CE, First + Position, Default, Ctx);
+      });
 }
 
 Region Lowering::regionOf(const Expr *E) {

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/model/ViewRegions.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "llvm/ADT/STLExtras.h"
@@ -149,19 +150,10 @@ Region Builder::exprRegion(TSNode N) {
 
 Region Builder::viewRegion(TSNode Call, llvm::StringRef Method) {
   Args A = argsOf(Call);
-  if (Method == "select") {
-    std::optional<int64_t> Dim = constantArg(A, 0, "dim", -1),
-                           Index = constantArg(A, 1, "index", -1);
-    if (Dim && *Dim == 0 && Index && *Index >= 0)
-      return Region::rows(*Index, *Index + 1);
-  } else if (Method == "narrow") {
-    std::optional<int64_t> Dim = constantArg(A, 0, "dim", -1),
-                           Start = constantArg(A, 1, "start", -1),
-                           Length = constantArg(A, 2, "length", -1);
-    if (Dim && *Dim == 0 && Start && *Start >= 0 && Length && *Length >= 0)
-      return Region::rows(*Start, *Start + *Length);
-  }
-  return Region::some();
+  return streamsafe::viewRegion(
+      Method, [&](unsigned Position, llvm::StringRef Keyword, int64_t Default) {
+        return constantArg(A, Position, Keyword, Default);
+      });
 }
 
 Region Builder::subscriptRegion(TSNode Subscript) {
@@ -232,22 +224,11 @@ Region Builder::elementRegion(TSNode Container, int64_t Index) {
   Args A = argsOf(Container);
   if (!Method && !A.Positional.empty())
     A.Positional.erase(A.Positional.begin());
-  bool Unbind = Name == "unbind";
-  std::optional<int64_t> Dim = constantArg(A, Unbind ? 0 : 1, "dim", 0);
-  if (!Dim || *Dim != 0)
-    return Region::some();
-  if (Unbind)
-    return Region::rows(Index, Index + 1);
-  TSNode SizeArg =
-      A.get(0, Name == "chunk" ? "chunks" : "split_size_or_sections");
-  std::optional<int64_t> Size = constantInt(SizeArg);
-  if (!Size || *Size <= 0)
-    return Region::some();
-  if (Name == "chunk")
-    return Index < *Size ? Region::piece(Index, *Size) : Region::some();
-  if (Name == "split")
-    return Region::rows(Index * *Size, (Index + 1) * *Size);
-  return Region::some();
+  return streamsafe::pieceRegion(
+      Name, Index,
+      [&](unsigned Position, llvm::StringRef Keyword, int64_t Default) {
+        return constantArg(A, Position, Keyword, Default);
+      });
 }
 
 } // namespace streamsafe::py

@@ -1,0 +1,60 @@
+//===--- ViewRegions.cpp - Which part of its base a view covers -----------===//
+//
+// The signatures (both languages): select(dim, index), narrow(dim, start,
+// length), slice(dim = 0, start = 0, end = max, step = 1) (a step touches a
+// subset of [start, end)), t[i]; chunk(chunks, dim = 0),
+// split(split_size_or_sections, dim = 0), unbind(dim = 0).
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/model/ViewRegions.h"
+#include <limits>
+
+namespace streamsafe {
+
+Region viewRegion(llvm::StringRef Name, ConstantArgument Arg) {
+  if (Name == "select" || Name == "operator[]") {
+    bool Select = Name == "select";
+    std::optional<int64_t> Dim = Select ? Arg(0, "dim", -1) : 0;
+    std::optional<int64_t> I = Arg(Select ? 1 : 0, "index", -1);
+    if (Dim && *Dim == 0 && I && *I >= 0)
+      return Region::rows(*I, *I + 1);
+  } else if (Name == "narrow") {
+    std::optional<int64_t> Dim = Arg(0, "dim", -1), Start = Arg(1, "start", -1),
+                           Length = Arg(2, "length", -1);
+    if (Dim && *Dim == 0 && Start && *Start >= 0 && Length && *Length >= 0)
+      return Region::rows(*Start, *Start + *Length);
+  } else if (Name == "slice") {
+    std::optional<int64_t> Dim = Arg(0, "dim", 0), Start = Arg(1, "start", 0),
+                           End = Arg(2, "end",
+                                     std::numeric_limits<int64_t>::max());
+    if (Dim && *Dim == 0 && Start && *Start >= 0 && End && *End >= *Start)
+      return Region::rows(*Start, *End);
+  }
+  return Region::some();
+}
+
+Region pieceRegion(llvm::StringRef Name, int64_t Index, ConstantArgument Arg) {
+  if (Index < 0)
+    return Region::some();
+  bool Unbind = Name == "unbind";
+  std::optional<int64_t> Dim = Arg(Unbind ? 0 : 1, "dim", 0);
+  if (!Dim || *Dim != 0)
+    return Region::some();
+  if (Unbind)
+    return Region::rows(Index, Index + 1);
+  bool Chunk = Name == "chunk" || Name == "unsafe_chunk";
+  bool Split = Name == "split" || Name == "unsafe_split";
+  // The size has no default: not written, it is not known.
+  std::optional<int64_t> N =
+      Arg(0, Chunk ? "chunks" : "split_size_or_sections", -1);
+  if (!N || *N <= 0)
+    return Region::some();
+  if (Chunk)
+    return Index < *N ? Region::piece(Index, *N) : Region::some();
+  if (Split)
+    return Region::rows(Index * *N, (Index + 1) * *N);
+  return Region::some();
+}
+
+} // namespace streamsafe
