@@ -98,6 +98,7 @@ void Transfer::apply(const Fact &F, const fact::EventRecord &X,
   if (X.Event == NoVar)
     return;
   StreamId Y = streamOf(X.Stream, S);
+  RecordStreams[X.Event] |= StreamTable::bit(Y);
   EventState &E = S.Events[X.Event];
   E.MustRecorded = E.MayRecorded = true;
   E.LastRecord = F.Site;

@@ -150,6 +150,9 @@ private:
   void exitBody(TSNode At, Position P);
   /// A def's tensor locals hold nothing until assigned (Lifetimes.cpp).
   void declareLocals(const Scope &S);
+  /// A nested def analysed on its own: the stream variables of enclosing
+  /// defs that save the current stream hold its entry stream (Lifetimes.cpp).
+  void bindClosureStreams(const Scope &S);
   void assignment(TSNode N);
   void augmentedAssignment(TSNode N);
   void bindName(TSNode Target, const Value &V);
