@@ -261,6 +261,10 @@ private:
   bool attributeValue(TSNode Attribute, Value &Out);
   /// `self.x = v`: true when x is followed (and v bound to it).
   bool bindAttribute(TSNode Target, const Value &V);
+  /// `torch.cuda.set_stream(Arg)` sets a stream for the rest of the program
+  /// on purpose: in a constructor that keeps it in `self`, or in a def that
+  /// keeps it in a module global (ProcessStreams.cpp).
+  bool setsForProcess(TSNode Arg) const;
   /// A def whose stream set is its job: a context manager's __enter__ or
   /// __exit__, or a setter that sets the stream it is given.
   bool maySetForCaller(const Scope &S) const;
