@@ -122,12 +122,20 @@ void Diagnoser::eventWait(const Fact &F, const fact::EventWait &X,
       Recorded = &E->second;
   if (Recorded && X.RecordedLaterInLoop)
     return;
+  // A wait on the stream that every record of the event in the function is
+  // made on orders nothing, recorded or not (stream order already does): a
+  // missing record changes nothing (`if (n == warmup) start.record();` in
+  // a timing loop, `start.wait()` on the same stream after it).
+  StreamId W = T.streamOf(X.Stream, S);
+  if (W != StreamTable::Unknown &&
+      T.recordStreams(X.Event) == StreamTable::bit(W))
+    return;
   // CUDA and PyTorch treat a wait on a never-recorded event as complete.
   Finding Fi;
   Fi.Kind = FindingKind::UnrecordedEventWait;
   Fi.Tensor = X.Event;
   Fi.Access.Site = F.Site;
-  Fi.Access.Stream = T.streams().describe(T.streamOf(X.Stream, S));
+  Fi.Access.Stream = T.streams().describe(W);
   Fi.Related = It->second.Declared;
   Fi.Maybe = Recorded != nullptr;
   Fi.Prior.Site = Recorded ? Recorded->LastRecord : NoSite;

@@ -178,9 +178,22 @@ static void joinTensor(TensorState &Mine, const TensorState &T) {
     Mine = T;
     return;
   }
-  joinAccesses(Mine.Writes, T.Writes);
-  joinAccesses(Mine.Reads, T.Reads);
-  joinAccesses(Mine.CrossStreamUses, T.CrossStreamUses);
+  if (Mine.Host == T.Host) {
+    joinAccesses(Mine.Writes, T.Writes);
+    joinAccesses(Mine.Reads, T.Reads);
+    joinAccesses(Mine.CrossStreamUses, T.CrossStreamUses);
+  } else if (!Mine.Host) {
+    // Host memory on one path, device memory on the other (`if
+    // (m.is_cuda()) m = m.cpu();`, a loop that replaces a CPU tensor by an
+    // op's result): the joined tensor is host memory, whose host accesses
+    // are checked, and what may be in flight on it is only what the host
+    // path left there, the non_blocking copies into and out of it. The
+    // device path's work is on device memory, which host code never races
+    // with: joining it in would invent a pending copy.
+    Mine.Writes = T.Writes;
+    Mine.Reads = T.Reads;
+    Mine.CrossStreamUses = T.CrossStreamUses;
+  }
   if (Mine.AllocStream != T.AllocStream)
     Mine.AllocStream = StreamTable::Unknown;
   Mine.Escaped |= T.Escaped;

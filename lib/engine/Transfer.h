@@ -84,6 +84,10 @@ public:
   /// The current stream of device \p D (a constant index or EntryDevice)
   /// in \p S, and where it was set: Unknown when it cannot be told.
   std::pair<StreamId, SiteId> deviceCurrent(int8_t D, const StreamState &S);
+  /// The streams event \p E is recorded on anywhere in the function, bit
+  /// per StreamId (bit 0: one that cannot be named), once the states have
+  /// converged: every record was applied at least once by then.
+  uint64_t recordStreams(VarId E) const { return RecordStreams.lookup(E); }
   void dump(const Fact &F, const StreamState &S, llvm::raw_ostream &OS) const;
 
 private:
@@ -139,6 +143,7 @@ private:
   std::vector<StorageInfo> Storages;
   llvm::DenseMap<uint64_t, StorageId> StorageByKey;
   unsigned Work = 0;
+  llvm::DenseMap<VarId, uint64_t> RecordStreams;
   /// Some allocation names a device: tensors may carry one. Single-device
   /// code never looks them up.
   bool TensorsOnDevices = false;

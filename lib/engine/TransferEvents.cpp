@@ -19,9 +19,10 @@ void Transfer::apply(const Fact &F, const fact::SetCurrent &X, StreamState &S) {
   S.CurrentSetAt = F.Site;
   // Setting the entry stream back restores; anything else is pending.
   // Setting the default stream back is the common "reset" idiom: treated as
-  // a restore rather than a guess at what the caller had.
+  // a restore rather than a guess at what the caller had. A stream set for
+  // the rest of the program on purpose is no scope's to restore.
   S.Unrestored.clear();
-  if (S.Current != StreamTable::EntryCurrent &&
+  if (!X.ForProcess && S.Current != StreamTable::EntryCurrent &&
       S.Current != StreamTable::Default)
     S.Unrestored.push_back(F.Site);
 }
@@ -98,6 +99,7 @@ void Transfer::apply(const Fact &F, const fact::EventRecord &X,
   if (X.Event == NoVar)
     return;
   StreamId Y = streamOf(X.Stream, S);
+  RecordStreams[X.Event] |= StreamTable::bit(Y);
   EventState &E = S.Events[X.Event];
   E.MustRecorded = E.MayRecorded = true;
   E.LastRecord = F.Site;

@@ -113,8 +113,12 @@ struct StreamRef {
 
 namespace fact {
 /// Stream becomes the current stream (never restored by itself).
+/// ForProcess: it is set for the rest of the program on purpose (Python: by
+/// a constructor that keeps it in `self`, or a def that keeps it in a
+/// global), so no scope has to set the previous one back.
 struct SetCurrent {
   StreamRef Stream;
+  bool ForProcess = false;
 };
 /// Guard saves the current stream and sets Stream (KeepCurrent: only saves,
 /// an empty optional guard).

@@ -101,7 +101,7 @@ private:
       std::vector<Diagnostic> D;
       for (const report::Line &Line : report::word(Fd, V)) {
         Diagnostic X;
-        X.At = unpackLoc(L.IR->Sites[Line.At].Loc);
+        X.At = F.original(unpackLoc(L.IR->Sites[Line.At].Loc));
         X.Text = Line.Text;
         if (!Line.Note)
           X.Check = report::checkName(Fd.Kind);

@@ -177,7 +177,8 @@ Builder::Value Builder::apiCall(TSNode N, int ApiInt, const std::string &Q,
     Value S = expr(A.get(0, "stream"));
     emit(site(SiteKind::SetCurrent, N),
          fact::SetCurrent{S.Class == VarClass::Stream ? S.Stream
-                                                      : StreamRef::unknown()});
+                                                      : StreamRef::unknown(),
+                          setsForProcess(A.get(0, "stream"))});
     return R;
   }
   case PyApi::Synchronize:

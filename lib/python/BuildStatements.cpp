@@ -97,6 +97,8 @@ Body Builder::lowerBody(const Scope &S, bool OwnsLocals,
          fact::SetCurrent{StreamRef::legacy()});
   if (OwnsLocals)
     declareLocals(S);
+  if (S.K == Scope::Def && &S == Root)
+    bindClosureStreams(S);
   TSNode Body = S.K == Scope::Module ? S.Node : field(S.Node, "body");
   if (Helper && !Helper->Part.empty()) {
     for (TSNode X : Helper->Part)

@@ -152,6 +152,9 @@ private:
   void exitBody(TSNode At, Position P);
   /// A def's tensor locals hold nothing until assigned (Lifetimes.cpp).
   void declareLocals(const Scope &S);
+  /// A nested def analysed on its own: the stream variables of enclosing
+  /// defs that save the current stream hold its entry stream (Lifetimes.cpp).
+  void bindClosureStreams(const Scope &S);
   void assignment(TSNode N);
   void augmentedAssignment(TSNode N);
   void bindName(TSNode Target, const Value &V);
@@ -269,6 +272,10 @@ private:
   bool attributeValue(TSNode Attribute, Value &Out);
   /// `self.x = v`: true when x is followed (and v bound to it).
   bool bindAttribute(TSNode Target, const Value &V);
+  /// `torch.cuda.set_stream(Arg)` sets a stream for the rest of the program
+  /// on purpose: in a constructor that keeps it in `self`, or in a def that
+  /// keeps it in a module global (ProcessStreams.cpp).
+  bool setsForProcess(TSNode Arg) const;
   /// A def whose stream set is its job: a context manager's __enter__ or
   /// __exit__, or a setter that sets the stream it is given.
   bool maySetForCaller(const Scope &S) const;

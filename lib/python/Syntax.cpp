@@ -22,7 +22,22 @@ bool SourceFile::parse() {
     return false;
   Tree = ts_parser_parse_string(Parser, nullptr, Text.data(),
                                 static_cast<uint32_t>(Text.size()));
-  return Tree != nullptr;
+  if (!Tree)
+    return false;
+  // Each repair parenthesises one tuple; a file has few.
+  constexpr unsigned MaxRepairs = 256;
+  while (Repairs < MaxRepairs && ts_node_has_error(root()) && repair())
+    ;
+  return true;
+}
+
+Position SourceFile::mapToWritten(Position P, const Inserts &I) {
+  unsigned Before = 0;
+  for (const auto &[Row, Col] : I)
+    if (Row + 1 == P.Line && Col + 1 < P.Column)
+      ++Before;
+  P.Column -= Before;
+  return P;
 }
 
 // The first node, in source order, that is an error or a missing token.
@@ -42,7 +57,10 @@ static bool findError(TSNode N, Position &At) {
 }
 
 bool SourceFile::firstError(Position &At) const {
-  return findError(root(), At);
+  if (!findError(root(), At))
+    return false;
+  At = original(At);
+  return true;
 }
 
 llvm::StringRef SourceFile::text(TSNode N) const {

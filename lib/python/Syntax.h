@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringRef.h"
 #include <string>
 #include <tree_sitter/api.h>
+#include <utility>
 #include <vector>
 
 namespace streamsafe::py {
@@ -29,10 +30,17 @@ public:
   SourceFile(const SourceFile &) = delete;
   SourceFile &operator=(const SourceFile &) = delete;
 
-  /// Parses the text; false when the runtime refuses the grammar.
+  /// Parses the text; false when the runtime refuses the grammar. Valid
+  /// Python the grammar rejects is parsed again with parentheses added
+  /// (SyntaxRepair.cpp): text() and the tree are then of the repaired text.
   bool parse();
-  /// Where the first syntax error is, if the tree has one.
+  /// Where the first syntax error is, if the tree has one (as written).
   bool firstError(Position &At) const;
+  /// Where position \p P of the parsed text is in the file as written: the
+  /// same, except after a parenthesis a repair inserted on its line.
+  Position original(Position P) const { return mapToWritten(P, Inserted); }
+  /// How many tuples were parenthesised so that the grammar accepts them.
+  unsigned repairs() const { return Repairs; }
 
   TSNode root() const { return ts_tree_root_node(Tree); }
   const std::string &path() const { return Path; }
@@ -43,10 +51,31 @@ public:
   llvm::StringRef line(unsigned Line) const;
 
 private:
+  using Inserts = std::vector<std::pair<uint32_t, uint32_t>>;
+
+public:
+  /// A parenthesis a repair writes at a byte, over a blank or inserted.
+  struct Edit {
+    uint32_t Byte = 0;
+    char C = '(';
+    bool Replace = false;
+  };
+
+private:
+  /// One round of repairs (SyntaxRepair.cpp); false when none helps.
+  bool repair();
+  /// Parses the text with \p Edits made; keeps it when the parse gets
+  /// further than \p Before (the first token in error, as written).
+  bool tryEdits(std::vector<Edit> Edits, Position Before);
+  static Position mapToWritten(Position P, const Inserts &I);
+
   std::string Path;
   std::string Text;
   TSParser *Parser = nullptr;
   TSTree *Tree = nullptr;
+  /// The characters repairs inserted: 0-based row and column in Text.
+  Inserts Inserted;
+  unsigned Repairs = 0;
 };
 
 //===-- Node helpers -----------------------------------------------------===//

@@ -40,7 +40,7 @@ NolintBlocks::NolintBlocks(const SourceFile &F) {
 
 void NolintBlocks::scanComment(const SourceFile &F, TSNode Comment) {
   llvm::StringRef Text = F.text(Comment);
-  Position Start = start(Comment);
+  Position Start = F.original(start(Comment));
   for (size_t At = Text.find("NOLINT"); At != llvm::StringRef::npos;
        At = Text.find("NOLINT", At + 1)) {
     llvm::StringRef Rest = Text.substr(At + 6);

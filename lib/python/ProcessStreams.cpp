@@ -1,0 +1,70 @@
+//===--- ProcessStreams.cpp - A stream set for the rest of the program ----===//
+//
+// Most `torch.cuda.set_stream(s)` calls switch the stream for a while and
+// must set the previous one back (unrestored-current-stream). Some set the
+// stream every later op of the program should run on, on purpose: at the
+// module's top level (the program's start-up, which is never judged: the
+// module body has no caller), in a constructor that keeps the stream in
+// `self` (the engine that hands the stream to TensorRT, or keeps it for a
+// graph capture), or in a def that keeps it in a module global. The stream
+// is then kept where the rest of the program finds it, and no scope has to
+// restore it: the set is a `SetCurrent` for the process, and neither the
+// def nor the callers that run it in place are reported.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/python/Builder.h"
+
+namespace streamsafe::py {
+
+bool Builder::setsForProcess(TSNode Arg) const {
+  if (!St || !St->S || St->S->K != Scope::Def || ts_node_is_null(Arg))
+    return false;
+  TSNode Def = St->S->Node;
+  TSNode Body = field(Def, "body");
+  Arg = unparen(Arg);
+  // A constructor that keeps the stream in `self`: `self.s = ...` and
+  // set_stream(self.s), or `self.s = s` and set_stream(s).
+  std::vector<std::string> Params = paramNames(Def, F);
+  if (F.text(field(Def, "name")) == "__init__" &&
+      !ts_node_is_null(classOf(Def)) && !Params.empty()) {
+    auto OfSelf = [&](TSNode N) {
+      N = unparen(N);
+      return is(N, "attribute") && is(field(N, "object"), "identifier") &&
+             F.text(field(N, "object")) == Params[0];
+    };
+    bool Kept = false;
+    ownCode(Body, [&](TSNode X) {
+      if (Kept || !is(X, "assignment"))
+        return;
+      TSNode Left = unparen(field(X, "left")), Right = field(X, "right");
+      if (!OfSelf(Left) || ts_node_is_null(Right))
+        return;
+      Right = unparen(Right);
+      if (OfSelf(Arg))
+        Kept = F.text(Left) == F.text(Arg);
+      else
+        Kept = is(Arg, "identifier") && is(Right, "identifier") &&
+               F.text(Right) == F.text(Arg);
+    });
+    if (Kept)
+      return true;
+  }
+  // A def that keeps it in a module global: `global S`, `S = ...`,
+  // set_stream(S).
+  if (!is(Arg, "identifier"))
+    return false;
+  bool Global = false, Assigned = false;
+  ownCode(Body, [&](TSNode X) {
+    if (is(X, "global_statement")) {
+      for (TSNode C : children(X))
+        Global |= F.text(C) == F.text(Arg);
+    } else if (is(X, "assignment")) {
+      TSNode Left = unparen(field(X, "left"));
+      Assigned |= is(Left, "identifier") && F.text(Left) == F.text(Arg);
+    }
+  });
+  return Global && Assigned;
+}
+
+} // namespace streamsafe::py
