@@ -122,7 +122,16 @@ TENSOR_ARGS = {
 
 # Which scenario a TensorTo method gets: to(host) waits for the current
 # stream; cuda() is a copy on the device.
-TENSOR_TO_SCENARIO = {"to": "host_sync", "cuda": "device_copy"}
+# A method's variants: (scenario, (C++ args, Python args) or None for
+# TENSOR_ARGS's, a suffix of the scenario's name).
+TENSOR_TO_SCENARIO = {
+    "to": [("host_sync", None, ""),
+           ("device_copy", ("at::kCUDA", '"cuda"'), "_device"),
+           ("device_copy", ("at::kHalf", "torch.float16"), "_dtype"),
+           ("host_async", ("at::kCPU, /*non_blocking=*/true",
+                           '"cpu", non_blocking=True'), "_host_async")],
+    "cuda": [("device_copy", None, "")],
+}
 
 # torch functions: name -> (C++ args of at::name, Python args of torch.name),
 # each allocating on the GPU.
@@ -169,10 +178,7 @@ NOT_IN_LIBTORCH = {
     "at::Tensor::H": "not a method of at::Tensor in LibTorch 1.13",
     "at::Tensor::untyped_storage": "LibTorch 2.x",
     "at::Tensor::nelement": "LibTorch 2.x (1.13 has numel)",
-    "c10::cuda::CUDAEvent::record": "c10::cuda::CUDAEvent is LibTorch 2.x",
-    "c10::cuda::CUDAEvent::block": "c10::cuda::CUDAEvent is LibTorch 2.x",
-    "c10::cuda::CUDAEvent::synchronize": "c10::cuda::CUDAEvent is LibTorch 2.x",
-    "c10::cuda::CUDAEvent::query": "c10::cuda::CUDAEvent is LibTorch 2.x",
+    # (and so are its methods)
     "c10::cuda::CUDAEvent": "LibTorch 2.x",
     "c10::Event::synchronize": "LibTorch 2.x",
 }
@@ -318,10 +324,10 @@ def metadata_twin():
                     twin_of="tm_size")
 
 
-def sc_host_sync(name, row, key, twin=False):
+def sc_host_sync(name, row, key, twin=False, args=None, suffix=""):
     """x.name() makes the host wait for the current stream: y, allocated
     there, is complete when the side stream writes it."""
-    cargs, pargs = need(TENSOR_ARGS, name, "tensor method")
+    cargs, pargs = args or need(TENSOR_ARGS, name, "tensor method")
     c, p = tensor_use(name, row, cargs, pargs)
     if twin:
         c, p = "sum()", "sum()"
@@ -339,13 +345,13 @@ def sc_host_sync(name, row, key, twin=False):
         yield Scenario("fixed_host_sync_op", [], ["unsynchronized-access"],
                        body, returns=True, twin_of="tm_" + name)
     else:
-        yield Scenario("tm_" + name, [key], [], body, returns=True)
+        yield Scenario("tm_" + name + suffix, [key], [], body, returns=True)
 
 
-def sc_device_copy(name, row, key):
+def sc_device_copy(name, row, key, args=None, suffix=""):
     """y = x.name() on the side stream: a new tensor there, read on the
     current stream without a wait."""
-    cargs, pargs = need(TENSOR_ARGS, name, "tensor method")
+    cargs, pargs = args or need(TENSOR_ARGS, name, "tensor method")
     c, p = tensor_use(name, row, cargs, pargs)
     body = [
         SYNC,
@@ -356,13 +362,30 @@ def sc_device_copy(name, row, key):
         END,
         (1, "y.sum();", "y.sum()"),
     ]
-    yield Scenario("tm_" + name, [key], ["unsynchronized-access"], body)
+    yield Scenario("tm_" + name + suffix, [key], ["unsynchronized-access"],
+                   body)
+
+
+def sc_host_async(name, row, key, args=None, suffix=""):
+    """h = x.name(host, non_blocking): pinned memory a copy still writes
+    when the host reads it."""
+    cargs, pargs = args or need(TENSOR_ARGS, name, "tensor method")
+    c, p = tensor_use(name, row, cargs, pargs)
+    body = [
+        (1, "at::Tensor h = x.%s;" % c, "h = x.%s" % p),
+        (1, "h.sum();", "h.sum()"),
+        (1, "return h;", "return h"),
+    ]
+    yield Scenario("tm_" + name + suffix, [key], ["host-read-before-sync"],
+                   body, returns=True)
 
 
 def sc_tensor_to(name, row, key):
-    kind = need(TENSOR_TO_SCENARIO, name, "TensorTo method")
-    yield from (sc_host_sync if kind == "host_sync" else sc_device_copy)(
-        name, row, key)
+    make = {"host_sync": sc_host_sync, "device_copy": sc_device_copy,
+            "host_async": sc_host_async}
+    for kind, args, suffix in need(TENSOR_TO_SCENARIO, name,
+                                   "TensorTo method"):
+        yield from make[kind](name, row, key, args=args, suffix=suffix)
 
 
 def sc_copy_from(name, row, key, fixed=False):
@@ -465,6 +488,41 @@ def sc_factory(name, row, key, fixed=False):
 
 
 FUNCTION_SCENARIOS = {"AtenFactory": sc_factory}
+
+
+def placement_scenarios():
+    """Where a factory allocates, as each front end reads its options."""
+    # No device: host memory, no stream.
+    yield Scenario("place_host", [], [], [
+        POOL, (1, "at::Tensor y;", None), GUARD,
+        (2, "y = at::zeros({4});", "y = torch.zeros(4)"), END,
+        (1, "y.sum();", "y.sum()")])
+    yield Scenario("place_cpu", [], [], [
+        POOL, (1, "at::Tensor y;", None), GUARD,
+        (2, 'y = at::zeros({4}, at::TensorOptions().device("cpu"));',
+         'y = torch.zeros(4, device="cpu")'), END,
+        (1, "y.sum();", "y.sum()")])
+    # Pinned: a non_blocking copy still reads it when the host writes it.
+    yield Scenario("place_pinned", [], ["host-read-before-sync"], [
+        (1, "at::Tensor h = at::empty({4}, "
+            "at::TensorOptions().pinned_memory(true));",
+         "h = torch.empty(4, pin_memory=True)"),
+        (1, "at::Tensor d = h.to(at::kCUDA, /*non_blocking=*/true);",
+         'd = h.to("cuda", non_blocking=True)'),
+        (1, "h.fill_(1);", "h.fill_(1)"),
+        (1, "return d;", "return d")], returns=True)
+    # A GPU named by its index: the current stream of device 1, which a
+    # pool stream of device 1 then writes without a wait.
+    yield Scenario("place_device_1", [], ["unsynchronized-access"], [
+        (1, "at::Tensor y = at::zeros({4}, at::Device(at::kCUDA, 1));",
+         'y = torch.zeros(4, device=torch.device("cuda", 1))'),
+        (1, "{ c10::cuda::CUDAGuard dg(1);", "with torch.cuda.device(1):"),
+        (2, "auto s = c10::cuda::getStreamFromPool();",
+         "s = torch.cuda.Stream()"),
+        (2, "{ c10::cuda::CUDAStreamGuard g(s);",
+         "with torch.cuda.stream(s):"),
+        (3, "y.fill_(1);", "y.fill_(1)"), END, END,
+        (1, "return y;", "return y")], params=("", ""), returns=True)
 
 
 # --- the naming conventions (no rows: every other name) ----------------------
@@ -914,6 +972,7 @@ def generate(model):
     scenarios += list(sc_pin_memory("pin_memory", None, None, fixed=True))
     scenarios += list(sc_factory("zeros", None, None, fixed=True))
     scenarios += list(convention_scenarios())
+    scenarios += list(placement_scenarios())
     seen = set()
     for sc in scenarios:
         if sc.name in seen:
@@ -977,7 +1036,7 @@ def main():
     write(scenarios, sys.argv[2])
     twins = sum(1 for sc in scenarios if not sc.rows)
     print("%d rows in both languages: %d covered, %d skipped; %d scenarios "
-          "(%d twins and conventions)" % (len(covered) + len(skipped),
+          "(%d of them twins, conventions, placements)" % (len(covered) + len(skipped),
                                           len(covered), len(skipped),
                                           len(scenarios), twins))
     for key, why in sorted(skipped.items()):
