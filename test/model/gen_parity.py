@@ -15,7 +15,10 @@ they are expected to give).
 Each scenario is chosen so that the row's effect decides its outcome (a
 view written on a side stream makes its base's later read a race; a
 metadata query of a tensor still being written is silent; ...), and most
-effect families have a negative twin (the fix: silent in both).
+effect families have a negative twin (the fix: silent in both). A few
+more scenarios have no row: the naming conventions (names with no row),
+where factories allocate, and the known disagreements (KNOWN_DISAGREEMENTS),
+which must still differ.
 
 The generator fails, saying why, when the model has a row it cannot test:
 a row spelled in both languages whose effect has no scenario here, a name
@@ -203,7 +206,7 @@ KNOWN_DISAGREEMENTS = [
 # ---------------------------------------------------------------------------
 # Scenarios. A scenario is a list of lines, each (depth, C++, Python): the
 # same line in both files (None: a blank line in that language), indented
-# by depth (C++: 2 spaces a level, Python: 4).
+# by depth (C++: 2 spaces a level, Python: 4); or END, BLANK.
 
 POOL = (1, "auto s = c10::cuda::getStreamFromPool();", "s = torch.cuda.Stream()")
 GUARD = (1, "{ c10::cuda::CUDAStreamGuard g(s);", "with torch.cuda.stream(s):")
@@ -266,10 +269,6 @@ def table_name(table):
         if t is table:
             return n
     return "its table"
-
-
-def call(args):
-    return "(%s)" % args
 
 
 # --- tensor methods ---------------------------------------------------------
