@@ -91,6 +91,8 @@ subs.append(("%check_streamsafe_py", q(py_runner)))
 subs.append(("%check_streamsafe", q(runner)))
 subs.append(("%streamsafe_version", config.streamsafe_version))
 subs.append(("%streamsafe_py", shlex.quote(config.streamsafe_py)))
+# The API model's dump (tools/model): test/model's parity and docs tests.
+subs.append(("%streamsafe_model", shlex.quote(config.streamsafe_model)))
 subs.append(("%streamsafe", shlex.quote(config.streamsafe_driver)))
 subs.append(("%plugin", shlex.quote(config.streamsafe_plugin)))
 subs.append(("%clang_tidy", shlex.quote(config.clang_tidy)))

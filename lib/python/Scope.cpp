@@ -33,16 +33,20 @@ Cls join(Cls A, Cls B) {
 Cls classOfAnnotation(TSNode N, const SourceFile &F, const Imports &I) {
   if (is(N, "type") && !children(N).empty())
     N = children(N)[0];
-  // A string annotation: "torch.Tensor" is not followed.
-  std::string Q = I.qualify(N);
-  if (Q == "torch.Tensor")
-    return VarClass::Tensor;
-  if (Q == "torch.cuda.Stream")
-    return VarClass::Stream;
-  if (Q == "torch.cuda.Event")
-    return VarClass::Event;
+  // A string annotation: "torch.Tensor" is not followed. The classes are
+  // the model's (torch.cuda.Stream and torch.Stream, as C++'s CUDAStream
+  // and c10::Stream).
   (void)F;
-  return VarClass::Other;
+  switch (pythonClass(I.qualify(N))) {
+  case ValueClass::Tensor:
+    return VarClass::Tensor;
+  case ValueClass::Stream:
+    return VarClass::Stream;
+  case ValueClass::Event:
+    return VarClass::Event;
+  default:
+    return VarClass::Other;
+  }
 }
 
 Cls elementClass(TSNode C, int Index, const Lookup &L, const SourceFile &F,

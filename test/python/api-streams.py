@@ -102,3 +102,43 @@ def guard_restores_on_return(x: torch.Tensor):
         # CHECK-NOTES: :[[@LINE-6]]:10: note: the current stream is set to pool stream 's' here
         # CHECK-NOTES: :[[@LINE-8]]:9: note: 'y' is allocated on the caller's current stream here
         # CHECK-NOTES: :[[@LINE-7]]:9: note: the last reference to 'y' dies here, with no record_stream on pool stream 's' and no synchronization with the caller's current stream
+
+
+# A stream parameter is a stream of its own, annotated torch.cuda.Stream or
+# torch.Stream (the model's classes: C++'s CUDAStream and c10::Stream):
+# recording a tensor on it does not record the tensor's use on another one.
+def record_on_stream_parameter(p: torch.cuda.Stream):
+    s = torch.cuda.Stream()
+    y = torch.ones(4, device="cuda")
+    torch.cuda.synchronize()
+    with torch.cuda.stream(s):
+        y.add_(1)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'y' is used on pool stream 's' but was allocated on the caller's current stream; when its last reference dies the caching allocator may reuse its memory while pool stream 's' is still using it [streamsafe-missing-record-stream]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 's' here
+        # CHECK-NOTES: :[[@LINE-6]]:9: note: 'y' is allocated on the caller's current stream here
+        # CHECK-NOTES: :[[@LINE+1]]:23: note: the last reference to 'y' dies here, with no record_stream on pool stream 's' and no synchronization with the caller's current stream
+    y.record_stream(p)
+
+
+def record_on_generic_stream_parameter(p: torch.Stream):
+    s = torch.cuda.Stream()
+    y = torch.ones(4, device="cuda")
+    torch.cuda.synchronize()
+    with torch.cuda.stream(s):
+        y.add_(1)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'y' is used on pool stream 's' but was allocated on the caller's current stream; when its last reference dies the caching allocator may reuse its memory while pool stream 's' is still using it [streamsafe-missing-record-stream]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 's' here
+        # CHECK-NOTES: :[[@LINE-6]]:9: note: 'y' is allocated on the caller's current stream here
+        # CHECK-NOTES: :[[@LINE+1]]:23: note: the last reference to 'y' dies here, with no record_stream on pool stream 's' and no synchronization with the caller's current stream
+    y.record_stream(p)
+
+
+# A parameter of no known class may be any stream: recording on it may
+# record everything (silent).
+def record_on_unknown_parameter(p):
+    s = torch.cuda.Stream()
+    y = torch.ones(4, device="cuda")
+    torch.cuda.synchronize()
+    with torch.cuda.stream(s):
+        y.add_(1)
+    y.record_stream(p)
