@@ -22,6 +22,8 @@ enum class FindingKind {
   HostReadBeforeSync,      ///< host touches memory a non_blocking copy uses
   GraphCapture             ///< a rule of CUDA stream capture broken
 };
+constexpr unsigned FindingKindCount =
+    static_cast<unsigned>(FindingKind::GraphCapture) + 1;
 
 /// Which rule of stream capture a GraphCapture finding breaks.
 enum class CaptureProblem : uint8_t {

@@ -2,6 +2,7 @@
 
 #include "lib/python/Analysis.h"
 #include "lib/python/Builder.h"
+#include "lib/report/CheckNames.h"
 #include "lib/report/Wording.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>

@@ -395,26 +395,6 @@ private:
 
 } // namespace
 
-const char *checkName(FindingKind K) {
-  switch (K) {
-  case FindingKind::UnsynchronizedAccess:
-    return "streamsafe-unsynchronized-access";
-  case FindingKind::MissingRecordStream:
-    return "streamsafe-missing-record-stream";
-  case FindingKind::ThreadCurrentStream:
-    return "streamsafe-thread-current-stream";
-  case FindingKind::UnrestoredCurrentStream:
-    return "streamsafe-unrestored-current-stream";
-  case FindingKind::UnrecordedEventWait:
-    return "streamsafe-unrecorded-event-wait";
-  case FindingKind::HostReadBeforeSync:
-    return "streamsafe-host-read-before-sync";
-  case FindingKind::GraphCapture:
-    return "streamsafe-graph-capture";
-  }
-  llvm_unreachable("every finding kind has a check");
-}
-
 std::string describeStream(const Function &IR, StreamDesc D) {
   std::string Name = D.Named == NoVar ? "" : "'" + IR.var(D.Named).Name + "'";
   switch (D.Kind) {
