@@ -64,7 +64,7 @@ void EngineCheck::check(const MatchFinder::MatchResult &Result) {
                  << R.StateWork << " state entries touched)\n";
   }
   for (const Finding &F : R.Findings)
-    if (F.Kind == Kind)
+    if (F.kind() == Kind)
       report(R, F, *FD, *Result.Context);
 }
 
@@ -91,8 +91,8 @@ void EngineCheck::report(const FunctionResult &R, const Finding &F,
   };
   // Only a missing record_stream has a fix that is certainly right.
   std::optional<FixItHint> Fix;
-  if (F.Kind == FindingKind::MissingRecordStream)
-    Fix = recordStreamFixIt(R, F, FD, Ctx);
+  if (const auto *M = F.as<finding::MissingRecordStream>())
+    Fix = recordStreamFixIt(R, *M, FD, Ctx);
   for (const report::Line &L : report::word(F, V)) {
     if (L.Note) {
       diag(R.loc(L.At), verbatim(L.Text), DiagnosticIDs::Note);

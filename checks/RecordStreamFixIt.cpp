@@ -74,16 +74,16 @@ static bool inScopeAt(const NamedDecl *D, const Stmt *At,
   return false;
 }
 
-std::optional<FixItHint> recordStreamFixIt(const FunctionResult &R,
-                                           const Finding &F,
-                                           const FunctionDecl &FD,
-                                           ASTContext &Ctx) {
-  const NamedDecl *StreamVar = R.decl(F.Access.Stream.Named);
-  const NamedDecl *TensorVar = R.decl(F.Storage);
+std::optional<FixItHint>
+recordStreamFixIt(const FunctionResult &R,
+                  const finding::MissingRecordStream &F, const FunctionDecl &FD,
+                  ASTContext &Ctx) {
+  const NamedDecl *StreamVar = R.decl(F.LastForeignUse.Stream.Named);
+  const NamedDecl *TensorVar = R.decl(F.Tensor);
   if (!F.SingleOtherStream || !StreamVar || !TensorVar || !FD.getBody())
     return std::nullopt;
   ParentMap Parents(FD.getBody());
-  const Stmt *After = statementOf(R.stmt(F.Access.Site), Parents);
+  const Stmt *After = statementOf(R.stmt(F.LastForeignUse.Site), Parents);
   if (!After || !inScopeAt(StreamVar, After, FD, Parents) ||
       !inScopeAt(TensorVar, After, FD, Parents))
     return std::nullopt;

@@ -15,8 +15,8 @@ namespace clang::tidy::streamsafe {
 /// on its line. None otherwise.
 std::optional<FixItHint>
 recordStreamFixIt(const ::streamsafe::FunctionResult &R,
-                  const ::streamsafe::Finding &F, const FunctionDecl &FD,
-                  ASTContext &Ctx);
+                  const ::streamsafe::finding::MissingRecordStream &F,
+                  const FunctionDecl &FD, ASTContext &Ctx);
 
 } // namespace clang::tidy::streamsafe
 
