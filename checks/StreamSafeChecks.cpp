@@ -2,14 +2,9 @@
 
 #include "checks/StreamSafeChecks.h"
 #include "checks/DefaultStreamLaunchCheck.h"
-#include "checks/GraphCaptureCheck.h"
-#include "checks/HostReadBeforeSyncCheck.h"
+#include "checks/EngineCheck.h"
 #include "checks/LLVMCompat.h"
-#include "checks/MissingRecordStreamCheck.h"
-#include "checks/ThreadCurrentStreamCheck.h"
-#include "checks/UnrecordedEventWaitCheck.h"
-#include "checks/UnrestoredCurrentStreamCheck.h"
-#include "checks/UnsynchronizedAccessCheck.h"
+#include "lib/report/CheckNames.h"
 #include <memory>
 
 namespace clang::tidy::streamsafe {
@@ -21,26 +16,12 @@ void registerStreamSafeChecks(ClangTidyCheckFactories &Factories) {
   // The engine-based checks created for one translation unit share its
   // session: one analysis per function, with the options of that unit.
   auto Shared = std::make_shared<SharedSession>();
-  auto Add = [&](StringRef Name, auto Tag) {
-    using Check = typename decltype(Tag)::type;
+  for (const ::streamsafe::report::EngineCheck &E :
+       ::streamsafe::report::engineChecks())
     Factories.registerCheckFactory(
-        Name, [Shared](StringRef N, ClangTidyContext *Ctx) {
-          return std::make_unique<Check>(N, Ctx, Shared);
+        E.Name, [Shared, Kind = E.Kind](StringRef N, ClangTidyContext *Ctx) {
+          return std::make_unique<EngineCheck>(N, Ctx, Shared, Kind);
         });
-  };
-  Add("streamsafe-unsynchronized-access",
-      std::common_type<UnsynchronizedAccessCheck>());
-  Add("streamsafe-missing-record-stream",
-      std::common_type<MissingRecordStreamCheck>());
-  Add("streamsafe-thread-current-stream",
-      std::common_type<ThreadCurrentStreamCheck>());
-  Add("streamsafe-unrestored-current-stream",
-      std::common_type<UnrestoredCurrentStreamCheck>());
-  Add("streamsafe-unrecorded-event-wait",
-      std::common_type<UnrecordedEventWaitCheck>());
-  Add("streamsafe-host-read-before-sync",
-      std::common_type<HostReadBeforeSyncCheck>());
-  Add("streamsafe-graph-capture", std::common_type<GraphCaptureCheck>());
 }
 
 } // namespace clang::tidy::streamsafe

@@ -11,16 +11,15 @@
 
 namespace streamsafe {
 
-Finding Diagnoser::captureFinding(CaptureProblem P, const Fact &F,
-                                  const StreamState &S) const {
-  Finding Fi;
-  Fi.Kind = FindingKind::GraphCapture;
-  Fi.Capture = P;
-  Fi.Access.Site = F.Site;
-  Fi.CaptureBegin = S.Capture.Begin;
-  Fi.Mode = S.Capture.Mode;
-  Fi.Prior.Stream = T.streams().describe(S.Capture.Origin);
-  return Fi;
+using namespace finding::capture;
+
+void Diagnoser::reportCapture(const StreamState &S, finding::CaptureProblem P) {
+  finding::GraphCapture Fi;
+  Fi.Capture.Begin = S.Capture.Begin;
+  Fi.Capture.Stream = T.streams().describe(S.Capture.Origin);
+  Fi.Capture.Mode = S.Capture.Mode;
+  Fi.Problem = std::move(P);
+  Out.emplace_back(std::move(Fi));
 }
 
 void Diagnoser::capture(const Fact &F, const StreamState &S) {
@@ -36,7 +35,7 @@ void Diagnoser::capture(const Fact &F, const StreamState &S) {
   if (const auto *X = F.as<fact::StreamSync>())
     return captureSync(F, *X, S);
   if (F.as<fact::DeviceSync>())
-    return Out.push_back(captureFinding(CaptureProblem::HostSync, F, S));
+    return reportCapture(S, HostSync{F.Site, std::nullopt});
   if (const auto *X = F.as<fact::EventSync>())
     return capturedEvent(F, X->Event, S);
   if (const auto *X = F.as<fact::Restricted>())
@@ -47,16 +46,20 @@ void Diagnoser::captureBegin(const Fact &F, const fact::CaptureBegin &X,
                              const StreamState &S) {
   if (T.streamOf(X.Stream, S) != StreamTable::Default)
     return;
-  Finding Fi = captureFinding(CaptureProblem::DefaultStreamCapture, F, S);
-  Fi.CaptureBegin = F.Site;
-  Fi.Mode = X.Mode;
-  Fi.Prior.Stream = Fi.Access.Stream =
-      T.streams().describe(StreamTable::Default);
+  // Reported here, with no capture in progress: this capture is the one.
+  finding::GraphCapture Fi;
+  Fi.Capture.Begin = F.Site;
+  Fi.Capture.Stream = T.streams().describe(StreamTable::Default);
+  Fi.Capture.Mode = X.Mode;
+  DefaultStreamCapture P;
+  P.Begin.Site = F.Site;
+  P.Begin.Stream = Fi.Capture.Stream;
   if (X.Stream.K == StreamRef::Current) {
-    Fi.Access.OnCurrentStream = true;
-    Fi.Access.StreamSetAt = S.CurrentSetAt;
+    P.Begin.OnCurrentStream = true;
+    P.Begin.StreamSetAt = S.CurrentSetAt;
   }
-  Out.push_back(Fi);
+  Fi.Problem = P;
+  Out.emplace_back(std::move(Fi));
 }
 
 // Every stream forked into the capture must be joined back into the
@@ -66,12 +69,13 @@ void Diagnoser::unjoinedForks(const Fact &F, const StreamState &S) {
   const CaptureState &C = S.Capture;
   for (const CaptureTail &Tail : C.Tails) {
     // Reported where the runtime fails: at the end of the capture.
-    Finding Fi = captureFinding(CaptureProblem::Unjoined, F, S);
-    Fi.Access.Stream = T.streams().describe(Tail.Stream);
+    Unjoined P;
+    P.End = F.Site;
+    P.Forked = T.streams().describe(Tail.Stream);
     auto Fork = C.Forks.find(Tail.Stream);
-    Fi.Prior.Site = Fork == C.Forks.end() ? NoSite : Fork->second;
-    Fi.Related = Tail.Site;
-    Out.push_back(Fi);
+    P.ForkedAt = Fork == C.Forks.end() ? NoSite : Fork->second;
+    P.LastWork = Tail.Site;
+    reportCapture(S, P);
   }
 }
 
@@ -79,25 +83,19 @@ void Diagnoser::captureWork(const Fact &F, const StreamState &S) {
   const CaptureState &C = S.Capture;
   Access A = T.accessOf(F, S);
   const StreamTable &Streams = T.streams();
-  CaptureProblem P;
   if (A.Stream == StreamTable::Default) {
     // A synchronous cudaMemcpy too: the legacy stream does not wait for a
     // non-blocking capturing stream, so the copy runs now, uncaptured.
-    P = CaptureProblem::LegacyStream;
-  } else if (!C.mayBeMember(A.Stream) &&
-             Streams.knownDistinct(A.Stream, C.Origin) &&
-             (Streams.kind(A.Stream) == StreamKind::Pool ||
-              Streams.kind(A.Stream) == StreamKind::Executor)) {
+    return reportCapture(S, LegacyStream{info(A)});
+  }
+  if (!C.mayBeMember(A.Stream) && Streams.knownDistinct(A.Stream, C.Origin) &&
+      (Streams.kind(A.Stream) == StreamKind::Pool ||
+       Streams.kind(A.Stream) == StreamKind::Executor)) {
     // Only a stream known to differ from every stream of the capture (a
     // pool stream that never waited on an event of the capture) is
     // certainly outside it.
-    P = CaptureProblem::Uncaptured;
-  } else {
-    return;
+    reportCapture(S, Uncaptured{info(A)});
   }
-  Finding Fi = captureFinding(P, F, S);
-  Fi.Access = info(A);
-  Out.push_back(Fi);
 }
 
 void Diagnoser::captureSync(const Fact &F, const fact::StreamSync &X,
@@ -117,16 +115,13 @@ void Diagnoser::captureSync(const Fact &F, const fact::StreamSync &X,
   // and thread-local modes refuse a wait for any other stream too (measured
   // for a pool stream and the legacy stream), but not the wait of a
   // synchronous cudaMemcpy (also measured): its copy is reported instead.
-  CaptureProblem P = CaptureProblem::HostSync;
-  if (!C.member(Y)) {
-    if (X.AfterCopy ||
-        (C.Mode != CaptureMode::Global && C.Mode != CaptureMode::ThreadLocal))
-      return;
-    P = CaptureProblem::ForbiddenSync;
-  }
-  Finding Fi = captureFinding(P, F, S);
-  Fi.Access.Stream = T.streams().describe(Y);
-  Out.push_back(Fi);
+  StreamDesc Waited = T.streams().describe(Y);
+  if (C.member(Y))
+    return reportCapture(S, HostSync{F.Site, Waited});
+  if (X.AfterCopy ||
+      (C.Mode != CaptureMode::Global && C.Mode != CaptureMode::ThreadLocal))
+    return;
+  reportCapture(S, ForbiddenSync{F.Site, Waited});
 }
 
 void Diagnoser::capturedEvent(const Fact &F, VarId Event,
@@ -135,10 +130,7 @@ void Diagnoser::capturedEvent(const Fact &F, VarId Event,
       Event != NoVar ? S.Capture.Records.find(Event) : S.Capture.Records.end();
   if (It == S.Capture.Records.end() || It->second.AnyStream)
     return;
-  Finding Fi = captureFinding(CaptureProblem::CapturedEvent, F, S);
-  Fi.Tensor = Event;
-  Fi.Related = It->second.At;
-  Out.push_back(Fi);
+  reportCapture(S, CapturedEvent{F.Site, Event, It->second.At});
 }
 
 void Diagnoser::restricted(const Fact &F, const fact::Restricted &X,
@@ -150,15 +142,13 @@ void Diagnoser::restricted(const Fact &F, const fact::Restricted &X,
     StreamId Y = T.streamOf(X.Stream, S);
     if (!S.Capture.member(Y))
       return;
-    Finding Fi = captureFinding(CaptureProblem::Restricted, F, S);
-    Fi.Access.Stream = T.streams().describe(Y);
-    return Out.push_back(Fi);
+    return reportCapture(S, Restricted{F.Site, T.streams().describe(Y)});
   }
   case RestrictedCall::Allocation:
     // Relaxed mode allows it; an unknown mode may be relaxed.
     if (S.Capture.Mode == CaptureMode::Global ||
         S.Capture.Mode == CaptureMode::ThreadLocal)
-      Out.push_back(captureFinding(CaptureProblem::Restricted, F, S));
+      reportCapture(S, Restricted{F.Site, std::nullopt});
     return;
   }
 }

@@ -70,14 +70,13 @@ void Diagnoser::access(const Fact &F, const fact::Access &X,
   if (Conflict->Mode == AccessMode::EntryReady && S.ThreadStart != NoSite &&
       Streams.kind(S.Current) == StreamKind::Executor)
     return;
-  Finding Fi;
-  Fi.Kind = FindingKind::UnsynchronizedAccess;
+  finding::UnsynchronizedAccess Fi;
   Fi.Tensor = T.nameOf(X.Tensor, Id);
   VarId Owner = T.storage(*Id).Named;
   Fi.Storage = Owner == NoVar ? Fi.Tensor : Owner;
   Fi.Access = info(A);
   Fi.Prior = info(*Conflict);
-  Out.push_back(Fi);
+  Out.emplace_back(std::move(Fi));
 }
 
 void Diagnoser::hostAccess(const Fact &F, const TensorRef &Tensor, bool Write,
@@ -96,15 +95,12 @@ void Diagnoser::hostAccess(const Fact &F, const TensorRef &Tensor, bool Write,
     Pending = &Found->Reads.front();
   if (!Pending || Pending->Stream == StreamTable::Unknown)
     return;
-  Finding Fi;
-  Fi.Kind = FindingKind::HostReadBeforeSync;
+  finding::HostReadBeforeSync Fi;
   Fi.Tensor = T.nameOf(Tensor, Id);
-  VarId Owner = T.storage(*Id).Named;
-  Fi.Storage = Owner == NoVar ? Fi.Tensor : Owner;
-  Fi.Access.Site = F.Site;
-  Fi.Access.Mode = Write ? AccessMode::Write : AccessMode::Read;
-  Fi.Prior = info(*Pending);
-  Out.push_back(Fi);
+  Fi.HostAccess = F.Site;
+  Fi.Write = Write;
+  Fi.Copy = info(*Pending);
+  Out.emplace_back(std::move(Fi));
 }
 
 void Diagnoser::eventWait(const Fact &F, const fact::EventWait &X,
@@ -131,15 +127,13 @@ void Diagnoser::eventWait(const Fact &F, const fact::EventWait &X,
       T.recordStreams(X.Event) == StreamTable::bit(W))
     return;
   // CUDA and PyTorch treat a wait on a never-recorded event as complete.
-  Finding Fi;
-  Fi.Kind = FindingKind::UnrecordedEventWait;
-  Fi.Tensor = X.Event;
-  Fi.Access.Site = F.Site;
-  Fi.Access.Stream = T.streams().describe(W);
-  Fi.Related = It->second.Declared;
-  Fi.Maybe = Recorded != nullptr;
-  Fi.Prior.Site = Recorded ? Recorded->LastRecord : NoSite;
-  Out.push_back(Fi);
+  finding::UnrecordedEventWait Fi;
+  Fi.Event = X.Event;
+  Fi.Wait = F.Site;
+  Fi.Declared = It->second.Declared;
+  Fi.RecordedOnSomePaths = Recorded != nullptr;
+  Fi.SomePathsRecord = Recorded ? Recorded->LastRecord : NoSite;
+  Out.emplace_back(std::move(Fi));
 }
 
 void Diagnoser::threadCurrentStream(const Fact &F, const StreamState &S,
@@ -158,15 +152,13 @@ void Diagnoser::threadCurrentStream(const Fact &F, const StreamState &S,
       S.SpawnerStream == StreamTable::Default ||
       S.SpawnerStream == StreamTable::EntryCurrent)
     return;
-  Finding Fi;
-  Fi.Kind = FindingKind::ThreadCurrentStream;
+  finding::ThreadCurrentStream Fi;
+  Fi.Work = F.Site;
   Fi.Query = Query;
-  Fi.Access.Site = F.Site;
-  Fi.Access.Stream = T.streams().describe(StreamTable::Default);
-  Fi.Prior.Stream = T.streams().describe(S.SpawnerStream);
-  Fi.Prior.StreamSetAt = S.SpawnerSetAt;
-  Fi.Related = S.ThreadStart;
-  Out.push_back(Fi);
+  Fi.ThreadStart = S.ThreadStart;
+  Fi.SpawnerStream = T.streams().describe(S.SpawnerStream);
+  Fi.SpawnerSetAt = S.SpawnerSetAt;
+  Out.emplace_back(std::move(Fi));
 }
 
 // If another stream may still use the block and the allocator was not told,
@@ -185,28 +177,26 @@ void Diagnoser::released(StorageId Id, const TensorState &Tensor, SiteId At) {
       L = &A;
   }
   for (const auto &[Stream, Use] : Last) {
-    Finding Fi;
-    Fi.Kind = FindingKind::MissingRecordStream;
-    Fi.Tensor = Fi.Storage = T.storage(Id).Named;
-    Fi.Access = info(*Use);
+    finding::MissingRecordStream Fi;
+    Fi.Tensor = T.storage(Id).Named;
+    Fi.LastForeignUse = info(*Use);
     Access Alloc;
     Alloc.Site = Tensor.AllocSite;
     Alloc.Stream = Tensor.AllocStream;
     Alloc.Mode = AccessMode::Allocate;
-    Fi.Prior = info(Alloc);
+    Fi.Allocation = info(Alloc);
     Fi.FreedAt = At;
     Fi.SingleOtherStream = Last.size() == 1;
-    Out.push_back(Fi);
+    Out.emplace_back(std::move(Fi));
   }
 }
 
 void Diagnoser::atExit(const StreamState &S, SiteId Exit) {
   for (SiteId U : S.Unrestored) {
-    Finding Fi;
-    Fi.Kind = FindingKind::UnrestoredCurrentStream;
-    Fi.Access.Site = U;
-    Fi.Related = Exit;
-    Out.push_back(Fi);
+    finding::UnrestoredCurrentStream Fi;
+    Fi.SetAt = U;
+    Fi.Exit = Exit;
+    Out.emplace_back(std::move(Fi));
   }
 }
 

@@ -51,8 +51,8 @@ private:
   void capturedEvent(const Fact &F, VarId Event, const StreamState &S);
   void restricted(const Fact &F, const fact::Restricted &X,
                   const StreamState &S);
-  Finding captureFinding(CaptureProblem P, const Fact &F,
-                         const StreamState &S) const;
+  /// Reports \p P against the capture in progress in \p S.
+  void reportCapture(const StreamState &S, finding::CaptureProblem P);
 
   Transfer &T;
   std::vector<Finding> &Out;

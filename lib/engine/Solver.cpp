@@ -337,6 +337,45 @@ private:
   unsigned Depth = 0;
 };
 
+// What tells apart findings of one kind at one site: the site each pairs
+// with its own, the tensor or event it names, and the site it relates to
+// (the spawn, the exit, the declaration, where the last reference dies, a
+// forked stream's last work, an event's record in a capture).
+struct Distinction {
+  SiteId Paired = NoSite;
+  VarId Subject = NoVar;
+  SiteId Related = NoSite;
+};
+
+Distinction distinction(const Finding &F) {
+  Distinction D;
+  D.Paired = pairedSite(F);
+  if (const auto *X = F.as<finding::UnsynchronizedAccess>()) {
+    D.Subject = X->Tensor;
+  } else if (const auto *X = F.as<finding::MissingRecordStream>()) {
+    D.Subject = X->Tensor;
+    D.Related = X->FreedAt;
+  } else if (const auto *X = F.as<finding::ThreadCurrentStream>()) {
+    D.Related = X->ThreadStart;
+  } else if (const auto *X = F.as<finding::UnrestoredCurrentStream>()) {
+    D.Related = X->Exit;
+  } else if (const auto *X = F.as<finding::UnrecordedEventWait>()) {
+    D.Subject = X->Event;
+    D.Related = X->Declared;
+  } else if (const auto *X = F.as<finding::HostReadBeforeSync>()) {
+    D.Subject = X->Tensor;
+  } else if (const auto *X = F.as<finding::GraphCapture>()) {
+    if (const auto *U = std::get_if<finding::capture::Unjoined>(&X->Problem))
+      D.Related = U->LastWork;
+    if (const auto *E =
+            std::get_if<finding::capture::CapturedEvent>(&X->Problem)) {
+      D.Subject = E->Event;
+      D.Related = E->RecordedAt;
+    }
+  }
+  return D;
+}
+
 // Deterministic: sorted by site order, one finding per (kind, site, cause);
 // one per tensor, cause and line (t.mm(t) reads t twice); one
 // thread-current-stream finding per spawn (the first work in the body); one
@@ -345,9 +384,10 @@ std::vector<Finding> sortAndFold(const Function &IR,
                                  std::vector<Finding> Findings) {
   const SiteTable &Sites = IR.Sites;
   auto Key = [&](const Finding &F) {
-    return std::make_tuple(Sites[F.Access.Site].Order, F.Access.Site,
-                           static_cast<int>(F.Kind), F.Prior.Site, F.Tensor,
-                           F.Related, F.FreedAt);
+    Distinction D = distinction(F);
+    return std::make_tuple(Sites[F.site()].Order, F.site(),
+                           static_cast<int>(F.kind()), D.Paired, D.Subject,
+                           D.Related);
   };
   llvm::sort(Findings, [&](const Finding &L, const Finding &R) {
     return Key(L) < Key(R);
@@ -355,23 +395,24 @@ std::vector<Finding> sortAndFold(const Function &IR,
   std::set<SiteId> SpawnsReported;
   // One graph-capture finding per rule and line (y.add_(x) on a stream
   // outside the capture is one piece of work, though it reads and writes).
-  std::set<std::tuple<int, unsigned, SiteId>> CaptureRulesReported;
+  std::set<std::tuple<size_t, unsigned, SiteId>> CaptureRulesReported;
   std::vector<Finding> Unique;
   for (Finding &F : Findings) {
-    if (F.Kind == FindingKind::ThreadCurrentStream &&
-        !SpawnsReported.insert(F.Related).second)
+    if (const auto *X = F.as<finding::ThreadCurrentStream>();
+        X && !SpawnsReported.insert(X->ThreadStart).second)
       continue;
-    if (F.Kind == FindingKind::GraphCapture &&
-        !CaptureRulesReported
-             .insert({static_cast<int>(F.Capture), Sites[F.Access.Site].Line,
-                      F.Related})
-             .second)
+    if (const auto *X = F.as<finding::GraphCapture>();
+        X && !CaptureRulesReported
+                  .insert({X->Problem.index(), Sites[F.site()].Line,
+                           distinction(F).Related})
+                  .second)
       continue;
     if (!Unique.empty()) {
       const Finding &P = Unique.back();
-      if (P.Kind == F.Kind && P.Tensor == F.Tensor &&
-          P.Prior.Site == F.Prior.Site &&
-          Sites[P.Access.Site].Line == Sites[F.Access.Site].Line)
+      Distinction DP = distinction(P), DF = distinction(F);
+      if (P.kind() == F.kind() && DP.Subject == DF.Subject &&
+          DP.Paired == DF.Paired &&
+          Sites[P.site()].Line == Sites[F.site()].Line)
         continue;
     }
     Unique.push_back(std::move(F));

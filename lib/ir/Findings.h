@@ -1,8 +1,10 @@
 //===--- Findings.h - What the analysis reports -----------------*- C++ -*-===//
 //
-// Typed findings: sites, variables and stream symbols, never words. A check
-// turns a finding into a warning, notes and, where it is certainly right, a
-// fix-it.
+// Typed findings: sites, variables and stream symbols, never words. Each
+// kind of finding has its own struct, whose fields are named for what they
+// are at that kind (the allocation, the wait, the exit), so a reader cannot
+// take one kind's site for another's. A check turns a finding into a
+// warning, notes and, where it is certainly right, a fix-it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,30 +12,11 @@
 #define STREAMSAFE_LIB_IR_FINDINGS_H
 
 #include "lib/ir/IR.h"
+#include <optional>
+#include <type_traits>
+#include <variant>
 
 namespace streamsafe {
-
-enum class FindingKind {
-  UnsynchronizedAccess, ///< access on X while a conflicting one on Y is pending
-  MissingRecordStream,  ///< storage freed while another stream may use it
-  ThreadCurrentStream,  ///< thread body relies on the spawner's stream
-  UnrestoredCurrentStream, ///< setCurrentCUDAStream not undone at exit
-  UnrecordedEventWait,     ///< wait on an event not recorded on every path
-  HostReadBeforeSync,      ///< host touches memory a non_blocking copy uses
-  GraphCapture             ///< a rule of CUDA stream capture broken
-};
-
-/// Which rule of stream capture a GraphCapture finding breaks.
-enum class CaptureProblem : uint8_t {
-  Unjoined,      ///< a forked stream's last work is not joined back at the end
-  HostSync,      ///< the host waits for a capturing stream or the device
-  ForbiddenSync, ///< the host waits for another stream: the mode forbids it
-  CapturedEvent, ///< the host waits for or queries an event of the capture
-  Restricted,    ///< a call the capture mode forbids (cudaMalloc, a query)
-  Uncaptured,    ///< work on a stream that is not part of the capture
-  LegacyStream,  ///< work on the legacy default stream while capturing
-  DefaultStreamCapture ///< capture begun on the legacy default stream
-};
 
 enum class AccessMode { Read, Write, Allocate, EntryReady };
 
@@ -60,7 +43,7 @@ struct StreamDesc {
   int8_t Device = -1;
 };
 
-/// One end of a race: an access, its stream and where that stream was chosen.
+/// An access, its stream and where that stream was chosen.
 struct AccessInfo {
   AccessMode Mode = AccessMode::Read;
   SiteId Site = NoSite;
@@ -69,44 +52,245 @@ struct AccessInfo {
   bool OnCurrentStream = false;
 };
 
-struct Finding {
-  FindingKind Kind = FindingKind::UnsynchronizedAccess;
-  /// The tensor as written at the access (NoVar: a temporary), or the event
-  /// (UnrecordedEventWait).
+namespace finding {
+
+/// An access on one stream while a conflicting access on a known-distinct
+/// stream is not ordered before it.
+struct UnsynchronizedAccess {
+  /// The tensor as written at the access (NoVar: a temporary).
   VarId Tensor = NoVar;
-  /// The variable that owns the storage (for notes; differs from Tensor
-  /// for a view or an alias).
+  /// The variable that owns the storage (differs from Tensor for a view or
+  /// an alias).
   VarId Storage = NoVar;
-  /// UnsynchronizedAccess: the racing access and the earlier one it races
-  /// with. MissingRecordStream: Access is the last use on the other stream,
-  /// Prior is the allocation.
-  AccessInfo Access;
+  AccessInfo Access; ///< the racing access
+  /// The pending access it races with; EntryReady: a parameter only known
+  /// to be ready on the caller's stream at entry.
   AccessInfo Prior;
-  /// MissingRecordStream: where the last reference dies.
-  SiteId FreedAt = NoSite;
-  /// ThreadCurrentStream: the spawn point. UnrecordedEventWait: the event's
-  /// declaration. UnrestoredCurrentStream: the path's exit.
-  SiteId Related = NoSite;
-  /// UnrecordedEventWait: recorded on some paths (then Prior is a record).
-  bool Maybe = false;
-  /// ThreadCurrentStream: the body calls getCurrentCUDAStream() (rather
-  /// than doing work on it).
-  bool Query = false;
-  /// When the access is in a helper run in place: the call, in the analysed
-  /// function, through which it was reached.
-  SiteId CallSite = NoSite;
-  /// MissingRecordStream: the tensor is used on no other foreign stream,
-  /// so "Storage.record_stream(<the use's stream variable>)" after the use
-  /// is the fix, if the check finds both names in scope there.
+  SiteId site() const { return Access.Site; }
+};
+
+/// A storage's last reference dies while a stream other than its
+/// allocation stream may still use it, unknown to the caching allocator.
+struct MissingRecordStream {
+  VarId Tensor = NoVar;      ///< the variable that owns the storage
+  AccessInfo LastForeignUse; ///< the last use on the other stream
+  AccessInfo Allocation;     ///< Mode is Allocate
+  SiteId FreedAt = NoSite;   ///< where the last reference dies
+  /// The tensor is used on no other foreign stream, so
+  /// "Tensor.record_stream(<the use's stream variable>)" after the use is
+  /// the fix, if the check finds both names in scope there.
   bool SingleOtherStream = false;
-  /// GraphCapture: the rule broken, where the capture began (Prior.Stream
-  /// is the capturing stream) and its mode. Unjoined: Access is the end of
-  /// the capture and the forked stream, Prior.Site the fork (the wait that
-  /// made it part of the capture), Related its last work.
-  CaptureProblem Capture = CaptureProblem::Unjoined;
-  SiteId CaptureBegin = NoSite;
+  SiteId site() const { return LastForeignUse.Site; }
+};
+
+/// Work or a current-stream query in a thread body that still runs on the
+/// default stream it started on, while its spawner had set a stream.
+struct ThreadCurrentStream {
+  SiteId Work = NoSite; ///< the work, or the getCurrentCUDAStream() call
+  bool Query = false;   ///< Work asks for the current stream
+  SiteId ThreadStart = NoSite;
+  StreamDesc SpawnerStream;     ///< the spawner's current stream
+  SiteId SpawnerSetAt = NoSite; ///< where the spawner set it
+  SiteId site() const { return Work; }
+};
+
+/// A setCurrentCUDAStream still in effect on a path out of the function.
+struct UnrestoredCurrentStream {
+  SiteId SetAt = NoSite;
+  SiteId Exit = NoSite; ///< the path's exit
+  SiteId site() const { return SetAt; }
+};
+
+/// A wait on an event not recorded on every path to it.
+struct UnrecordedEventWait {
+  VarId Event = NoVar;
+  SiteId Wait = NoSite;
+  SiteId Declared = NoSite; ///< the event's declaration
+  /// Recorded on some paths (else never): the last record there, NoSite
+  /// when not known.
+  bool RecordedOnSomePaths = false;
+  SiteId SomePathsRecord = NoSite;
+  SiteId site() const { return Wait; }
+};
+
+/// Host code touches memory a non_blocking copy may still be using.
+struct HostReadBeforeSync {
+  VarId Tensor = NoVar;
+  SiteId HostAccess = NoSite;
+  bool Write = false; ///< the host writes what the copy may still read
+  AccessInfo Copy;    ///< the non_blocking copy that may still run
+  SiteId site() const { return HostAccess; }
+};
+
+/// The capture in progress a graph-capture finding is about.
+struct CaptureInfo {
+  SiteId Begin = NoSite; ///< where it began
+  StreamDesc Stream;     ///< the capturing stream
   CaptureMode Mode = CaptureMode::Global;
 };
+
+/// The rules of CUDA stream capture, one struct per rule broken.
+namespace capture {
+
+/// A forked stream's last work is not joined back at the capture's end.
+struct Unjoined {
+  SiteId End = NoSite; ///< where the capture ends (and fails)
+  StreamDesc Forked;
+  /// The wait that made the forked stream part of the capture.
+  SiteId ForkedAt = NoSite;
+  SiteId LastWork = NoSite;
+  SiteId site() const { return End; }
+};
+
+/// The host waits for a capturing stream or for the whole device.
+struct HostSync {
+  SiteId Call = NoSite;
+  std::optional<StreamDesc> Waited; ///< none: the whole device
+  SiteId site() const { return Call; }
+};
+
+/// The host waits for a stream outside the capture: the mode forbids it.
+struct ForbiddenSync {
+  SiteId Call = NoSite;
+  StreamDesc Waited;
+  SiteId site() const { return Call; }
+};
+
+/// The host waits for or queries an event recorded inside the capture.
+struct CapturedEvent {
+  SiteId Call = NoSite;
+  VarId Event = NoVar;
+  SiteId RecordedAt = NoSite;
+  SiteId site() const { return Call; }
+};
+
+/// A call the capture refuses: a query of a capturing stream, or an
+/// allocation the mode forbids.
+struct Restricted {
+  SiteId Call = NoSite;
+  std::optional<StreamDesc> Queried; ///< none: an allocation
+  SiteId site() const { return Call; }
+};
+
+/// Work on a stream that is certainly not part of the capture.
+struct Uncaptured {
+  AccessInfo Work;
+  SiteId site() const { return Work.Site; }
+};
+
+/// Work on the legacy default stream while capturing.
+struct LegacyStream {
+  AccessInfo Work;
+  SiteId site() const { return Work.Site; }
+};
+
+/// A capture begun on the legacy default stream.
+struct DefaultStreamCapture {
+  /// The capture_begin call; its stream is the default stream, and where
+  /// the current stream was set when the capture begins on it.
+  AccessInfo Begin;
+  SiteId site() const { return Begin.Site; }
+};
+
+} // namespace capture
+
+/// Which rule of stream capture is broken, with its sites.
+using CaptureProblem =
+    std::variant<capture::Unjoined, capture::HostSync, capture::ForbiddenSync,
+                 capture::CapturedEvent, capture::Restricted,
+                 capture::Uncaptured, capture::LegacyStream,
+                 capture::DefaultStreamCapture>;
+
+/// A rule of CUDA stream capture broken while Capture is in progress.
+struct GraphCapture {
+  CaptureInfo Capture;
+  CaptureProblem Problem;
+  SiteId site() const {
+    return std::visit([](const auto &P) { return P.site(); }, Problem);
+  }
+};
+
+} // namespace finding
+
+/// The kinds of finding, one per check (lib/report/CheckNames.h), in the
+/// order of Finding::Details' alternatives.
+enum class FindingKind {
+  UnsynchronizedAccess,
+  MissingRecordStream,
+  ThreadCurrentStream,
+  UnrestoredCurrentStream,
+  UnrecordedEventWait,
+  HostReadBeforeSync,
+  GraphCapture
+};
+
+struct Finding {
+  using Kinds =
+      std::variant<finding::UnsynchronizedAccess, finding::MissingRecordStream,
+                   finding::ThreadCurrentStream,
+                   finding::UnrestoredCurrentStream,
+                   finding::UnrecordedEventWait, finding::HostReadBeforeSync,
+                   finding::GraphCapture>;
+
+  explicit Finding(Kinds D) : Details(std::move(D)) {}
+
+  FindingKind kind() const { return FindingKind(Details.index()); }
+  /// The details of kind \p T, null when the finding is of another kind.
+  template <class T> const T *as() const { return std::get_if<T>(&Details); }
+  /// Where the finding is (a race between a caller and a helper is worded
+  /// at the call instead).
+  SiteId site() const {
+    return std::visit([](const auto &D) { return D.site(); }, Details);
+  }
+
+  Kinds Details;
+  /// When the finding is in a helper run in place: the call, in the analysed
+  /// function, through which it was reached.
+  SiteId CallSite = NoSite;
+};
+
+constexpr unsigned FindingKindCount = std::variant_size_v<Finding::Kinds>;
+
+/// Finding::kind() names the alternative held: each kind is its index.
+template <FindingKind K, class T>
+constexpr bool KindIndexes = std::is_same_v<
+    std::variant_alternative_t<static_cast<size_t>(K), Finding::Kinds>, T>;
+static_assert(
+    KindIndexes<FindingKind::UnsynchronizedAccess,
+                finding::UnsynchronizedAccess> &&
+        KindIndexes<FindingKind::MissingRecordStream,
+                    finding::MissingRecordStream> &&
+        KindIndexes<FindingKind::ThreadCurrentStream,
+                    finding::ThreadCurrentStream> &&
+        KindIndexes<FindingKind::UnrestoredCurrentStream,
+                    finding::UnrestoredCurrentStream> &&
+        KindIndexes<FindingKind::UnrecordedEventWait,
+                    finding::UnrecordedEventWait> &&
+        KindIndexes<FindingKind::HostReadBeforeSync,
+                    finding::HostReadBeforeSync> &&
+        KindIndexes<FindingKind::GraphCapture, finding::GraphCapture> &&
+        FindingKindCount ==
+            static_cast<unsigned>(FindingKind::GraphCapture) + 1,
+    "FindingKind follows Finding::Kinds");
+
+/// The earlier site a finding pairs with its own: the access it races
+/// with, the allocation, the copy, the record on some paths, the fork;
+/// NoSite for a kind that pairs none. (Whether the two are in one helper
+/// decides where a finding in a helper is reported.)
+inline SiteId pairedSite(const Finding &F) {
+  if (const auto *X = F.as<finding::UnsynchronizedAccess>())
+    return X->Prior.Site;
+  if (const auto *X = F.as<finding::MissingRecordStream>())
+    return X->Allocation.Site;
+  if (const auto *X = F.as<finding::UnrecordedEventWait>())
+    return X->SomePathsRecord;
+  if (const auto *X = F.as<finding::HostReadBeforeSync>())
+    return X->Copy.Site;
+  if (const auto *X = F.as<finding::GraphCapture>())
+    if (const auto *U = std::get_if<finding::capture::Unjoined>(&X->Problem))
+      return U->ForkedAt;
+  return NoSite;
+}
 
 } // namespace streamsafe
 

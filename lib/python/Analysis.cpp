@@ -2,6 +2,7 @@
 
 #include "lib/python/Analysis.h"
 #include "lib/python/Builder.h"
+#include "lib/report/CheckNames.h"
 #include "lib/report/Wording.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
@@ -104,16 +105,15 @@ private:
         X.At = F.original(unpackLoc(L.IR->Sites[Line.At].Loc));
         X.Text = Line.Text;
         if (!Line.Note)
-          X.Check = report::checkName(Fd.Kind);
+          X.Check = report::checkName(Fd.kind());
         D.push_back(std::move(X));
       }
       if (!D.empty()) {
         Result.Findings.push_back(std::move(D));
         // In a helper run in place, at the helper's line.
-        ThroughCall.push_back(Fd.CallSite != NoSite &&
-                              L.IR->Sites[Fd.Access.Site].Scope ==
-                                  L.IR->Sites[Fd.Prior.Site].Scope &&
-                              L.IR->Sites[Fd.Access.Site].Scope != 0);
+        unsigned Scope = L.IR->Sites[Fd.site()].Scope;
+        ThroughCall.push_back(Fd.CallSite != NoSite && Scope != 0 &&
+                              Scope == L.IR->Sites[pairedSite(Fd)].Scope);
       }
     }
   }

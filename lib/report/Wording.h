@@ -41,9 +41,6 @@ struct Vocabulary {
   std::string CurrentStreamGetter = "getCurrentCUDAStream";
 };
 
-/// "streamsafe-unsynchronized-access" for FindingKind::UnsynchronizedAccess.
-const char *checkName(FindingKind K);
-
 /// "pool stream 's'", "the default stream", "the caller's current stream".
 std::string describeStream(const Function &IR, StreamDesc D);
 /// A tensor's (or event's) name, "<temporary>" for one without a name.

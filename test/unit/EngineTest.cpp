@@ -405,18 +405,30 @@ protected:
     return V == NoVar ? "<temporary>" : R.name(V);
   }
 
-  // One line per finding: kind, tensor, both streams, and the lines of the
-  // access, the prior access and where the access's stream was set.
+  // One line per finding: its kind, the site it is at, and the pairing
+  // site; the whole finding for the kinds the tests below compare.
   static std::string describe(const FunctionResult &R, const Finding &F) {
     std::string S;
     llvm::raw_string_ostream OS(S);
-    OS << static_cast<int>(F.Kind) << " '" << tensor(R, F.Tensor) << "' access@"
-       << line(R, F.Access.Site) << " on " << stream(R, F.Access.Stream)
-       << " set@" << line(R, F.Access.StreamSetAt) << " prior@"
-       << line(R, F.Prior.Site) << " on " << stream(R, F.Prior.Stream)
-       << " set@" << line(R, F.Prior.StreamSetAt) << " freed@"
-       << line(R, F.FreedAt) << " related@" << line(R, F.Related)
-       << (F.Maybe ? " maybe" : "");
+    OS << static_cast<int>(F.kind()) << " at@" << line(R, F.site())
+       << " paired@" << line(R, pairedSite(F));
+    auto Access = [&](const char *Name, const AccessInfo &A) {
+      OS << " " << Name << "@" << line(R, A.Site) << " on "
+         << stream(R, A.Stream) << " set@" << line(R, A.StreamSetAt);
+    };
+    if (const auto *X = F.as<finding::UnsynchronizedAccess>()) {
+      OS << " '" << tensor(R, X->Tensor) << "'";
+      Access("access", X->Access);
+      Access("prior", X->Prior);
+    } else if (const auto *X = F.as<finding::MissingRecordStream>()) {
+      OS << " '" << tensor(R, X->Tensor) << "'";
+      Access("use", X->LastForeignUse);
+      Access("alloc", X->Allocation);
+      OS << " freed@" << line(R, X->FreedAt);
+    } else if (const auto *X = F.as<finding::UnrecordedEventWait>()) {
+      OS << " '" << tensor(R, X->Event) << "' declared@" << line(R, X->Declared)
+         << (X->RecordedOnSomePaths ? " maybe" : "");
+    }
     return S;
   }
   static std::vector<std::string> describeAll(const FunctionResult &R) {
@@ -473,8 +485,9 @@ TEST_F(Engine, LoopsWhereSyncsCompleteWhatRecordsCoverConverge) {
   auto R = analyze("record_sync_loop");
   ASSERT_EQ(R->Findings.size(), 1u)
       << ::testing::PrintToString(describeAll(*R));
-  EXPECT_EQ(R->Findings[0].Kind, FindingKind::HostReadBeforeSync);
-  EXPECT_EQ(line(*R, R->Findings[0].Access.Site), lineOf("rsl-host-read"));
+  const auto *H = R->Findings[0].as<finding::HostReadBeforeSync>();
+  ASSERT_TRUE(H);
+  EXPECT_EQ(line(*R, H->HostAccess), lineOf("rsl-host-read"));
 }
 
 TEST_F(Engine, BudgetExceededOnLoopsWithOneVisitPerBlock) {
@@ -508,32 +521,32 @@ TEST_F(Engine, MissingWaitBetweenPoolStreams) {
   auto R = analyze("missing_wait");
   ASSERT_EQ(R->Findings.size(), 2u)
       << ::testing::PrintToString(describeAll(*R));
-  const Finding &F = R->Findings[0];
-  EXPECT_EQ(F.Kind, FindingKind::UnsynchronizedAccess);
-  EXPECT_EQ(tensor(*R, F.Tensor), "B");
-  EXPECT_EQ(F.Access.Mode, AccessMode::Read);
-  EXPECT_EQ(stream(*R, F.Access.Stream), "pool 's2'");
-  EXPECT_TRUE(F.Access.OnCurrentStream);
-  EXPECT_EQ(line(*R, F.Access.Site), lineOf("mw-read"));
-  EXPECT_EQ(line(*R, F.Access.StreamSetAt), lineOf("mw-guard2"));
-  EXPECT_EQ(F.Prior.Mode, AccessMode::Write);
-  EXPECT_EQ(stream(*R, F.Prior.Stream), "pool 's1'");
-  EXPECT_EQ(line(*R, F.Prior.Site), lineOf("mw-write"));
-  EXPECT_EQ(line(*R, F.Prior.StreamSetAt), lineOf("mw-guard1"));
-  EXPECT_EQ(R->site(F.Access.StreamSetAt).Kind, SiteKind::GuardEnter);
+  const auto *F = R->Findings[0].as<finding::UnsynchronizedAccess>();
+  ASSERT_TRUE(F);
+  EXPECT_EQ(tensor(*R, F->Tensor), "B");
+  EXPECT_EQ(F->Access.Mode, AccessMode::Read);
+  EXPECT_EQ(stream(*R, F->Access.Stream), "pool 's2'");
+  EXPECT_TRUE(F->Access.OnCurrentStream);
+  EXPECT_EQ(line(*R, F->Access.Site), lineOf("mw-read"));
+  EXPECT_EQ(line(*R, F->Access.StreamSetAt), lineOf("mw-guard2"));
+  EXPECT_EQ(F->Prior.Mode, AccessMode::Write);
+  EXPECT_EQ(stream(*R, F->Prior.Stream), "pool 's1'");
+  EXPECT_EQ(line(*R, F->Prior.Site), lineOf("mw-write"));
+  EXPECT_EQ(line(*R, F->Prior.StreamSetAt), lineOf("mw-guard1"));
+  EXPECT_EQ(R->site(F->Access.StreamSetAt).Kind, SiteKind::GuardEnter);
 
   // B's block was allocated on s1 (by mm), used on s2 and dies unrecorded.
-  const Finding &M = R->Findings[1];
-  EXPECT_EQ(M.Kind, FindingKind::MissingRecordStream);
-  EXPECT_EQ(tensor(*R, M.Tensor), "B");
-  EXPECT_EQ(line(*R, M.Access.Site), lineOf("mw-read"));
-  EXPECT_EQ(stream(*R, M.Access.Stream), "pool 's2'");
-  EXPECT_EQ(M.Prior.Mode, AccessMode::Allocate);
-  EXPECT_EQ(line(*R, M.Prior.Site), lineOf("mw-write"));
-  EXPECT_EQ(stream(*R, M.Prior.Stream), "pool 's1'");
-  EXPECT_EQ(line(*R, M.FreedAt), lineOf("mw-end"));
-  EXPECT_EQ(R->name(M.Access.Stream.Named), "s2");
-  EXPECT_TRUE(M.SingleOtherStream);
+  const auto *M = R->Findings[1].as<finding::MissingRecordStream>();
+  ASSERT_TRUE(M);
+  EXPECT_EQ(tensor(*R, M->Tensor), "B");
+  EXPECT_EQ(line(*R, M->LastForeignUse.Site), lineOf("mw-read"));
+  EXPECT_EQ(stream(*R, M->LastForeignUse.Stream), "pool 's2'");
+  EXPECT_EQ(M->Allocation.Mode, AccessMode::Allocate);
+  EXPECT_EQ(line(*R, M->Allocation.Site), lineOf("mw-write"));
+  EXPECT_EQ(stream(*R, M->Allocation.Stream), "pool 's1'");
+  EXPECT_EQ(line(*R, M->FreedAt), lineOf("mw-end"));
+  EXPECT_EQ(R->name(M->LastForeignUse.Stream.Named), "s2");
+  EXPECT_TRUE(M->SingleOtherStream);
 }
 
 TEST_F(Engine, EventRecordAndWaitIsSilent) {
@@ -545,27 +558,27 @@ TEST_F(Engine, EventRecordAndWaitIsSilent) {
 TEST_F(Engine, ParameterIsReadyOnTheCallersStream) {
   auto R = analyze("parameter_on_side_stream");
   ASSERT_EQ(R->Findings.size(), 1u);
-  const Finding &F = R->Findings[0];
-  EXPECT_EQ(F.Kind, FindingKind::UnsynchronizedAccess);
-  EXPECT_EQ(tensor(*R, F.Tensor), "x");
-  EXPECT_EQ(line(*R, F.Access.Site), lineOf("param-read"));
-  EXPECT_EQ(stream(*R, F.Access.Stream), "pool 's'");
-  EXPECT_EQ(F.Prior.Mode, AccessMode::EntryReady);
-  EXPECT_EQ(stream(*R, F.Prior.Stream), "entry-current");
-  EXPECT_EQ(R->site(F.Prior.Site).Kind, SiteKind::ParamReady);
+  const auto *F = R->Findings[0].as<finding::UnsynchronizedAccess>();
+  ASSERT_TRUE(F);
+  EXPECT_EQ(tensor(*R, F->Tensor), "x");
+  EXPECT_EQ(line(*R, F->Access.Site), lineOf("param-read"));
+  EXPECT_EQ(stream(*R, F->Access.Stream), "pool 's'");
+  EXPECT_EQ(F->Prior.Mode, AccessMode::EntryReady);
+  EXPECT_EQ(stream(*R, F->Prior.Stream), "entry-current");
+  EXPECT_EQ(R->site(F->Prior.Site).Kind, SiteKind::ParamReady);
 }
 
 TEST_F(Engine, BranchWhereOnlyOnePathWaits) {
   auto R = analyze("one_path_waits");
   ASSERT_EQ(R->Findings.size(), 1u);
-  const Finding &F = R->Findings[0];
-  EXPECT_EQ(F.Kind, FindingKind::UnsynchronizedAccess);
-  EXPECT_EQ(tensor(*R, F.Tensor), "A");
-  EXPECT_EQ(F.Access.Mode, AccessMode::Write);
-  EXPECT_EQ(line(*R, F.Access.Site), lineOf("opw-write"));
-  EXPECT_EQ(F.Prior.Mode, AccessMode::Write) << "ones() writes its values";
-  EXPECT_EQ(line(*R, F.Prior.Site), lineOf("opw-alloc"));
-  EXPECT_EQ(stream(*R, F.Prior.Stream), "entry-current");
+  const auto *F = R->Findings[0].as<finding::UnsynchronizedAccess>();
+  ASSERT_TRUE(F);
+  EXPECT_EQ(tensor(*R, F->Tensor), "A");
+  EXPECT_EQ(F->Access.Mode, AccessMode::Write);
+  EXPECT_EQ(line(*R, F->Access.Site), lineOf("opw-write"));
+  EXPECT_EQ(F->Prior.Mode, AccessMode::Write) << "ones() writes its values";
+  EXPECT_EQ(line(*R, F->Prior.Site), lineOf("opw-alloc"));
+  EXPECT_EQ(stream(*R, F->Prior.Stream), "entry-current");
 
   auto Both = analyze("both_paths_wait");
   EXPECT_EQ(describeAll(*Both), std::vector<std::string>{});
@@ -574,19 +587,19 @@ TEST_F(Engine, BranchWhereOnlyOnePathWaits) {
 TEST_F(Engine, MissingRecordStream) {
   auto R = analyze("free_without_record_stream");
   ASSERT_EQ(R->Findings.size(), 1u);
-  const Finding &F = R->Findings[0];
-  EXPECT_EQ(F.Kind, FindingKind::MissingRecordStream);
-  EXPECT_EQ(tensor(*R, F.Tensor), "A");
-  EXPECT_EQ(line(*R, F.Access.Site), lineOf("frs-use"));
-  EXPECT_EQ(stream(*R, F.Access.Stream), "pool 's'");
-  EXPECT_EQ(F.Prior.Mode, AccessMode::Allocate);
-  EXPECT_EQ(line(*R, F.Prior.Site), lineOf("frs-alloc"));
-  EXPECT_EQ(stream(*R, F.Prior.Stream), "entry-current");
-  EXPECT_EQ(line(*R, F.FreedAt), lineOf("frs-end"));
+  const auto *F = R->Findings[0].as<finding::MissingRecordStream>();
+  ASSERT_TRUE(F);
+  EXPECT_EQ(tensor(*R, F->Tensor), "A");
+  EXPECT_EQ(line(*R, F->LastForeignUse.Site), lineOf("frs-use"));
+  EXPECT_EQ(stream(*R, F->LastForeignUse.Stream), "pool 's'");
+  EXPECT_EQ(F->Allocation.Mode, AccessMode::Allocate);
+  EXPECT_EQ(line(*R, F->Allocation.Site), lineOf("frs-alloc"));
+  EXPECT_EQ(stream(*R, F->Allocation.Stream), "entry-current");
+  EXPECT_EQ(line(*R, F->FreedAt), lineOf("frs-end"));
   // The check's fix-it: A.record_stream(s).
-  EXPECT_EQ(R->name(F.Access.Stream.Named), "s");
-  EXPECT_EQ(R->name(F.Storage), "A");
-  EXPECT_TRUE(F.SingleOtherStream);
+  EXPECT_EQ(R->name(F->LastForeignUse.Stream.Named), "s");
+  EXPECT_EQ(R->name(F->Tensor), "A");
+  EXPECT_TRUE(F->SingleOtherStream);
 }
 
 TEST_F(Engine, LoopCarriedRaceBothWays) {
@@ -596,40 +609,42 @@ TEST_F(Engine, LoopCarriedRaceBothWays) {
       << ::testing::PrintToString(describeAll(*R));
   // The read at the top of the body races with the previous iteration's
   // write on s; the write on s with this iteration's read.
-  const Finding &Read = R->Findings[0], &Write = R->Findings[1];
-  EXPECT_EQ(line(*R, Read.Access.Site), lineOf("lc-read"));
-  EXPECT_EQ(stream(*R, Read.Access.Stream), "entry-current");
-  EXPECT_EQ(line(*R, Read.Prior.Site), lineOf("lc-write"));
-  EXPECT_EQ(stream(*R, Read.Prior.Stream), "pool 's'");
-  EXPECT_EQ(line(*R, Write.Access.Site), lineOf("lc-write"));
-  EXPECT_EQ(Write.Access.Mode, AccessMode::Write);
-  EXPECT_EQ(line(*R, Write.Prior.Site), lineOf("lc-read"));
-  EXPECT_EQ(Write.Prior.Mode, AccessMode::Read);
+  const auto *Read = R->Findings[0].as<finding::UnsynchronizedAccess>();
+  const auto *Write = R->Findings[1].as<finding::UnsynchronizedAccess>();
+  ASSERT_TRUE(Read && Write);
+  EXPECT_EQ(line(*R, Read->Access.Site), lineOf("lc-read"));
+  EXPECT_EQ(stream(*R, Read->Access.Stream), "entry-current");
+  EXPECT_EQ(line(*R, Read->Prior.Site), lineOf("lc-write"));
+  EXPECT_EQ(stream(*R, Read->Prior.Stream), "pool 's'");
+  EXPECT_EQ(line(*R, Write->Access.Site), lineOf("lc-write"));
+  EXPECT_EQ(Write->Access.Mode, AccessMode::Write);
+  EXPECT_EQ(line(*R, Write->Prior.Site), lineOf("lc-read"));
+  EXPECT_EQ(Write->Prior.Mode, AccessMode::Read);
 }
 
 TEST_F(Engine, UnrestoredCurrentStream) {
   auto R = analyze("unrestored");
   ASSERT_EQ(R->Findings.size(), 1u)
       << ::testing::PrintToString(describeAll(*R));
-  const Finding &F = R->Findings[0];
-  EXPECT_EQ(F.Kind, FindingKind::UnrestoredCurrentStream);
+  const auto *F = R->Findings[0].as<finding::UnrestoredCurrentStream>();
+  ASSERT_TRUE(F);
   EXPECT_EQ(R->IR->Name, "unrestored");
-  EXPECT_EQ(line(*R, F.Access.Site), lineOf("unrestored-set"));
-  EXPECT_EQ(R->site(F.Access.Site).Kind, SiteKind::SetCurrent);
-  EXPECT_EQ(line(*R, F.Related), lineOf("unrestored-end"));
+  EXPECT_EQ(line(*R, F->SetAt), lineOf("unrestored-set"));
+  EXPECT_EQ(R->site(F->SetAt).Kind, SiteKind::SetCurrent);
+  EXPECT_EQ(line(*R, F->Exit), lineOf("unrestored-end"));
 }
 
 TEST_F(Engine, EventRecordedOnOnePath) {
   auto R = analyze("maybe_recorded");
   ASSERT_EQ(R->Findings.size(), 1u)
       << ::testing::PrintToString(describeAll(*R));
-  const Finding &F = R->Findings[0];
-  EXPECT_EQ(F.Kind, FindingKind::UnrecordedEventWait);
-  EXPECT_EQ(tensor(*R, F.Tensor), "e");
-  EXPECT_TRUE(F.Maybe);
-  EXPECT_EQ(line(*R, F.Access.Site), lineOf("mr-wait"));
-  EXPECT_EQ(line(*R, F.Prior.Site), lineOf("mr-record"));
-  EXPECT_EQ(line(*R, F.Related), lineOf("mr-decl"));
+  const auto *F = R->Findings[0].as<finding::UnrecordedEventWait>();
+  ASSERT_TRUE(F);
+  EXPECT_EQ(tensor(*R, F->Event), "e");
+  EXPECT_TRUE(F->RecordedOnSomePaths);
+  EXPECT_EQ(line(*R, F->Wait), lineOf("mr-wait"));
+  EXPECT_EQ(line(*R, F->SomePathsRecord), lineOf("mr-record"));
+  EXPECT_EQ(line(*R, F->Declared), lineOf("mr-decl"));
 }
 
 TEST_F(Engine, EventRecordedOnKnownStreamOnOnePathUnknownOnTheOther) {
@@ -669,8 +684,8 @@ TEST_F(Engine, Deterministic) {
       << ::testing::PrintToString(describeAll(*R));
   // Sorted by location.
   for (size_t I = 1; I < R->Findings.size(); ++I)
-    EXPECT_LE(line(*R, R->Findings[I - 1].Access.Site),
-              line(*R, R->Findings[I].Access.Site));
+    EXPECT_LE(line(*R, R->Findings[I - 1].site()),
+              line(*R, R->Findings[I].site()));
 }
 
 //===-- The dump ----------------------------------------------------------===//
@@ -707,8 +722,8 @@ TEST_F(Engine, DumpsFactsAndStates) {
   EXPECT_TRUE(Has("  fact guard-exit @")) << Dump;
   EXPECT_TRUE(Has("  fact unbind @")) << Dump;
   ASSERT_EQ(R->Findings.size(), 2u);
-  EXPECT_EQ(R->Findings[0].Kind, FindingKind::UnsynchronizedAccess);
-  EXPECT_EQ(R->Findings[1].Kind, FindingKind::MissingRecordStream);
+  EXPECT_EQ(R->Findings[0].kind(), FindingKind::UnsynchronizedAccess);
+  EXPECT_EQ(R->Findings[1].kind(), FindingKind::MissingRecordStream);
 
   // Only the named function is dumped.
   testing::internal::CaptureStderr();
@@ -736,9 +751,10 @@ TEST_F(Engine, EventRecordedOnUnknownStreamOnOnePath) {
 TEST_F(Engine, OptionalGuardResetOnOnePathStillRestores) {
   auto R = analyze("optional_guard_on_one_path");
   ASSERT_EQ(R->Findings.size(), 1u);
-  EXPECT_EQ(R->Findings[0].Kind, FindingKind::UnsynchronizedAccess);
-  EXPECT_EQ(line(*R, R->Findings[0].Access.Site), lineOf("og-read"));
-  EXPECT_EQ(line(*R, R->Findings[0].Prior.Site), lineOf("og-write"));
+  const auto *F = R->Findings[0].as<finding::UnsynchronizedAccess>();
+  ASSERT_TRUE(F);
+  EXPECT_EQ(line(*R, F->Access.Site), lineOf("og-read"));
+  EXPECT_EQ(line(*R, F->Prior.Site), lineOf("og-write"));
 }
 
 // The visits of a thread body count against the spawner's budget, which is

@@ -1,7 +1,7 @@
 //===--- CheckFilter.cpp - clang-tidy style check globs -------------------===//
 
 #include "tools/py/CheckFilter.h"
-#include "lib/report/Wording.h"
+#include "lib/report/CheckNames.h"
 
 namespace streamsafe::py {
 
@@ -61,13 +61,8 @@ std::vector<std::string> CheckFilter::unknownNames() const {
 const std::vector<std::string> &pythonChecks() {
   static const std::vector<std::string> Checks = [] {
     std::vector<std::string> C;
-    for (FindingKind K :
-         {FindingKind::UnsynchronizedAccess, FindingKind::MissingRecordStream,
-          FindingKind::ThreadCurrentStream,
-          FindingKind::UnrestoredCurrentStream,
-          FindingKind::UnrecordedEventWait, FindingKind::HostReadBeforeSync,
-          FindingKind::GraphCapture})
-      C.push_back(report::checkName(K));
+    for (const report::EngineCheck &E : report::engineChecks())
+      C.push_back(E.Name);
     return C;
   }();
   return Checks;

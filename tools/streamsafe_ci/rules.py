@@ -1,12 +1,15 @@
 """Rule metadata for SARIF: descriptions, help text and help URIs.
 
-A streamsafe-* check is described by its documentation page,
-docs/checks/<name without streamsafe->.md: the first `# ` heading is skipped,
-the first paragraph is the full description, its first sentence the short
-one, and the page up to its second-level headings is the help text. Pages are
-looked up next to the tool (source tree, or share/streamsafe after install).
-Checks without a page yet fall back to the one-line summary below (from
-the check table of README.md); stock clang-tidy checks link to LLVM's docs.
+The checks are the tools' own: a report's rules are the checks its findings
+name, and which checks exist is what the driver and streamsafe-py list
+(`--list-checks`); this module keeps no list of them. A streamsafe-* check
+is described by its documentation page, docs/checks/<name without
+streamsafe->.md: the first `# ` heading is skipped, the first paragraph is
+the full description, its first sentence the short one, and the page up to
+its second-level headings is the help text. Pages are looked up next to the
+tool (source tree, or share/streamsafe after install); every check has one
+(test/meta/check-files.test), so a check whose page is not found is named
+and points at its page online. Stock clang-tidy checks link to LLVM's docs.
 """
 
 import os
@@ -14,31 +17,6 @@ import re
 
 DEFAULT_DOC_BASE_URL = \
     "https://github.com/streamsafe/streamsafe/blob/main/docs/checks/"
-
-_FALLBACK = {
-    "unsynchronized-access":
-        "A tensor is read or written on one stream while a conflicting access "
-        "on another stream is not ordered before it.",
-    "missing-record-stream":
-        "A tensor used on a stream other than its allocation stream dies with "
-        "no record_stream and no synchronization back.",
-    "thread-current-stream":
-        "Code in a thread body relies on the current stream of the spawning "
-        "thread, but the current stream is thread-local.",
-    "unrestored-current-stream":
-        "setCurrentCUDAStream has a path to function exit that does not "
-        "restore the previous stream.",
-    "unrecorded-event-wait":
-        "A stream waits on an event that is not recorded on every path "
-        "before the wait; waiting on an unrecorded event does nothing.",
-    "default-stream-launch":
-        "A kernel launch or CUDA runtime call is issued on the legacy default "
-        "stream in code that otherwise works on PyTorch's current stream.",
-    "host-read-before-sync":
-        "The host reads memory filled by a non_blocking device-to-host copy, "
-        "or writes the source of a non_blocking host-to-device copy, before "
-        "the stream is synchronized.",
-}
 
 
 def _first_sentence(text):
@@ -105,6 +83,11 @@ class RuleCatalog:
                 continue
         return None
 
+    def knows(self, check):
+        """True when `check` is a streamsafe-* check with its page here."""
+        return (check.startswith("streamsafe-") and
+                self._doc(check[len("streamsafe-"):]) is not None)
+
     def describe(self, check):
         """A SARIF reportingDescriptor for `check`."""
         if check.startswith("streamsafe-"):
@@ -114,7 +97,7 @@ class RuleCatalog:
             if doc:
                 full, help_md = doc
             else:
-                full = _FALLBACK.get(short, f"StreamSafe check {check}.")
+                full = f"StreamSafe check {check}."
                 help_md = full
         elif check.startswith("clang-diagnostic-"):
             flag = check[len("clang-diagnostic-"):]

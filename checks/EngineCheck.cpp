@@ -1,6 +1,8 @@
-//===--- StreamAnalysisBase.cpp - Base of engine-based checks ------------===//
+//===--- EngineCheck.cpp - The checks built on the engine ----------------===//
 
-#include "checks/StreamAnalysisBase.h"
+#include "checks/EngineCheck.h"
+#include "checks/RecordStreamFixIt.h"
+#include "lib/report/Wording.h"
 #include "clang/AST/Expr.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/Support/raw_ostream.h"
@@ -10,10 +12,9 @@ using namespace ::streamsafe;
 
 namespace clang::tidy::streamsafe {
 
-StreamAnalysisBase::StreamAnalysisBase(StringRef Name,
-                                       ClangTidyContext *Context,
-                                       std::shared_ptr<SharedSession> S)
-    : ClangTidyCheck(Name, Context), Shared(std::move(S)) {
+EngineCheck::EngineCheck(StringRef Name, ClangTidyContext *Context,
+                         std::shared_ptr<SharedSession> S, FindingKind Kind)
+    : ClangTidyCheck(Name, Context), Kind(Kind), Shared(std::move(S)) {
   AnalysisOptions O;
   // Hidden debugging option: not stored, so --dump-config does not show it.
   O.DumpFunction = Options.getLocalOrGlobal("DebugDumpFunction", "").str();
@@ -37,21 +38,19 @@ StreamAnalysisBase::StreamAnalysisBase(StringRef Name,
   Shared->addOptions(O);
 }
 
-void StreamAnalysisBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+void EngineCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   for (const auto &[Name, Value] : ApiOptions)
     Options.store(Opts, Name, Value);
 }
 
-void StreamAnalysisBase::onStartOfTranslationUnit() {
-  Shared->beginTranslationUnit();
-}
+void EngineCheck::onStartOfTranslationUnit() { Shared->beginTranslationUnit(); }
 
-void StreamAnalysisBase::registerMatchers(MatchFinder *Finder) {
+void EngineCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
       functionDecl(isDefinition(), unless(isImplicit())).bind("fn"), this);
 }
 
-void StreamAnalysisBase::check(const MatchFinder::MatchResult &Result) {
+void EngineCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
   if (!FD || FD->isDependentContext() || !FD->hasBody())
     return;
@@ -65,7 +64,8 @@ void StreamAnalysisBase::check(const MatchFinder::MatchResult &Result) {
                  << R.StateWork << " state entries touched)\n";
   }
   for (const Finding &F : R.Findings)
-    report(R, F, *FD, *Result.Context);
+    if (F.kind() == Kind)
+      report(R, F, *FD, *Result.Context);
 }
 
 // A diagnostic format that prints \p Text as it is.
@@ -79,9 +79,8 @@ static std::string verbatim(const std::string &Text) {
   return Out;
 }
 
-void StreamAnalysisBase::emitWords(
-    const FunctionResult &R, const Finding &F, const FunctionDecl &FD,
-    llvm::function_ref<void(DiagnosticBuilder &)> OnWarning) {
+void EngineCheck::report(const FunctionResult &R, const Finding &F,
+                         const FunctionDecl &FD, ASTContext &Ctx) {
   report::Vocabulary V;
   V.IR = R.IR.get();
   V.FunctionName = FD.getNameAsString();
@@ -90,14 +89,18 @@ void StreamAnalysisBase::emitWords(
     const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
     return Callee ? Callee->getNameAsString() : std::string();
   };
+  // Only a missing record_stream has a fix that is certainly right.
+  std::optional<FixItHint> Fix;
+  if (const auto *M = F.as<finding::MissingRecordStream>())
+    Fix = recordStreamFixIt(R, *M, FD, Ctx);
   for (const report::Line &L : report::word(F, V)) {
     if (L.Note) {
       diag(R.loc(L.At), verbatim(L.Text), DiagnosticIDs::Note);
       continue;
     }
     auto D = diag(R.loc(L.At), verbatim(L.Text));
-    if (OnWarning)
-      OnWarning(D);
+    if (Fix)
+      D << *Fix;
   }
 }
 

@@ -1,9 +1,11 @@
-//===--- MissingRecordStreamCheck.cpp - streamsafe-missing-record-stream --===//
+//===--- RecordStreamFixIt.cpp - The fix of a missing record_stream ------===//
 
-#include "checks/MissingRecordStreamCheck.h"
+#include "checks/RecordStreamFixIt.h"
+#include "lib/report/Wording.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
 using namespace ::streamsafe;
@@ -72,32 +74,28 @@ static bool inScopeAt(const NamedDecl *D, const Stmt *At,
   return false;
 }
 
-void MissingRecordStreamCheck::report(const FunctionResult &R, const Finding &F,
-                                      const FunctionDecl &FD, ASTContext &Ctx) {
-  if (F.Kind != FindingKind::MissingRecordStream)
-    return;
-  // Fix-it: "<t>.record_stream(<s>);" after the last use, when both names
-  // are in scope there and no other stream is involved.
-  emitWords(R, F, FD, [&](DiagnosticBuilder &D) {
-    const NamedDecl *StreamVar = R.decl(F.Access.Stream.Named);
-    const NamedDecl *TensorVar = R.decl(F.Storage);
-    if (!F.SingleOtherStream || !StreamVar || !TensorVar || !FD.getBody())
-      return;
-    ParentMap Parents(FD.getBody());
-    const Stmt *After = statementOf(R.stmt(F.Access.Site), Parents);
-    if (!After || !inScopeAt(StreamVar, After, FD, Parents) ||
-        !inScopeAt(TensorVar, After, FD, Parents))
-      return;
-    SourceLocation Loc = insertionPoint(After, Ctx);
-    if (Loc.isInvalid())
-      return;
-    const SourceManager &SM = Ctx.getSourceManager();
-    unsigned Col = SM.getSpellingColumnNumber(After->getBeginLoc());
-    std::string Text = "\n" + std::string(Col ? Col - 1 : 0, ' ') +
-                       report::tensorName(*R.IR, F.Tensor) + ".record_stream(" +
-                       StreamVar->getNameAsString() + ");";
-    D << FixItHint::CreateInsertion(Loc, Text);
-  });
+std::optional<FixItHint>
+recordStreamFixIt(const FunctionResult &R,
+                  const finding::MissingRecordStream &F, const FunctionDecl &FD,
+                  ASTContext &Ctx) {
+  const NamedDecl *StreamVar = R.decl(F.LastForeignUse.Stream.Named);
+  const NamedDecl *TensorVar = R.decl(F.Tensor);
+  if (!F.SingleOtherStream || !StreamVar || !TensorVar || !FD.getBody())
+    return std::nullopt;
+  ParentMap Parents(FD.getBody());
+  const Stmt *After = statementOf(R.stmt(F.LastForeignUse.Site), Parents);
+  if (!After || !inScopeAt(StreamVar, After, FD, Parents) ||
+      !inScopeAt(TensorVar, After, FD, Parents))
+    return std::nullopt;
+  SourceLocation Loc = insertionPoint(After, Ctx);
+  if (Loc.isInvalid())
+    return std::nullopt;
+  const SourceManager &SM = Ctx.getSourceManager();
+  unsigned Col = SM.getSpellingColumnNumber(After->getBeginLoc());
+  std::string Text = "\n" + std::string(Col ? Col - 1 : 0, ' ') +
+                     report::tensorName(*R.IR, F.Tensor) + ".record_stream(" +
+                     StreamVar->getNameAsString() + ");";
+  return FixItHint::CreateInsertion(Loc, Text);
 }
 
 } // namespace clang::tidy::streamsafe

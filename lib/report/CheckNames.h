@@ -1,0 +1,32 @@
+//===--- CheckNames.h - The one table of engine checks ----------*- C++ -*-===//
+//
+// Each kind of finding the engine reports is one check, named here once:
+// the clang-tidy checks are registered from this table, streamsafe-py tags
+// its diagnostics and knows its --checks names from it, and streamsafe-ci
+// reads the names back from the tools (--list-checks).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_REPORT_CHECKNAMES_H
+#define STREAMSAFE_LIB_REPORT_CHECKNAMES_H
+
+#include "lib/ir/Findings.h"
+#include "llvm/ADT/ArrayRef.h"
+
+namespace streamsafe::report {
+
+/// A check built on the engine: its name and the kind of finding it reports.
+struct EngineCheck {
+  const char *Name;
+  FindingKind Kind;
+};
+
+/// Every engine check, one per finding kind, in FindingKind order.
+llvm::ArrayRef<EngineCheck> engineChecks();
+
+/// "streamsafe-unsynchronized-access" for FindingKind::UnsynchronizedAccess.
+const char *checkName(FindingKind K);
+
+} // namespace streamsafe::report
+
+#endif // STREAMSAFE_LIB_REPORT_CHECKNAMES_H

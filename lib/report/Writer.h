@@ -1,0 +1,76 @@
+//===--- Writer.h - The lines of one finding, being written -----*- C++ -*-===//
+//
+// Private to lib/report: Wording.cpp writes the words of each kind of
+// finding, WordingCapture.cpp those of the rules of graph capture.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_REPORT_WRITER_H
+#define STREAMSAFE_LIB_REPORT_WRITER_H
+
+#include "lib/report/Wording.h"
+#include <initializer_list>
+
+namespace streamsafe::report {
+
+/// Replaces %0..%9 in \p Format by \p Args.
+std::string sub(const char *Format, std::initializer_list<std::string> Args);
+
+/// Builds the lines of one finding: one word() per kind of finding, each
+/// reading that kind's fields only.
+class Writer {
+public:
+  Writer(const Finding &F, const Vocabulary &V) : F(F), V(V), IR(*V.IR) {}
+  std::vector<Line> run();
+
+private:
+  void word(const finding::UnsynchronizedAccess &X);
+  void word(const finding::MissingRecordStream &X);
+  void word(const finding::ThreadCurrentStream &X);
+  void word(const finding::UnrestoredCurrentStream &X);
+  void word(const finding::UnrecordedEventWait &X);
+  void word(const finding::HostReadBeforeSync &X);
+  void word(const finding::GraphCapture &X);
+  // One per rule of graph capture (WordingCapture.cpp).
+  void rule(const finding::CaptureInfo &C, const finding::capture::Unjoined &X);
+  void rule(const finding::CaptureInfo &C, const finding::capture::HostSync &X);
+  void rule(const finding::CaptureInfo &C,
+            const finding::capture::ForbiddenSync &X);
+  void rule(const finding::CaptureInfo &C,
+            const finding::capture::CapturedEvent &X);
+  void rule(const finding::CaptureInfo &C,
+            const finding::capture::Restricted &X);
+  void rule(const finding::CaptureInfo &C,
+            const finding::capture::Uncaptured &X);
+  void rule(const finding::CaptureInfo &C,
+            const finding::capture::LegacyStream &X);
+  void rule(const finding::CaptureInfo &C,
+            const finding::capture::DefaultStreamCapture &X);
+
+  void warn(SiteId At, std::string Text) {
+    Lines.push_back({At, std::move(Text), false});
+  }
+  void note(SiteId At, std::string Text) {
+    Lines.push_back({At, std::move(Text), true});
+  }
+  std::string stream(StreamDesc D) const { return describeStream(IR, D); }
+  std::string name(VarId Var) const { return tensorName(IR, Var); }
+  /// The function called at \p At, \p Fallback when the front end knows none.
+  std::string callee(SiteId At, const std::string &Fallback) const;
+  /// For a finding inside a helper run in place: the note at the call.
+  void noteCallSite();
+  /// Where the stream of an access came from.
+  void noteStreamSetAt(const AccessInfo &A, const char *Verb);
+  void noteCaptureBegin(const finding::CaptureInfo &C);
+
+  const Finding &F;
+  const Vocabulary &V;
+  const Function &IR;
+  std::vector<Line> Lines;
+  /// The call of the helper is already the warning's place.
+  bool CallNoted = false;
+};
+
+} // namespace streamsafe::report
+
+#endif // STREAMSAFE_LIB_REPORT_WRITER_H
