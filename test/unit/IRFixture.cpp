@@ -81,26 +81,30 @@ const char *modeName(AccessMode M) {
   return "?";
 }
 
-const char *problemName(CaptureProblem P) {
-  switch (P) {
-  case CaptureProblem::Unjoined:
-    return "unjoined";
-  case CaptureProblem::HostSync:
-    return "host-sync";
-  case CaptureProblem::ForbiddenSync:
-    return "forbidden-sync";
-  case CaptureProblem::CapturedEvent:
-    return "captured-event";
-  case CaptureProblem::Restricted:
-    return "restricted";
-  case CaptureProblem::Uncaptured:
-    return "uncaptured";
-  case CaptureProblem::LegacyStream:
-    return "legacy-stream";
-  case CaptureProblem::DefaultStreamCapture:
-    return "default-stream-capture";
-  }
-  return "?";
+// The rule a graph-capture finding breaks.
+const char *problemName(const finding::capture::Unjoined &) {
+  return "unjoined";
+}
+const char *problemName(const finding::capture::HostSync &) {
+  return "host-sync";
+}
+const char *problemName(const finding::capture::ForbiddenSync &) {
+  return "forbidden-sync";
+}
+const char *problemName(const finding::capture::CapturedEvent &) {
+  return "captured-event";
+}
+const char *problemName(const finding::capture::Restricted &) {
+  return "restricted";
+}
+const char *problemName(const finding::capture::Uncaptured &) {
+  return "uncaptured";
+}
+const char *problemName(const finding::capture::LegacyStream &) {
+  return "legacy-stream";
+}
+const char *problemName(const finding::capture::DefaultStreamCapture &) {
+  return "default-stream-capture";
 }
 
 const char *captureModeName(CaptureMode M) {
@@ -345,11 +349,11 @@ std::string IRFixture::streamName(const StreamDesc &D) const {
   return S;
 }
 
-std::string IRFixture::info(const Finding &F, const AccessInfo &A) const {
+std::string IRFixture::info(FindingKind K, const AccessInfo &A) const {
   std::vector<std::string> Parts;
   std::string Where =
       A.Site == NoSite ? "" : "@" + std::to_string(line(A.Site));
-  if (modeMatters(F.Kind) || A.Mode != AccessMode::Read)
+  if (modeMatters(K) || A.Mode != AccessMode::Read)
     Where = modeName(A.Mode) + Where;
   if (!Where.empty())
     Parts.push_back(Where);
@@ -369,34 +373,141 @@ std::string IRFixture::info(const Finding &F, const AccessInfo &A) const {
   return S + "}";
 }
 
+namespace {
+
+// What describe() writes, slot by slot: each kind's fields go to the slot
+// that names their role (access: the finding's own site; prior: the site it
+// pairs with; related: the other site it names).
+struct Slots {
+  VarId Tensor = NoVar;
+  VarId Storage = NoVar;
+  AccessInfo Access;
+  AccessInfo Prior;
+  SiteId FreedAt = NoSite;
+  SiteId Related = NoSite;
+  bool Maybe = false;
+  bool Query = false;
+  bool SingleOtherStream = false;
+  const char *Capture = nullptr; ///< the capture rule broken
+  SiteId CaptureBegin = NoSite;
+  CaptureMode Mode = CaptureMode::Global;
+};
+
+// The slots of a graph-capture finding's rule.
+void fill(Slots &S, const finding::capture::Unjoined &P) {
+  S.Access.Site = P.End;
+  S.Access.Stream = P.Forked;
+  S.Prior.Site = P.ForkedAt;
+  S.Related = P.LastWork;
+}
+void fill(Slots &S, const finding::capture::HostSync &P) {
+  S.Access.Site = P.Call;
+  if (P.Waited)
+    S.Access.Stream = *P.Waited;
+}
+void fill(Slots &S, const finding::capture::ForbiddenSync &P) {
+  S.Access.Site = P.Call;
+  S.Access.Stream = P.Waited;
+}
+void fill(Slots &S, const finding::capture::CapturedEvent &P) {
+  S.Access.Site = P.Call;
+  S.Tensor = P.Event;
+  S.Related = P.RecordedAt;
+}
+void fill(Slots &S, const finding::capture::Restricted &P) {
+  S.Access.Site = P.Call;
+  if (P.Queried)
+    S.Access.Stream = *P.Queried;
+}
+void fill(Slots &S, const finding::capture::Uncaptured &P) {
+  S.Access = P.Work;
+}
+void fill(Slots &S, const finding::capture::LegacyStream &P) {
+  S.Access = P.Work;
+}
+void fill(Slots &S, const finding::capture::DefaultStreamCapture &P) {
+  S.Access = P.Begin;
+}
+
+Slots slotsOf(const Finding &F) {
+  Slots S;
+  if (const auto *X = F.as<finding::UnsynchronizedAccess>()) {
+    S.Tensor = X->Tensor;
+    S.Storage = X->Storage;
+    S.Access = X->Access;
+    S.Prior = X->Prior;
+  } else if (const auto *X = F.as<finding::MissingRecordStream>()) {
+    S.Tensor = X->Tensor;
+    S.Access = X->LastForeignUse;
+    S.Prior = X->Allocation;
+    S.FreedAt = X->FreedAt;
+    S.SingleOtherStream = X->SingleOtherStream;
+  } else if (const auto *X = F.as<finding::ThreadCurrentStream>()) {
+    S.Access.Site = X->Work;
+    S.Query = X->Query;
+    S.Prior.Stream = X->SpawnerStream;
+    S.Prior.StreamSetAt = X->SpawnerSetAt;
+    S.Related = X->ThreadStart;
+  } else if (const auto *X = F.as<finding::UnrestoredCurrentStream>()) {
+    S.Access.Site = X->SetAt;
+    S.Related = X->Exit;
+  } else if (const auto *X = F.as<finding::UnrecordedEventWait>()) {
+    S.Tensor = X->Event;
+    S.Access.Site = X->Wait;
+    S.Prior.Site = X->SomePathsRecord;
+    S.Related = X->Declared;
+    S.Maybe = X->RecordedOnSomePaths;
+  } else if (const auto *X = F.as<finding::HostReadBeforeSync>()) {
+    S.Tensor = X->Tensor;
+    S.Access.Site = X->HostAccess;
+    S.Access.Mode = X->Write ? AccessMode::Write : AccessMode::Read;
+    S.Prior = X->Copy;
+  } else if (const auto *X = F.as<finding::GraphCapture>()) {
+    // The capturing stream is the prior stream of every rule.
+    S.Prior.Stream = X->Capture.Stream;
+    S.CaptureBegin = X->Capture.Begin;
+    S.Mode = X->Capture.Mode;
+    std::visit(
+        [&](const auto &P) {
+          S.Capture = problemName(P);
+          fill(S, P);
+        },
+        X->Problem);
+  }
+  return S;
+}
+
+} // namespace
+
 std::string IRFixture::describe(const Finding &F) const {
-  std::string S = kindName(F.Kind);
+  const Slots D = slotsOf(F);
+  std::string S = kindName(F.kind());
   auto Add = [&](const std::string &Part) { S += " " + Part; };
   auto At = [&](const char *What, SiteId Site) {
     if (Site != NoSite)
       Add(What + ("@" + std::to_string(line(Site))));
   };
-  if (F.Tensor != NoVar)
-    Add("tensor=" + IR.var(F.Tensor).Name);
-  if (F.Storage != NoVar)
-    Add("storage=" + IR.var(F.Storage).Name);
-  if (std::string A = info(F, F.Access); !A.empty())
+  if (D.Tensor != NoVar)
+    Add("tensor=" + IR.var(D.Tensor).Name);
+  if (D.Storage != NoVar)
+    Add("storage=" + IR.var(D.Storage).Name);
+  if (std::string A = info(F.kind(), D.Access); !A.empty())
     Add("access=" + A);
-  if (std::string P = info(F, F.Prior); !P.empty())
+  if (std::string P = info(F.kind(), D.Prior); !P.empty())
     Add("prior=" + P);
-  At("freed", F.FreedAt);
-  At("related", F.Related);
-  if (F.Maybe)
+  At("freed", D.FreedAt);
+  At("related", D.Related);
+  if (D.Maybe)
     Add("maybe");
-  if (F.Query)
+  if (D.Query)
     Add("query");
   At("call", F.CallSite);
-  if (F.SingleOtherStream)
+  if (D.SingleOtherStream)
     Add("single-other-stream");
-  if (F.Kind == FindingKind::GraphCapture || F.CaptureBegin != NoSite) {
-    Add(std::string("capture=") + problemName(F.Capture));
-    At("begin", F.CaptureBegin);
-    Add(std::string("mode=") + captureModeName(F.Mode));
+  if (D.Capture) {
+    Add(std::string("capture=") + D.Capture);
+    At("begin", D.CaptureBegin);
+    Add(std::string("mode=") + captureModeName(D.Mode));
   }
   return S;
 }

@@ -137,9 +137,16 @@ public:
   /// The findings of solve(), each as describe() writes it. A function the
   /// solver gave up on is one line saying so.
   std::vector<std::string> findings() const;
-  /// One line: the kind, then every field that is not its default, sites
-  /// by line ("UnsynchronizedAccess tensor=A storage=A access={read@9 pool
-  /// 's2' set@8 current} prior={write@6 pool 's1' set@4 current}").
+  /// One line: the kind, then every field of its struct that is not its
+  /// default, sites by line ("UnsynchronizedAccess tensor=A storage=A
+  /// access={read@9 pool 's2' set@8 current} prior={write@6 pool 's1' set@4
+  /// current}"). Each field is written in the slot of its role: access= the
+  /// finding's own site (the use, the wait, the set, the host access, the
+  /// capture rule's call or work), prior= the site it pairs with (the race's
+  /// other access, the allocation, the record on some paths, the copy, the
+  /// fork) or the spawner's / capturing stream, related@ the other site it
+  /// names (the spawn, the exit, the declaration, the last work, the
+  /// record in the capture).
   std::string describe(const Finding &F) const;
   unsigned line(SiteId S) const { return IR.Sites[S].Line; }
 
@@ -147,7 +154,7 @@ private:
   friend class BlockRef;
   Block &at(BlockRef B) { return IR.Bodies[B.Body].Blocks[B.Id]; }
   std::string streamName(const StreamDesc &D) const;
-  std::string info(const Finding &F, const AccessInfo &A) const;
+  std::string info(FindingKind K, const AccessInfo &A) const;
 
   Function IR;
   unsigned SitesMade = 0;

@@ -71,28 +71,30 @@ TEST(Solver, WriteOnOnePoolStreamReadOnAnotherWithoutWait) {
   SolverResult R = P.F.solve();
   ASSERT_EQ(R.State, SolverResult::Analysed);
   ASSERT_EQ(R.Findings.size(), 1u);
-  const Finding &Fi = R.Findings[0];
-  EXPECT_EQ(Fi.Kind, FindingKind::UnsynchronizedAccess);
-  EXPECT_EQ(Fi.Tensor, P.A);
-  EXPECT_EQ(Fi.Storage, P.A);
+  ASSERT_EQ(R.Findings[0].kind(), FindingKind::UnsynchronizedAccess);
+  const auto *Fi = R.Findings[0].as<finding::UnsynchronizedAccess>();
+  ASSERT_TRUE(Fi);
+  EXPECT_EQ(Fi->Tensor, P.A);
+  EXPECT_EQ(Fi->Storage, P.A);
   // The read, on s2 (current since the guard of line 11).
-  EXPECT_EQ(Fi.Access.Site, P.Read);
-  EXPECT_EQ(Fi.Access.Mode, AccessMode::Read);
-  EXPECT_EQ(Fi.Access.Stream.Kind, StreamKind::Pool);
-  EXPECT_EQ(Fi.Access.Stream.Named, P.S2);
-  EXPECT_EQ(Fi.Access.Stream.Device, -1);
-  EXPECT_EQ(Fi.Access.StreamSetAt, P.Guard2);
-  EXPECT_TRUE(Fi.Access.OnCurrentStream);
+  EXPECT_EQ(Fi->Access.Site, P.Read);
+  EXPECT_EQ(R.Findings[0].site(), P.Read);
+  EXPECT_EQ(Fi->Access.Mode, AccessMode::Read);
+  EXPECT_EQ(Fi->Access.Stream.Kind, StreamKind::Pool);
+  EXPECT_EQ(Fi->Access.Stream.Named, P.S2);
+  EXPECT_EQ(Fi->Access.Stream.Device, -1);
+  EXPECT_EQ(Fi->Access.StreamSetAt, P.Guard2);
+  EXPECT_TRUE(Fi->Access.OnCurrentStream);
   // The write it races with, on s1.
-  EXPECT_EQ(Fi.Prior.Site, P.Write);
-  EXPECT_EQ(Fi.Prior.Mode, AccessMode::Write);
-  EXPECT_EQ(Fi.Prior.Stream.Kind, StreamKind::Pool);
-  EXPECT_EQ(Fi.Prior.Stream.Named, P.S1);
-  EXPECT_EQ(Fi.Prior.StreamSetAt, P.Guard1);
-  EXPECT_TRUE(Fi.Prior.OnCurrentStream);
-  EXPECT_EQ(Fi.FreedAt, NoSite);
-  EXPECT_EQ(Fi.Related, NoSite);
-  EXPECT_EQ(Fi.CallSite, NoSite);
+  EXPECT_EQ(Fi->Prior.Site, P.Write);
+  EXPECT_EQ(pairedSite(R.Findings[0]), P.Write);
+  EXPECT_EQ(Fi->Prior.Mode, AccessMode::Write);
+  EXPECT_EQ(Fi->Prior.Stream.Kind, StreamKind::Pool);
+  EXPECT_EQ(Fi->Prior.Stream.Named, P.S1);
+  EXPECT_EQ(Fi->Prior.StreamSetAt, P.Guard1);
+  EXPECT_TRUE(Fi->Prior.OnCurrentStream);
+  // (No FreedAt or Related: an unsynchronized access has neither.)
+  EXPECT_EQ(R.Findings[0].CallSite, NoSite);
   // The same, as the fixture writes it.
   EXPECT_EQ(P.F.findings(), Lines{"UnsynchronizedAccess tensor=A storage=A "
                                   "access={read@12 pool 's2' set@11 current} "
@@ -259,7 +261,7 @@ IRFixture sideStreamUse(End How, bool KnownStream = true) {
 
 TEST(Solver, AllocatedOnCurrentUsedOnSideStreamDiesWithoutRecordStream) {
   EXPECT_EQ(sideStreamUse(End::Dies).findings(),
-            Lines{"MissingRecordStream tensor=A storage=A "
+            Lines{"MissingRecordStream tensor=A "
                   "access={read@7 pool 's'} prior={allocate@3 entry-current} "
                   "freed@9 single-other-stream"});
 }
@@ -409,10 +411,10 @@ TEST(Solver, WaitOnAnEventRecordedOnOnePathOnly) {
   };
   // The wait, the record on the path that has one, the declaration.
   EXPECT_EQ(Build(Recorded::OnOnePath).findings(),
-            Lines{"UnrecordedEventWait tensor=e access={@5 pool 's'} "
+            Lines{"UnrecordedEventWait tensor=e access={@5} "
                   "prior={@4} related@3 maybe"});
   EXPECT_EQ(Build(Recorded::Never).findings(),
-            Lines{"UnrecordedEventWait tensor=e access={@5 pool 's'} "
+            Lines{"UnrecordedEventWait tensor=e access={@5} "
                   "related@3"});
   EXPECT_EQ(Build(Recorded::OnBothPaths).findings(), Silent);
 }
@@ -448,7 +450,7 @@ IRFixture nonBlockingCopyToHost(bool Sync) {
 TEST(Solver, HostReadsANonBlockingCopyBeforeSync) {
   // The read, and the copy still writing h on the caller's stream.
   EXPECT_EQ(nonBlockingCopyToHost(/*Sync=*/false).findings(),
-            Lines{"HostReadBeforeSync tensor=h storage=h access={read@4} "
+            Lines{"HostReadBeforeSync tensor=h access={read@4} "
                   "prior={write@2 entry-current set@1 current}"});
 }
 
@@ -541,7 +543,7 @@ TEST(Solver, NonBlockingCopyOnAnUnknownStreamIsNotReported) {
     B.unbind(4, H);
     F.exit(B, 5);
     EXPECT_EQ(F.findings(),
-              Known ? Lines{"HostReadBeforeSync tensor=h storage=h "
+              Known ? Lines{"HostReadBeforeSync tensor=h "
                             "access={read@3} "
                             "prior={write@2 entry-current set@1 current}"}
                     : Silent)
@@ -628,7 +630,7 @@ IRFixture thread(Spawner How) {
 TEST(Solver, ThreadBodyUsesTheCurrentStreamItNeverHad) {
   // Once per spawn, at the first work (the query of line 7 is folded).
   EXPECT_EQ(thread(Spawner::Guarded).findings(),
-            Lines{"ThreadCurrentStream access={@6 default} "
+            Lines{"ThreadCurrentStream access={@6} "
                   "prior={pool 's' set@3} related@4"});
 }
 
