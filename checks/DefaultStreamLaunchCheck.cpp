@@ -1,18 +1,21 @@
 //===--- DefaultStreamLaunchCheck.cpp - streamsafe-default-stream-launch --===//
 //
-// Thin: lib/DefaultStreamLaunch finds the work, this file words it.
+// Thin: lib/frontend/DefaultStreamLaunch.cpp finds the work, lib/report
+// words it (WordingDefaultStream.cpp); this file adds the fix-its.
 //
 //===----------------------------------------------------------------------===//
 
 #include "checks/DefaultStreamLaunchCheck.h"
+#include "checks/Verbatim.h"
+#include "lib/frontend/DefaultStreamFindings.h"
 #include "lib/frontend/DefaultStreamLaunch.h"
+#include "lib/report/Wording.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
 using namespace clang::ast_matchers;
+using ::streamsafe::DefaultStreamFindings;
 using ::streamsafe::DefaultStreamWork;
 using ::streamsafe::StreamFix;
-using ::streamsafe::StreamOrigin;
-using ::streamsafe::ThrustPolicy;
 using ::streamsafe::WorkKind;
 
 namespace clang::tidy::streamsafe {
@@ -20,76 +23,6 @@ namespace {
 
 constexpr llvm::StringLiteral CurrentStream =
     "at::cuda::getCurrentCUDAStream()";
-
-// A thrust policy without a stream, as the user spells it.
-StringRef policyText(ThrustPolicy P) {
-  switch (P) {
-  case ThrustPolicy::Device:
-    return "'thrust::device'";
-  case ThrustPolicy::Par:
-    return "'thrust::cuda::par' without '.on(stream)'";
-  case ThrustPolicy::ParNosync:
-    return "'thrust::cuda::par_nosync' without '.on(stream)'";
-  default:
-    return "";
-  }
-}
-
-// How the stream was given, for the warning.
-std::string streamReason(const DefaultStreamWork &W) {
-  if (W.Policy == ThrustPolicy::DeviceIterators)
-    return "no execution policy, iterators on the device";
-  if (W.Policy != ThrustPolicy::None && W.PolicyVar)
-    return ("execution policy '" + W.PolicyVar->getName() + "'").str();
-  if (W.Policy != ThrustPolicy::None)
-    return ("execution policy " + policyText(W.Policy)).str();
-  if (W.Stream.Via)
-    return ("stream '" + W.Stream.Via->getName() + "'").str();
-  switch (W.Stream.Origin) {
-  case StreamOrigin::Omitted:
-    return "no stream argument";
-  case StreamOrigin::Null:
-    return "stream argument is null";
-  case StreamOrigin::Legacy:
-    return "stream argument is 'cudaStreamLegacy'";
-  case StreamOrigin::PerThread:
-    return "stream argument is 'cudaStreamPerThread'";
-  case StreamOrigin::DefaultGetter:
-    return "stream argument is 'getDefaultCUDAStream()'";
-  default:
-    return "";
-  }
-}
-
-// What a variable was initialized with, for the note at the variable.
-StringRef initializerText(StreamOrigin O) {
-  switch (O) {
-  case StreamOrigin::Null:
-    return "a null stream";
-  case StreamOrigin::Legacy:
-    return "'cudaStreamLegacy'";
-  case StreamOrigin::PerThread:
-    return "'cudaStreamPerThread'";
-  default:
-    return "'getDefaultCUDAStream()'";
-  }
-}
-
-StringRef messageFor(WorkKind K) {
-  switch (K) {
-  case WorkKind::SyncCopy:
-    return "%0 runs on the legacy default stream: it blocks the host but is "
-           "not ordered with work on PyTorch's non-blocking streams; use '%1' "
-           "on the current stream";
-  case WorkKind::SyncSet:
-    return "%0 runs on the legacy default stream, which is not ordered with "
-           "work on PyTorch's non-blocking streams; use '%1' on the current "
-           "stream";
-  default:
-    return "%0 runs on the %select{legacy|per-thread}1 default stream (%2), "
-           "not on PyTorch's current stream";
-  }
-}
 
 std::optional<FixItHint> fixFor(const StreamFix &F) {
   switch (F.K) {
@@ -168,47 +101,32 @@ void DefaultStreamLaunchCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
   if (!Table)
     Table = std::make_unique<::streamsafe::ApiTable>(Config);
-  for (const DefaultStreamWork &W :
+  std::vector<DefaultStreamWork> Work;
+  for (DefaultStreamWork &W :
        ::streamsafe::findDefaultStreamWork(*FD, *Result.Context, *Table))
     if (wanted(W) && Reported.insert(W.Loc).second)
-      report(W);
+      Work.push_back(std::move(W));
+  DefaultStreamFindings Found = ::streamsafe::defaultStreamFindings(Work);
+  for (size_t I = 0; I < Work.size(); ++I)
+    report(Found, Found.Findings[I], Work[I].Fix, *FD);
 }
 
-void DefaultStreamLaunchCheck::report(const DefaultStreamWork &W) {
-  {
-    auto D = diag(W.Loc, messageFor(W.Kind));
-    if (W.Kind == WorkKind::KernelLaunch)
-      D << "kernel launch";
-    else
-      D << ("'" + W.Api + "'").str();
-    if (W.Kind == WorkKind::SyncCopy || W.Kind == WorkKind::SyncSet)
-      D << W.AsyncApi;
-    else
-      D << (W.Stream.Origin == StreamOrigin::PerThread) << streamReason(W);
-    if (std::optional<FixItHint> Fix = fixFor(W.Fix))
-      D << *Fix;
+void DefaultStreamLaunchCheck::report(const DefaultStreamFindings &Found,
+                                      const ::streamsafe::Finding &F,
+                                      const StreamFix &Fix,
+                                      const FunctionDecl &FD) {
+  ::streamsafe::report::Vocabulary V;
+  V.IR = &Found.IR;
+  V.FunctionName = FD.getNameAsString();
+  for (const ::streamsafe::report::Line &L : ::streamsafe::report::word(F, V)) {
+    if (L.Note) {
+      diag(Found.loc(L.At), verbatim(L.Text), DiagnosticIDs::Note);
+      continue;
+    }
+    auto D = diag(Found.loc(L.At), verbatim(L.Text));
+    if (std::optional<FixItHint> FixIt = fixFor(Fix))
+      D << *FixIt;
   }
-  if (W.MacroBody.isValid())
-    diag(W.MacroBody, "in the expansion of macro '%0', written here",
-         DiagnosticIDs::Note)
-        << W.MacroName;
-  if (W.PolicyVar && W.Policy != ThrustPolicy::None)
-    diag(W.PolicyVar->getLocation(), "'%0' is initialized with %1 here",
-         DiagnosticIDs::Note)
-        << W.PolicyVar->getName() << policyText(W.Policy);
-  else if (W.PolicyVar)
-    diag(W.PolicyVar->getLocation(), "'%0' is initialized here",
-         DiagnosticIDs::Note)
-        << W.PolicyVar->getName();
-  if (W.Stream.Via)
-    diag(W.Stream.Via->getLocation(), "'%0' is initialized with %1 here",
-         DiagnosticIDs::Note)
-        << W.Stream.Via->getName() << initializerText(W.Stream.Origin);
-  if (W.UnusedCurrentStream)
-    diag(W.UnusedCurrentStream->getLocation(),
-         "PyTorch's current stream was stored in '%0' here",
-         DiagnosticIDs::Note)
-        << W.UnusedCurrentStream->getName();
 }
 
 } // namespace clang::tidy::streamsafe

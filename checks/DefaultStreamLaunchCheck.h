@@ -13,7 +13,10 @@
 #include <vector>
 
 namespace streamsafe {
+struct DefaultStreamFindings;
 struct DefaultStreamWork;
+struct Finding;
+struct StreamFix;
 } // namespace streamsafe
 
 namespace clang::tidy::streamsafe {
@@ -40,7 +43,11 @@ public:
   enum class SyncCalls { All, Tensor, None };
 
 private:
-  void report(const ::streamsafe::DefaultStreamWork &W);
+  /// The finding's warning, with the fix-it \p Fix when there is one, and
+  /// notes, worded by lib/report.
+  void report(const ::streamsafe::DefaultStreamFindings &Found,
+              const ::streamsafe::Finding &F,
+              const ::streamsafe::StreamFix &Fix, const FunctionDecl &FD);
   bool wanted(const ::streamsafe::DefaultStreamWork &W) const;
 
   std::optional<bool> IsLibTorchTU;

@@ -2,6 +2,7 @@
 
 #include "checks/EngineCheck.h"
 #include "checks/RecordStreamFixIt.h"
+#include "checks/Verbatim.h"
 #include "lib/report/Wording.h"
 #include "clang/AST/Expr.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -66,17 +67,6 @@ void EngineCheck::check(const MatchFinder::MatchResult &Result) {
   for (const Finding &F : R.Findings)
     if (F.kind() == Kind)
       report(R, F, *FD, *Result.Context);
-}
-
-// A diagnostic format that prints \p Text as it is.
-static std::string verbatim(const std::string &Text) {
-  std::string Out;
-  for (char C : Text) {
-    if (C == '%')
-      Out += '%';
-    Out += C;
-  }
-  return Out;
 }
 
 void EngineCheck::report(const FunctionResult &R, const Finding &F,

@@ -10,18 +10,21 @@
 namespace clang::tidy::streamsafe {
 
 void registerStreamSafeChecks(ClangTidyCheckFactories &Factories) {
-  Factories.registerCheck<DefaultStreamLaunchCheck>(
-      "streamsafe-default-stream-launch");
-
   // The engine-based checks created for one translation unit share its
   // session: one analysis per function, with the options of that unit.
   auto Shared = std::make_shared<SharedSession>();
-  for (const ::streamsafe::report::EngineCheck &E :
-       ::streamsafe::report::engineChecks())
+  for (const ::streamsafe::report::CheckInfo &C :
+       ::streamsafe::report::checks()) {
+    if (!C.Engine) {
+      // The one syntactic check.
+      Factories.registerCheck<DefaultStreamLaunchCheck>(C.Name);
+      continue;
+    }
     Factories.registerCheckFactory(
-        E.Name, [Shared, Kind = E.Kind](StringRef N, ClangTidyContext *Ctx) {
+        C.Name, [Shared, Kind = C.Kind](StringRef N, ClangTidyContext *Ctx) {
           return std::make_unique<EngineCheck>(N, Ctx, Shared, Kind);
         });
+  }
 }
 
 } // namespace clang::tidy::streamsafe

@@ -1,11 +1,11 @@
-//===--- DefaultStreamLaunch.h - CUDA work on the default stream -*- C++
-//-*-===//
+//===--- DefaultStreamLaunch.h - CUDA work on a default stream -*- C++ -*-===//
 //
 // Finds CUDA work that a function issues on a default stream instead of
 // PyTorch's current stream: kernel launches, stream-ordered runtime calls
 // (cudaMemcpyAsync, ...) and synchronous copies and sets (cudaMemcpy, ...).
-// The streamsafe-default-stream-launch check turns the findings into
-// diagnostics; this file knows the AST only, never clang-tidy.
+// DefaultStreamFindings.h turns them into shared findings, which
+// lib/report words and the streamsafe-default-stream-launch check reports
+// with their fix-its; this file knows the AST only, never clang-tidy.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +14,7 @@
 
 #include "lib/frontend/ApiTable.h"
 #include "lib/frontend/ThrustPolicies.h"
+#include "lib/ir/Findings.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/StringRef.h"
 #include <vector>
@@ -27,29 +28,11 @@ class VarDecl;
 
 namespace streamsafe {
 
-/// Where a stream argument comes from, as far as the function shows.
-enum class StreamOrigin {
-  Unknown,       ///< parameter, member, pool stream, unknown call: not judged
-  Current,       ///< c10::cuda::getCurrentCUDAStream()
-  Omitted,       ///< not written: the parameter's default, the null stream
-  Null,          ///< 0, nullptr, NULL
-  Legacy,        ///< cudaStreamLegacy
-  PerThread,     ///< cudaStreamPerThread
-  DefaultGetter, ///< c10::cuda::getDefaultCUDAStream()
-};
-
 /// A stream argument, classified. When it is read from a local variable,
 /// Via is that variable and Origin is the origin of its initializer.
 struct StreamSource {
   StreamOrigin Origin = StreamOrigin::Unknown;
   const clang::VarDecl *Via = nullptr;
-};
-
-enum class WorkKind {
-  KernelLaunch, ///< kernel<<<grid, block[, smem[, stream]]>>>(...)
-  StreamApi,    ///< a runtime call that takes a stream (cudaMemcpyAsync, ...)
-  SyncCopy,     ///< cudaMemcpy and friends: legacy stream, blocks the host
-  SyncSet,      ///< cudaMemset and friends: legacy stream
 };
 
 /// The one fix that is certainly right for a finding, if any: make the work

@@ -12,6 +12,7 @@
 #ifndef STREAMSAFE_LIB_FRONTEND_THRUSTPOLICIES_H
 #define STREAMSAFE_LIB_FRONTEND_THRUSTPOLICIES_H
 
+#include "lib/ir/Findings.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace clang {
@@ -22,15 +23,6 @@ class VarDecl;
 } // namespace clang
 
 namespace streamsafe {
-
-/// The CUDA policy a thrust algorithm was given, when it has no stream.
-enum class ThrustPolicy {
-  None,            ///< not a thrust policy without a stream (see OnStream)
-  Device,          ///< thrust::device
-  Par,             ///< thrust::cuda::par (also with an allocator)
-  ParNosync,       ///< thrust::cuda::par_nosync
-  DeviceIterators, ///< no policy; an iterator lives on the device
-};
 
 /// A call of a thrust algorithm that runs on CUDA, as far as syntax shows.
 struct ThrustWork {

@@ -13,6 +13,7 @@
 
 #include "lib/ir/IR.h"
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <variant>
 
@@ -50,6 +51,35 @@ struct AccessInfo {
   StreamDesc Stream;
   SiteId StreamSetAt = NoSite; ///< guard / setCurrentCUDAStream / restore
   bool OnCurrentStream = false;
+};
+
+/// Where a stream argument comes from, as far as the function shows (for
+/// work on a default stream).
+enum class StreamOrigin {
+  Unknown,       ///< parameter, member, pool stream, unknown call: not judged
+  Current,       ///< c10::cuda::getCurrentCUDAStream()
+  Omitted,       ///< not written: the parameter's default, the null stream
+  Null,          ///< 0, nullptr, NULL
+  Legacy,        ///< cudaStreamLegacy
+  PerThread,     ///< cudaStreamPerThread
+  DefaultGetter, ///< c10::cuda::getDefaultCUDAStream()
+};
+
+/// What work on a default stream is.
+enum class WorkKind {
+  KernelLaunch, ///< kernel<<<grid, block[, smem[, stream]]>>>(...)
+  StreamApi,    ///< a runtime call that takes a stream (cudaMemcpyAsync, ...)
+  SyncCopy,     ///< cudaMemcpy and friends: legacy stream, blocks the host
+  SyncSet,      ///< cudaMemset and friends: legacy stream
+};
+
+/// The CUDA policy a thrust algorithm was given, when it has no stream.
+enum class ThrustPolicy {
+  None,            ///< not a thrust policy without a stream (see OnStream)
+  Device,          ///< thrust::device
+  Par,             ///< thrust::cuda::par (also with an allocator)
+  ParNosync,       ///< thrust::cuda::par_nosync
+  DeviceIterators, ///< no policy; an iterator lives on the device
 };
 
 namespace finding {
@@ -210,6 +240,42 @@ struct GraphCapture {
   }
 };
 
+/// A local variable a note points at, and where it is declared.
+struct DeclaredVar {
+  VarId Var = NoVar;
+  SiteId Declared = NoSite;
+};
+
+/// CUDA work issued on a default stream instead of PyTorch's current
+/// stream. Found by syntax alone (lib/frontend/DefaultStreamLaunch.h), not
+/// by the engine.
+struct DefaultStreamLaunch {
+  WorkKind Work = WorkKind::KernelLaunch;
+  /// Where the work is spelled, or the use of the project's macro.
+  SiteId At = NoSite;
+  /// The runtime or library function called; empty for a kernel launch.
+  std::string Api;
+  /// For a synchronous copy or set: its stream-ordered alternative.
+  std::string AsyncApi;
+  /// Where the stream comes from (Omitted for a synchronous call).
+  StreamOrigin Origin = StreamOrigin::Omitted;
+  /// The local variable the stream was read from (Origin is its
+  /// initializer's).
+  DeclaredVar StreamVar;
+  /// A thrust algorithm's policy without a stream, and the local variable
+  /// it was read from.
+  ThrustPolicy Policy = ThrustPolicy::None;
+  DeclaredVar PolicyVar;
+  /// A local variable declared before the work that holds PyTorch's
+  /// current stream the work does not use.
+  DeclaredVar UnusedCurrentStream;
+  /// Work written in the body of the project's macro: the body, and the
+  /// macro's name (At is then the macro's use).
+  SiteId MacroBody = NoSite;
+  std::string MacroName;
+  SiteId site() const { return At; }
+};
+
 } // namespace finding
 
 /// The kinds of finding, one per check (lib/report/CheckNames.h), in the
@@ -221,7 +287,8 @@ enum class FindingKind {
   UnrestoredCurrentStream,
   UnrecordedEventWait,
   HostReadBeforeSync,
-  GraphCapture
+  GraphCapture,
+  DefaultStreamLaunch
 };
 
 struct Finding {
@@ -230,7 +297,7 @@ struct Finding {
                    finding::ThreadCurrentStream,
                    finding::UnrestoredCurrentStream,
                    finding::UnrecordedEventWait, finding::HostReadBeforeSync,
-                   finding::GraphCapture>;
+                   finding::GraphCapture, finding::DefaultStreamLaunch>;
 
   explicit Finding(Kinds D) : Details(std::move(D)) {}
 
@@ -269,8 +336,10 @@ static_assert(
         KindIndexes<FindingKind::HostReadBeforeSync,
                     finding::HostReadBeforeSync> &&
         KindIndexes<FindingKind::GraphCapture, finding::GraphCapture> &&
+        KindIndexes<FindingKind::DefaultStreamLaunch,
+                    finding::DefaultStreamLaunch> &&
         FindingKindCount ==
-            static_cast<unsigned>(FindingKind::GraphCapture) + 1,
+            static_cast<unsigned>(FindingKind::DefaultStreamLaunch) + 1,
     "FindingKind follows Finding::Kinds");
 
 /// The earlier site a finding pairs with its own: the access it races

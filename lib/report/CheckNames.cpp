@@ -1,4 +1,4 @@
-//===--- CheckNames.cpp - The one table of engine checks ------------------===//
+//===--- CheckNames.cpp - The one table of checks -------------------------===//
 
 #include "lib/report/CheckNames.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -8,15 +8,21 @@ namespace streamsafe::report {
 
 namespace {
 
-constexpr EngineCheck Checks[] = {
-    {"streamsafe-unsynchronized-access", FindingKind::UnsynchronizedAccess},
-    {"streamsafe-missing-record-stream", FindingKind::MissingRecordStream},
-    {"streamsafe-thread-current-stream", FindingKind::ThreadCurrentStream},
+constexpr CheckInfo Checks[] = {
+    {"streamsafe-unsynchronized-access", FindingKind::UnsynchronizedAccess,
+     true},
+    {"streamsafe-missing-record-stream", FindingKind::MissingRecordStream,
+     true},
+    {"streamsafe-thread-current-stream", FindingKind::ThreadCurrentStream,
+     true},
     {"streamsafe-unrestored-current-stream",
-     FindingKind::UnrestoredCurrentStream},
-    {"streamsafe-unrecorded-event-wait", FindingKind::UnrecordedEventWait},
-    {"streamsafe-host-read-before-sync", FindingKind::HostReadBeforeSync},
-    {"streamsafe-graph-capture", FindingKind::GraphCapture},
+     FindingKind::UnrestoredCurrentStream, true},
+    {"streamsafe-unrecorded-event-wait", FindingKind::UnrecordedEventWait,
+     true},
+    {"streamsafe-host-read-before-sync", FindingKind::HostReadBeforeSync, true},
+    {"streamsafe-graph-capture", FindingKind::GraphCapture, true},
+    {"streamsafe-default-stream-launch", FindingKind::DefaultStreamLaunch,
+     false},
 };
 
 // Indexed by kind: a kind added without its row fails to compile.
@@ -30,7 +36,7 @@ static_assert(inKindOrder(), "one check per finding kind, in kind order");
 
 } // namespace
 
-llvm::ArrayRef<EngineCheck> engineChecks() { return Checks; }
+llvm::ArrayRef<CheckInfo> checks() { return Checks; }
 
 const char *checkName(FindingKind K) {
   unsigned I = static_cast<unsigned>(K);

@@ -1,9 +1,9 @@
-//===--- CheckNames.h - The one table of engine checks ----------*- C++ -*-===//
+//===--- CheckNames.h - The one table of checks -----------------*- C++ -*-===//
 //
-// Each kind of finding the engine reports is one check, named here once:
-// the clang-tidy checks are registered from this table, streamsafe-py tags
-// its diagnostics and knows its --checks names from it, and streamsafe-ci
-// reads the names back from the tools (--list-checks).
+// Each kind of finding is one check, named here once: the clang-tidy checks
+// are registered from this table, streamsafe-py tags its diagnostics and
+// knows its --checks names from it, and streamsafe-ci reads the names back
+// from the tools (--list-checks).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,14 +15,16 @@
 
 namespace streamsafe::report {
 
-/// A check built on the engine: its name and the kind of finding it reports.
-struct EngineCheck {
+/// A check: its name, the kind of finding it reports, and whether the
+/// engine finds it (then both front ends run it) or C++ syntax does.
+struct CheckInfo {
   const char *Name;
   FindingKind Kind;
+  bool Engine;
 };
 
-/// Every engine check, one per finding kind, in FindingKind order.
-llvm::ArrayRef<EngineCheck> engineChecks();
+/// Every check, one per finding kind, in FindingKind order.
+llvm::ArrayRef<CheckInfo> checks();
 
 /// "streamsafe-unsynchronized-access" for FindingKind::UnsynchronizedAccess.
 const char *checkName(FindingKind K);

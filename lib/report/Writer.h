@@ -1,7 +1,9 @@
 //===--- Writer.h - The lines of one finding, being written -----*- C++ -*-===//
 //
 // Private to lib/report: Wording.cpp writes the words of each kind of
-// finding, WordingCapture.cpp those of the rules of graph capture.
+// finding the engine reports, WordingCapture.cpp those of the rules of
+// graph capture, WordingDefaultStream.cpp those of work on a default
+// stream.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +33,7 @@ private:
   void word(const finding::UnrecordedEventWait &X);
   void word(const finding::HostReadBeforeSync &X);
   void word(const finding::GraphCapture &X);
+  void word(const finding::DefaultStreamLaunch &X); // WordingDefaultStream.cpp
   // One per rule of graph capture (WordingCapture.cpp).
   void rule(const finding::CaptureInfo &C, const finding::capture::Unjoined &X);
   void rule(const finding::CaptureInfo &C, const finding::capture::HostSync &X);

@@ -63,6 +63,8 @@ const char *kindName(FindingKind K) {
     return "HostReadBeforeSync";
   case FindingKind::GraphCapture:
     return "GraphCapture";
+  case FindingKind::DefaultStreamLaunch:
+    return "DefaultStreamLaunch";
   }
   return "?";
 }

@@ -44,10 +44,11 @@ bool CheckFilter::enabled(llvm::StringRef Check) const {
 bool CheckFilter::unknownCheck(llvm::StringRef Glob) {
   if (Glob.contains('*') || !Glob.starts_with("streamsafe-"))
     return false;
-  for (const std::string &C : pythonChecks())
-    if (C == Glob)
+  // A C++-only check is known (and never reports on Python).
+  for (const report::CheckInfo &C : report::checks())
+    if (Glob == C.Name)
       return false;
-  return Glob != "streamsafe-default-stream-launch";
+  return true;
 }
 
 std::vector<std::string> CheckFilter::unknownNames() const {
@@ -61,8 +62,9 @@ std::vector<std::string> CheckFilter::unknownNames() const {
 const std::vector<std::string> &pythonChecks() {
   static const std::vector<std::string> Checks = [] {
     std::vector<std::string> C;
-    for (const report::EngineCheck &E : report::engineChecks())
-      C.push_back(E.Name);
+    for (const report::CheckInfo &E : report::checks())
+      if (E.Engine)
+        C.push_back(E.Name);
     return C;
   }();
   return Checks;
