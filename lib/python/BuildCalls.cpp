@@ -262,6 +262,15 @@ Builder::Value Builder::torchFunction(TSNode N, ApiEffect Effect,
       Nodes.push_back(OutArg);
     }
   }
+  // A written tensor the front end does not follow (out=buf[i], relu_ of
+  // an unknown value): the call still reads what it knows, but writes none
+  // of it, and its result is not followed.
+  bool WritesUnknown =
+      (Out && !(Target.Class == VarClass::Tensor && Target.Tensor)) ||
+      (C.Effect == ApiEffect::AtenInPlace &&
+       !(First.Class == VarClass::Tensor && First.Tensor && !First.List));
+  if (WritesUnknown)
+    C.Effect = ApiEffect::AtenOp;
   Value R;
   R.Node = N;
   if (Factory && !Out) {
@@ -284,7 +293,7 @@ Builder::Value Builder::torchFunction(TSNode N, ApiEffect Effect,
     if (std::optional<int8_t> Index = deviceIndex(Dev))
       C.Device = *Index;
   }
-  if (!Out && C.Effect != ApiEffect::AtenInPlace) {
+  if (!Out && !WritesUnknown && C.Effect != ApiEffect::AtenInPlace) {
     C.Result = objectOf(N);
     R.Class = VarClass::Tensor;
     R.Tensor = TensorRef::result(*C.Result);
