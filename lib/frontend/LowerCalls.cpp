@@ -451,17 +451,8 @@ bool Lowering::lowerThreadCall(const CallExpr *CE, const ApiEntry &A,
 
 bool Lowering::lowerAtenCall(const CallExpr *CE, const ApiEntry &A,
                              FactList &Out) {
-  switch (A.Effect) {
-  case ApiEffect::AtenFactory:
-  case ApiEffect::AtenFromBlob:
-  case ApiEffect::AtenInPlace:
-  case ApiEffect::AtenOutFirst:
-  case ApiEffect::AtenOutLast:
-  case ApiEffect::AtenOp:
-    break;
-  default:
+  if (!isTorchFunctionEffect(A.Effect))
     return false;
-  }
   llvm::SmallVector<const Stmt *, 6> Nodes = {CE};
   TensorCall C;
   C.Effect = A.Effect;

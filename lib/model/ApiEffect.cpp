@@ -34,22 +34,26 @@ bool isTensorEffect(ApiEffect E) {
   }
 }
 
-bool isStreamEffect(ApiEffect E) {
+bool isTorchFunctionEffect(ApiEffect E) {
   switch (E) {
-  case ApiEffect::None:
   case ApiEffect::AtenFactory:
   case ApiEffect::AtenFromBlob:
   case ApiEffect::AtenInPlace:
   case ApiEffect::AtenOutFirst:
   case ApiEffect::AtenOutLast:
   case ApiEffect::AtenOp:
-  case ApiEffect::AtenNoTensor:
-  case ApiEffect::TransparentCast:
-    return false;
+    return true;
   default:
-    // Of the tensor methods, only record_stream is about streams.
-    return !isTensorEffect(E) || E == ApiEffect::TensorRecordStream;
+    return false;
   }
+}
+
+bool isStreamEffect(ApiEffect E) {
+  if (E == ApiEffect::None || E == ApiEffect::AtenNoTensor ||
+      E == ApiEffect::TransparentCast || isTorchFunctionEffect(E))
+    return false;
+  // Of the tensor methods, only record_stream is about streams.
+  return !isTensorEffect(E) || E == ApiEffect::TensorRecordStream;
 }
 
 const char *effectName(ApiEffect E) {

@@ -140,6 +140,10 @@ ApiEntry entryOf(ApiEffect E);
 /// True for the effects of a tensor's methods.
 bool isTensorEffect(ApiEffect E);
 
+/// True for the effects of a free tensor function (at::, torch.): a
+/// factory, from_blob, an in-place, out= or plain op.
+bool isTorchFunctionEffect(ApiEffect E);
+
 /// True for effects that are about streams (not plain tensor work): a
 /// function calling one of them is worth analysing.
 bool isStreamEffect(ApiEffect E);

@@ -167,20 +167,6 @@ Recipe Cook::function() {
 
 } // namespace
 
-bool hasRecipe(ApiEffect Effect) {
-  switch (Effect) {
-  case E::AtenFactory:
-  case E::AtenFromBlob:
-  case E::AtenInPlace:
-  case E::AtenOutFirst:
-  case E::AtenOutLast:
-  case E::AtenOp:
-    return true;
-  default:
-    return isTensorEffect(Effect);
-  }
-}
-
 Recipe recipeOf(const TensorCall &C) {
   Cook K(C);
   return C.Self ? K.method() : K.function();

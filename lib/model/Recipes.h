@@ -73,9 +73,6 @@ using Recipe = llvm::SmallVector<RecipeStep, 6>;
 /// metadata) or that is not a tensor call's.
 Recipe recipeOf(const TensorCall &C);
 
-/// True for the effects recipeOf lowers.
-bool hasRecipe(ApiEffect E);
-
 } // namespace streamsafe
 
 #endif // STREAMSAFE_LIB_MODEL_RECIPES_H
