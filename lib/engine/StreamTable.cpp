@@ -57,14 +57,32 @@ bool StreamTable::knownDistinct(StreamId A, StreamId B) const {
   // A stream fetched from the pool (or created) in this function differs from
   // every other stream we can name (the pool recycles streams, but code must
   // not rely on that), and so does the stream an executor's worker thread bound
-  // for itself. Anything else may alias: a parameter may be the current stream,
-  // the caller's current stream may be the default stream.
+  // for itself. A member (attribute, global) that only ever holds fresh
+  // streams differs from the caller's current stream, the default stream and
+  // every other such member, but may be what a parameter or an unknown call
+  // hands over. A parameter the function uses as a side stream differs from
+  // the caller's current stream only. Anything else may alias: a parameter
+  // may be the current stream, the caller's current stream may be the
+  // default stream.
   auto Fresh = [&](StreamId S) {
-    return Syms[S].Kind == StreamKind::Pool ||
-           Syms[S].Kind == StreamKind::Created ||
-           Syms[S].Kind == StreamKind::Executor;
+    StreamKind K = Syms[S].Kind;
+    return K == StreamKind::Pool || K == StreamKind::Created ||
+           K == StreamKind::Executor;
   };
-  return Fresh(A) || Fresh(B);
+  if (Fresh(A) || Fresh(B))
+    return true;
+  auto Held = [&](StreamId S) { return isHeldFresh(Syms[S].Kind); };
+  auto Entry = [&](StreamId S) {
+    return Syms[S].Kind == StreamKind::EntryCurrent;
+  };
+  auto Side = [&](StreamId S) {
+    return Syms[S].Kind == StreamKind::SideParameter;
+  };
+  auto Pair = [&](StreamId X, StreamId Y) {
+    return (Held(X) && (Held(Y) || Entry(Y) || Y == Default)) ||
+           (Side(X) && Entry(Y));
+  };
+  return Pair(A, B) || Pair(B, A);
 }
 
 } // namespace streamsafe

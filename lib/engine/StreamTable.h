@@ -50,6 +50,11 @@ public:
   }
   /// Remembers the first variable a stream was stored in (for messages).
   void nameBy(StreamId Id, VarId Var);
+  /// Remembers why a member or parameter is another stream (for a note).
+  void setProvenAt(StreamId Id, SiteId At) {
+    if (Id > EntryCurrent && Syms[Id].ProvenAt == NoSite)
+      Syms[Id].ProvenAt = At;
+  }
 
   /// True only when the two symbols certainly denote different streams.
   bool knownDistinct(StreamId A, StreamId B) const;

@@ -77,13 +77,15 @@ void Transfer::apply(const Fact &F, const fact::Access &X, StreamState &S) {
   // Uses on a stream other than the allocation stream are what the caching
   // allocator must be told of (record_stream) before the block is freed.
   // A use on the caller's current stream (or the default stream) counts
-  // only for a block of a side stream this function made (pool, created):
+  // only for a block of a side stream this function made (pool, created)
+  // or one a member only ever holds:
   // that block is handed out again to the side stream's next allocation
   // while the current stream may still read it. A block the function hands
   // back (returns, stores) is the caller's to free, so it is not reported.
   StreamKind K = Streams.kind(A.Stream);
   StreamKind AllocK = Streams.kind(T.AllocStream);
-  bool SideBlock = AllocK == StreamKind::Pool || AllocK == StreamKind::Created;
+  bool SideBlock = AllocK == StreamKind::Pool ||
+                   AllocK == StreamKind::Created || isHeldFresh(AllocK);
   if (T.AllocStream != StreamTable::Unknown &&
       ((K != StreamKind::EntryCurrent && K != StreamKind::Default) ||
        (SideBlock && Ordered)) &&

@@ -43,6 +43,14 @@ std::string streamName(const Function &IR, StreamDesc D) {
     return "created " + Name;
   case StreamKind::Executor:
     return "executor " + Name;
+  case StreamKind::Member:
+    return "member " + Name;
+  case StreamKind::Attribute:
+    return "attribute " + Name;
+  case StreamKind::Global:
+    return "global " + Name;
+  case StreamKind::SideParameter:
+    return "side-parameter " + Name;
   case StreamKind::Parameter:
   case StreamKind::Other:
     return "other " + Name;

@@ -73,8 +73,12 @@ StreamState Transfer::entryState() {
       S.Tensors.set(Id, T);
       bindVar(S, P, Id);
     } else if (V.Class == VarClass::Stream) {
-      StreamId Id = Streams.get(StreamKind::Parameter, keyOf(KeySpace::Var, P));
+      StreamId Id = Streams.get(V.Proof == StreamProof::SideParameter
+                                    ? StreamKind::SideParameter
+                                    : StreamKind::Parameter,
+                                keyOf(KeySpace::Var, P));
       Streams.nameBy(Id, P);
+      Streams.setProvenAt(Id, V.ProvenAt);
       S.StreamVars[P] = Id;
     }
   }
@@ -108,6 +112,22 @@ VarId Transfer::nameOf(const TensorRef &T, std::optional<StorageId> Id) const {
   return Id ? Storages[*Id].Named : NoVar;
 }
 
+/// The symbol kind of a persistent stream variable (a member, a global).
+static StreamKind heldKind(StreamProof P) {
+  switch (P) {
+  case StreamProof::Member:
+    return StreamKind::Member;
+  case StreamProof::Attribute:
+    return StreamKind::Attribute;
+  case StreamProof::Global:
+    return StreamKind::Global;
+  case StreamProof::None:
+  case StreamProof::SideParameter: // a parameter is never persistent
+    return StreamKind::Other;
+  }
+  llvm_unreachable("every proof is handled");
+}
+
 StreamId Transfer::streamOf(const StreamRef &R, const StreamState &S) {
   switch (R.K) {
   case StreamRef::Current:
@@ -125,8 +145,10 @@ StreamId Transfer::streamOf(const StreamRef &R, const StreamState &S) {
       return It->second;
     if (!IR.var(R.Id).Persistent)
       return StreamTable::Unknown;
-    StreamId Id = Streams.get(StreamKind::Other, keyOf(KeySpace::Var, R.Id));
+    const Variable &V = IR.var(R.Id);
+    StreamId Id = Streams.get(heldKind(V.Proof), keyOf(KeySpace::Var, R.Id));
     Streams.nameBy(Id, R.Id);
+    Streams.setProvenAt(Id, V.ProvenAt);
     return Id;
   }
   case StreamRef::Pool: {

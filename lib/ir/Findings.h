@@ -23,15 +23,25 @@ enum class AccessMode { Read, Write, Allocate, EntryReady };
 
 /// Where a stream symbol came from.
 enum class StreamKind {
-  Unknown,      ///< nothing is known; never reported
-  Default,      ///< the legacy default (NULL) stream
-  EntryCurrent, ///< the caller's current stream at function entry
-  Pool,         ///< one getStreamFromPool() call site: a fresh side stream
-  Created,      ///< one cudaStreamCreate*() call site: a new stream
-  Parameter,    ///< a stream passed in
-  Executor,     ///< the stream bound to an executor's worker thread
-  Other         ///< members, external streams, results of unknown calls
+  Unknown,       ///< nothing is known; never reported
+  Default,       ///< the legacy default (NULL) stream
+  EntryCurrent,  ///< the caller's current stream at function entry
+  Pool,          ///< one getStreamFromPool() call site: a fresh side stream
+  Created,       ///< one cudaStreamCreate*() call site: a new stream
+  Parameter,     ///< a stream passed in
+  Executor,      ///< the stream bound to an executor's worker thread
+  Member,        ///< a C++ member only ever given fresh streams
+  Attribute,     ///< a Python attribute (`self.x`) likewise
+  Global,        ///< a global or static only ever given a fresh stream
+  SideParameter, ///< a parameter the function uses as a side stream
+  Other          ///< members, external streams, results of unknown calls
 };
+
+/// A member, attribute or global that only ever holds fresh streams.
+inline bool isHeldFresh(StreamKind K) {
+  return K == StreamKind::Member || K == StreamKind::Attribute ||
+         K == StreamKind::Global;
+}
 
 /// A stream as a finding names it: its kind and the variable that first
 /// held it (NoVar when none did).
@@ -42,6 +52,9 @@ struct StreamDesc {
   /// it is; -1: the device current at entry. For a pool stream: its device,
   /// when a constant said so.
   int8_t Device = -1;
+  /// For Member, Attribute, Global and SideParameter: the site that says
+  /// why it is another stream (Variable::ProvenAt).
+  SiteId ProvenAt = NoSite;
 };
 
 /// An access, its stream and where that stream was chosen.

@@ -50,6 +50,18 @@ using BodyId = unsigned;
 
 enum class VarClass { Other, Tensor, Stream, Event, Guard };
 
+/// What the front end proved about the streams a stream variable can hold,
+/// from every assignment it sees (each method of the class, the whole
+/// module) or from the function's own use of a parameter. docs/design.md,
+/// "Streams in objects and parameters".
+enum class StreamProof : uint8_t {
+  None,          ///< any stream, the caller's current one too
+  Member,        ///< a C++ member the class only ever gives fresh streams
+  Attribute,     ///< a Python attribute (`self.x`) likewise
+  Global,        ///< a global or static that only ever holds a fresh stream
+  SideParameter, ///< a parameter the function itself uses as a side stream
+};
+
 struct Variable {
   std::string Name;
   VarClass Class = VarClass::Other;
@@ -63,6 +75,13 @@ struct Variable {
   bool Synthetic = false;
   /// The front end's declaration (Clang: a NamedDecl).
   const void *Decl = nullptr;
+  /// A stream variable: what it is known to hold (a persistent one: for
+  /// the whole function; a parameter: at entry).
+  StreamProof Proof = StreamProof::None;
+  /// Where that was decided, for a note (a StreamProven site of this
+  /// function: the member's creation in the constructor, the guard that
+  /// enters the parameter); NoSite: none.
+  SiteId ProvenAt = NoSite;
 };
 
 /// A tensor operand. Var: the storage the variable names on this path (or,

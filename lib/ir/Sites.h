@@ -37,6 +37,8 @@ enum class SiteKind {
   FunctionExit,  ///< a path leaves the function (a return, the body's end)
   CaptureBegin,  ///< a stream begins capturing into a CUDA graph
   CaptureEnd,    ///< the capture ends
+  StreamProven,  ///< where a member's fresh stream is created, or where a
+                 ///< function uses a stream parameter as a side stream
   Other
 };
 

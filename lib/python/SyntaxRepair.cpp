@@ -68,11 +68,11 @@ bool closes(const Leaf &L) {
 // What can stand right before the tuple of a statement: the tuple begins
 // after it.
 bool startsTuple(llvm::StringRef T) {
-  return llvm::StringSwitch<bool>(T)
-      .Cases({"return", "yield", "=", "in"}, true)
-      .Cases({"+=", "-=", "*=", "/=", "//=", "%=", "**=", "@="}, true)
-      .Cases({">>=", "<<=", "&=", "^=", "|="}, true)
-      .Default(false);
+  // A plain list: StringSwitch's initializer-list Cases is not in LLVM 19.
+  static constexpr llvm::StringLiteral Openers[] = {
+      "return", "yield", "=",  "in",  "+=",  "-=", "*=", "/=", "//=",
+      "%=",     "**=",   "@=", ">>=", "<<=", "&=", "^=", "|="};
+  return llvm::is_contained(Openers, T);
 }
 
 // Whether a leaf ends an operand: a `[` after it is a subscript.

@@ -8,6 +8,7 @@
 
 #include "lib/report/Wording.h"
 #include "lib/report/Writer.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 
 namespace streamsafe::report {
@@ -99,6 +100,27 @@ void Writer::noteStreamSetAt(const AccessInfo &A, const char *Verb) {
   }
 }
 
+void Writer::noteProven(StreamDesc D) {
+  if (D.ProvenAt == NoSite || D.Named == NoVar ||
+      llvm::is_contained(Proven, D.ProvenAt))
+    return;
+  Proven.push_back(D.ProvenAt);
+  std::string Name = IR.var(D.Named).Name;
+  if (D.Kind == StreamKind::SideParameter) {
+    note(D.ProvenAt, sub("'%0' is used as a side stream here, so it is taken "
+                         "to differ from the caller's current stream",
+                         {Name}));
+    return;
+  }
+  note(D.ProvenAt,
+       sub(D.Kind == StreamKind::Global
+               ? "'%0' is given a fresh stream here, its only assignment, so "
+                 "it is not the caller's current stream"
+               : "'%0' is given a fresh stream here, as by every assignment "
+                 "of the class, so it is not the caller's current stream",
+           {Name}));
+}
+
 void Writer::word(const finding::UnsynchronizedAccess &X) {
   std::string Tensor = name(X.Tensor), Stream = stream(X.Access.Stream),
               PriorStream = stream(X.Prior.Stream);
@@ -123,6 +145,7 @@ void Writer::word(const finding::UnsynchronizedAccess &X) {
     noteStreamSetAt(X.Access, "is");
     note(X.Prior.Site, sub("'%0' is assumed ready on %1 at function entry",
                            {Tensor, PriorStream}));
+    noteProven(X.Access.Stream);
     return;
   }
   std::string Storage = name(X.Storage);
@@ -139,6 +162,8 @@ void Writer::word(const finding::UnsynchronizedAccess &X) {
                          {Storage, verb(X.Prior.Mode), PriorStream}));
   if (X.Prior.StreamSetAt != X.Access.StreamSetAt)
     noteStreamSetAt(X.Prior, "was");
+  noteProven(X.Access.Stream);
+  noteProven(X.Prior.Stream);
 }
 
 void Writer::word(const finding::MissingRecordStream &X) {
@@ -157,6 +182,8 @@ void Writer::word(const finding::MissingRecordStream &X) {
                         "record_stream on %1 and no synchronization with "
                         "%2",
                         {Tensor, Stream, AllocStream}));
+  noteProven(X.LastForeignUse.Stream);
+  noteProven(X.Allocation.Stream);
 }
 
 void Writer::word(const finding::ThreadCurrentStream &X) {
@@ -241,6 +268,14 @@ std::string describeStream(const Function &IR, StreamDesc D) {
   case StreamKind::Executor:
     return Name.empty() ? "an executor's stream"
                         : "the stream of executor " + Name;
+  case StreamKind::Member:
+    return "stream member " + Name;
+  case StreamKind::Attribute:
+    return "attribute " + Name;
+  case StreamKind::Global:
+    return "global stream " + Name;
+  case StreamKind::SideParameter:
+    return "stream parameter " + Name;
   case StreamKind::Parameter:
   case StreamKind::Other:
     return Name.empty() ? "another stream" : "stream " + Name;

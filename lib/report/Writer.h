@@ -65,6 +65,8 @@ private:
   /// Where the stream of an access came from.
   void noteStreamSetAt(const AccessInfo &A, const char *Verb);
   void noteCaptureBegin(const finding::CaptureInfo &C);
+  /// Why a member or parameter stream is another stream (once per site).
+  void noteProven(StreamDesc D);
 
   const Finding &F;
   const Vocabulary &V;
@@ -72,6 +74,7 @@ private:
   std::vector<Line> Lines;
   /// The call of the helper is already the warning's place.
   bool CallNoted = false;
+  std::vector<SiteId> Proven;
 };
 
 } // namespace streamsafe::report

@@ -541,37 +541,40 @@ TEST(StreamTable, KnownDistinct) {
   EXPECT_FALSE(T.knownDistinct(Other, Default));
 }
 
-TEST(StreamTable, CurrentStreamsOfTwoKnownDevicesAreDistinct) {
+TEST(StreamTable, KnownDistinctHeldAndSideStreams) {
   StreamTable T;
-  StreamId Dev0 = T.deviceCurrent(0), Dev1 = T.deviceCurrent(1);
-  EXPECT_EQ(T.deviceCurrent(0), Dev0); // one symbol per device
-  EXPECT_EQ(T.kind(Dev1), StreamKind::EntryCurrent);
-  EXPECT_EQ(T.describe(Dev1).Device, 1);
-  EXPECT_TRUE(T.knownDistinct(Dev0, Dev1));
-  EXPECT_TRUE(T.knownDistinct(Dev1, Dev0));
-  // The caller's device may be either: its stream may be theirs.
-  StreamId Param = T.get(StreamKind::Parameter, 1);
-  for (StreamId S : {StreamTable::EntryCurrent, StreamTable::Default, Param}) {
-    EXPECT_FALSE(T.knownDistinct(Dev0, S)) << S;
-    EXPECT_FALSE(T.knownDistinct(S, Dev1)) << S;
-  }
-  // A pool stream still differs from every named stream.
-  EXPECT_TRUE(T.knownDistinct(T.get(StreamKind::Pool, 2), Dev0));
+  StreamId Member = T.get(StreamKind::Member, 1);
+  StreamId Member2 = T.get(StreamKind::Member, 2);
+  StreamId Attr = T.get(StreamKind::Attribute, 3);
+  StreamId Global = T.get(StreamKind::Global, 4);
+  StreamId Side = T.get(StreamKind::SideParameter, 5);
+  StreamId Param = T.get(StreamKind::Parameter, 6);
+  StreamId Other = T.get(StreamKind::Other, 7);
+  StreamId Pool = T.get(StreamKind::Pool, 8);
+  StreamId Dev1 = T.deviceCurrent(1);
+  const StreamId Default = StreamTable::Default,
+                 Entry = StreamTable::EntryCurrent;
+  // A member only ever given fresh streams is not the caller's current
+  // stream, the default stream, another such member or a pool stream.
+  for (StreamId H : {Member, Attr, Global})
+    for (StreamId S : {Default, Entry, Dev1, Pool, Member2}) {
+      EXPECT_TRUE(T.knownDistinct(H, S)) << H << " " << S;
+      EXPECT_TRUE(T.knownDistinct(S, H)) << H << " " << S;
+    }
+  EXPECT_TRUE(T.knownDistinct(Member, Attr));
+  EXPECT_TRUE(T.knownDistinct(Global, Member));
+  // ... but may be what a parameter or an unknown call hands over.
+  for (StreamId H : {Member, Attr, Global})
+    for (StreamId S : {Param, Other, Side}) {
+      EXPECT_FALSE(T.knownDistinct(H, S)) << H << " " << S;
+      EXPECT_FALSE(T.knownDistinct(S, H)) << H << " " << S;
+    }
+  // A side-stream parameter differs from the caller's current stream only.
+  EXPECT_TRUE(T.knownDistinct(Side, Entry));
+  EXPECT_TRUE(T.knownDistinct(Entry, Side));
+  EXPECT_TRUE(T.knownDistinct(Side, Dev1));
+  EXPECT_FALSE(T.knownDistinct(Side, Default));
+  EXPECT_FALSE(T.knownDistinct(Side, Param));
+  EXPECT_FALSE(T.knownDistinct(Side, Other));
+  EXPECT_TRUE(T.knownDistinct(Side, Pool)); // the pool stream is fresh
 }
-
-TEST(StreamTable, DescribesByKindAndFirstName) {
-  StreamTable T;
-  StreamId E = T.get(StreamKind::Executor, 1);
-  StreamId P = T.get(StreamKind::Parameter, 2);
-  EXPECT_EQ(T.describe(E).Kind, StreamKind::Executor);
-  EXPECT_EQ(T.describe(P).Kind, StreamKind::Parameter);
-  T.nameBy(P, 7);
-  T.nameBy(P, 8); // the first variable names it
-  EXPECT_EQ(T.describe(P).Named, 7u);
-  T.nameBy(StreamTable::Unknown, 3); // fixed symbols keep no name
-  T.nameBy(StreamTable::Default, 3);
-  EXPECT_EQ(T.describe(StreamTable::Unknown).Named, NoVar);
-  EXPECT_EQ(T.describe(StreamTable::Default).Named, NoVar);
-}
-
-} // namespace
