@@ -16,7 +16,7 @@ namespace {
 class FileAnalysis {
 public:
   FileAnalysis(const SourceFile &F, const PyOptions &Opts)
-      : F(F), Opts(Opts), I(F), X(F, I) {}
+      : F(F), Opts(Opts), I(F, Opts.DeviceModuleFunctions), X(F, I) {}
 
   FileResult run() {
     auto Module = makeScope(F.root(), Scope::Module, nullptr, F, I);

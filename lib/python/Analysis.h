@@ -11,6 +11,7 @@
 #define STREAMSAFE_LIB_PYTHON_ANALYSIS_H
 
 #include "lib/engine/Solver.h"
+#include "lib/model/Accelerators.h"
 #include "lib/python/Syntax.h"
 #include <string>
 #include <vector>
@@ -37,6 +38,9 @@ struct PyOptions {
   /// Print the facts and states of the def of this name ("<module>": the
   /// module body).
   std::string DumpFunction;
+  /// Calls that return the accelerator's module, which then stands for
+  /// torch.cuda (';'-separated dotted names; lib/model/Accelerators.h).
+  std::string DeviceModuleFunctions = DefaultDeviceModuleFunctions;
 };
 
 /// Analyses a parsed file.

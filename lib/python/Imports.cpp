@@ -1,10 +1,19 @@
 //===--- Imports.cpp - Names resolved through a module's imports ----------===//
 
 #include "lib/python/Imports.h"
+#include "lib/model/Accelerators.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace streamsafe::py {
 
-Imports::Imports(const SourceFile &F) : F(F) { read(F.root()); }
+Imports::Imports(const SourceFile &F, llvm::StringRef DeviceModuleFunctions)
+    : F(F) {
+  llvm::SmallVector<llvm::StringRef, 4> Names;
+  DeviceModuleFunctions.split(Names, ';', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef N : Names)
+    DeviceModules.insert(N.trim());
+  read(F.root());
+}
 
 void Imports::add(llvm::StringRef Name, std::string Path) {
   auto [It, New] = Alias.try_emplace(Name, Path);
@@ -40,12 +49,20 @@ void Imports::read(TSNode N) {
     }
     return;
   }
+  // `acc = get_accelerator()`: acc is the device module (read after the
+  // imports above it, as the file runs).
+  if (is(N, "assignment") && is(field(N, "left"), "identifier") &&
+      qualify(field(N, "right")) == CudaModule) {
+    add(F.text(field(N, "left")), CudaModule);
+    return;
+  }
   for (TSNode C : children(N))
     read(C);
 }
 
 // Public aliases of the modules that define the stream classes.
 static std::string canonical(std::string Path) {
+  Path = cudaSpelling(Path);
   static const std::pair<const char *, const char *> Prefixes[] = {
       {"torch.cuda.streams.", "torch.cuda."},
       {"torch.cuda.graphs.", "torch.cuda."},
@@ -67,6 +84,10 @@ std::string Imports::qualify(TSNode N,
     auto It = Alias.find(Name);
     return It == Alias.end() ? "" : canonical(It->second);
   }
+  // torch.get_device_module(...): torch.cuda.
+  if (is(N, "call") && !DeviceModules.empty() &&
+      DeviceModules.contains(qualify(field(N, "function"), Shadowed)))
+    return CudaModule;
   if (is(N, "attribute")) {
     std::string Base = qualify(field(N, "object"), Shadowed);
     if (Base.empty())

@@ -6,7 +6,10 @@
 // by `import torch`, `import torch.cuda as tc` or `from torch.cuda import
 // Stream as S` resolves to its dotted path; a name bound otherwise (or bound
 // twice, differently) does not resolve, and what does not resolve is not a
-// stream API.
+// stream API. Accelerator-neutral spellings resolve to the CUDA ones
+// (lib/model/Accelerators.h): `torch.Stream` is torch.cuda.Stream, and a
+// call that returns the device module (`torch.get_device_module()`, an
+// option adds a project's own) is torch.cuda, as is a name assigned one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +27,10 @@ class Imports {
 public:
   /// Reads every import statement of the file (module level and in
   /// functions: an import in a function binds the same module).
-  Imports(const SourceFile &F);
+  /// \p DeviceModuleFunctions (';'-separated dotted names): calls that
+  /// return the accelerator's module; such a call, and a name assigned
+  /// one, stand for torch.cuda.
+  Imports(const SourceFile &F, llvm::StringRef DeviceModuleFunctions = "");
 
   /// The dotted path \p N (an identifier or attribute chain) denotes, in
   /// canonical form ("torch.cuda.Stream"), or "" when it does not resolve.
@@ -38,6 +44,7 @@ private:
 
   const SourceFile &F;
   llvm::StringMap<std::string> Alias;
+  llvm::StringSet<> DeviceModules;
 };
 
 } // namespace streamsafe::py

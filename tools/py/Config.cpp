@@ -24,6 +24,10 @@ void option(FileConfig &C, llvm::StringRef Key, llvm::StringRef Value) {
   // "VisitsPerBlock" or "streamsafe-<check>.VisitsPerBlock".
   llvm::StringRef Name =
       Key.rsplit('.').second.empty() ? Key : Key.rsplit('.').second;
+  if (Name == "DeviceModuleFunctions") {
+    C.DeviceModuleFunctions = Value.trim().str();
+    return;
+  }
   uint64_t N = 0;
   if (Value.trim().getAsInteger(10, N))
     return;

@@ -3,7 +3,8 @@
 // streamsafe-py reads the same configuration file as the C++ checks: the
 // nearest .clang-tidy above the analysed file. `Checks:` selects the checks
 // (clang-tidy's globs) and `CheckOptions:` sets the engine's limits
-// (VisitsPerBlock, MaxStateWork, globally or under a check's name). One
+// (VisitsPerBlock, MaxStateWork, globally or under a check's name) and
+// the Python front end's DeviceModuleFunctions. One
 // file configures both languages of a mixed repository (docs/python.md).
 //
 //===----------------------------------------------------------------------===//
@@ -23,6 +24,9 @@ struct FileConfig {
   std::string Checks; ///< its Checks: value ("" for none)
   std::optional<unsigned> VisitsPerBlock;
   std::optional<uint64_t> MaxStateWork;
+  /// Calls that return the accelerator's module (';'-separated dotted
+  /// names, e.g. deepspeed.accelerator.get_accelerator).
+  std::optional<std::string> DeviceModuleFunctions;
   std::string Error; ///< why the file could not be read
 };
 
