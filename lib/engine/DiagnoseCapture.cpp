@@ -100,6 +100,8 @@ void Diagnoser::captureWork(const Fact &F, const StreamState &S) {
 
 void Diagnoser::captureSync(const Fact &F, const fact::StreamSync &X,
                             const StreamState &S) {
+  if (X.MayNotHappen)
+    return;
   if (X.IfHostInvolved) {
     auto IsHost = [&](const TensorRef &R) {
       std::optional<StorageId> Id = T.storageOf(R, S);

@@ -229,6 +229,11 @@ struct StreamSync {
   /// The wait a synchronous cudaMemcpy/cudaMemset makes after its copy (the
   /// legacy stream only; not a cudaStreamSynchronize).
   bool AfterCopy = false;
+  /// A wait that may not happen: the blocking copy of a receiver the front
+  /// end does not follow (x.cpu() of a tensor that may be on the host).
+  /// It completes what a wait would (so no host read after it is reported)
+  /// but is never reported as a wait itself (graph capture).
+  bool MayNotHappen = false;
 };
 /// The host waits on the whole device.
 struct DeviceSync {};

@@ -115,6 +115,16 @@ Recipe Cook::method() {
     access(Self, /*Write=*/false, C.Async, /*Copy=*/true);
     if (ToHost && !C.Async)
       syncCurrent();
+    // A blocking copy from the host to the device waits for the current
+    // stream too (the copy from pageable memory is followed by a stream
+    // synchronize; measured); only when the source is on the host, which
+    // the solver knows.
+    if (!ToHost && !C.Async && C.Place == Placement::Device) {
+      fact::StreamSync S;
+      S.IfHostInvolved = true;
+      S.A = Self.Tensor;
+      step(C.AtCall, SiteKind::Other, S);
+    }
     // A non_blocking copy to the host lands in pinned memory (_to_copy pins
     // its result so that the copy can be asynchronous).
     allocate(ToHost && C.Async ? Placement::PinnedHost : C.Place, C.Async);

@@ -56,6 +56,28 @@ bool Builder::nonBlocking(const Args &A, unsigned Position) {
   return literalTrue(F, N);
 }
 
+bool Builder::blockingCopyOfUnknown(llvm::StringRef Method, const Args &A) {
+  ApiEffect E = py::tensorMethod(Method);
+  if (E == ApiEffect::TensorHostRead || E == ApiEffect::TensorToHost)
+    return A.Positional.empty() && A.Keywords.empty();
+  if (E != ApiEffect::TensorTo)
+    return false;
+  // Blocking only when non_blocking is absent or the literal False (a
+  // variable may be True).
+  TSNode NB = A.keyword(arguments::NonBlocking);
+  unsigned Position = Method == "to" ? 1 : 0;
+  if (ts_node_is_null(NB) && Position < A.Positional.size())
+    NB = A.Positional[Position];
+  if (!ts_node_is_null(NB) && !is(NB, "false") && F.text(NB) != "False")
+    return false;
+  if (Method != "to")
+    return true;
+  // to(torch.float16), to(dtype=...): no device, no copy between them.
+  TSNode Dev = A.get(0, arguments::Device);
+  return !ts_node_is_null(Dev) &&
+         !(device(Dev).empty() && I.qualify(Dev).rfind("torch.", 0) == 0);
+}
+
 std::string Builder::device(TSNode Arg) { return deviceOf(Arg, *St->S, F, I); }
 
 Builder::Value Builder::call(TSNode N) {
@@ -109,10 +131,27 @@ Builder::Value Builder::call(TSNode N) {
     default:
       if (Self.List && is(unparen(field(Fn, "object")), "identifier"))
         return listMethod(N, Self, Method, unparen(field(Fn, "object")));
+      // x.cpu(), x.item(), x.to("cuda") of a value not followed: if x is a
+      // CUDA tensor (or a module of them), the host waits for the current
+      // stream; it may not be, so the wait only ends what it would end.
+      if (blockingCopyOfUnknown(Method, A)) {
+        unknownCall(A, true);
+        fact::StreamSync Wait;
+        Wait.Stream = StreamRef::current();
+        Wait.MayNotHappen = true;
+        emit(site(SiteKind::Other, N), Wait);
+        return Value();
+      }
       break;
     }
   } else {
     expr(Fn);
+  }
+  // bool(t): a truth test.
+  if (is(Fn, "identifier") && !St->S->owner(F.text(Fn)) &&
+      F.text(Fn) == "bool" && A.Positional.size() == 1 && A.Keywords.empty()) {
+    truthTest(A.Positional[0]);
+    return Value();
   }
   // Builtins that keep nothing.
   llvm::StringRef Callee = is(Fn, "identifier") ? F.text(Fn) : "";
@@ -421,6 +460,20 @@ Builder::Value Builder::tensorMethod(TSNode N, const Value &Self,
     R.Tensor = TensorRef::result(*C.Result);
   }
   return R;
+}
+
+Builder::Value Builder::truthTest(TSNode N) {
+  Value V = expr(N);
+  // `if t:`, `assert t`, `bool(t)` of a tensor: the host reads its one
+  // value, as t.item() does (after a copy that waits for the current
+  // stream, when it is on a device).
+  if (V.Class != VarClass::Tensor || !V.Tensor)
+    return V;
+  TensorCall C;
+  C.Effect = ApiEffect::TensorHostRead;
+  C.Self = SitedTensor{V.Tensor, 1};
+  emitRecipe(C, {N, N});
+  return Value();
 }
 
 Builder::Value Builder::streamMethod(TSNode N, const Value &Self,

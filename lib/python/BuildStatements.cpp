@@ -171,8 +171,9 @@ void Builder::statement(TSNode N) {
     auto Inner = makeScope(N, Scope::Def, St->S, F, I);
     escapeCaptured(field(N, "body"), *Inner);
   } else if (T == "assert_statement" || T == "print_statement") {
-    for (TSNode C : children(N))
-      expr(C);
+    std::vector<TSNode> C = children(N);
+    for (size_t K = 0; K < C.size(); ++K)
+      K == 0 && T == "assert_statement" ? truthTest(C[K]) : expr(C[K]);
   }
   // class bodies, imports, global, pass, match: nothing to lower here
   // (methods are analysed on their own).
@@ -193,7 +194,7 @@ void Builder::ifStatement(TSNode N) {
   std::vector<TSNode> Alternatives = fieldChildren(N, "alternative");
   size_t Next = 0;
   for (;;) {
-    expr(Cond);
+    truthTest(Cond);
     unsigned Branch = St->Cur;
     St->Cur = newBlock();
     edge(Branch, St->Cur);
@@ -223,7 +224,7 @@ void Builder::loop(TSNode N, bool IsFor) {
   edge(St->Cur, Head);
   St->Cur = Head;
   if (!IsFor)
-    expr(field(N, "condition"));
+    truthTest(field(N, "condition"));
   unsigned Test = St->Cur;
   unsigned After = newBlock();
   unsigned Body = newBlock();

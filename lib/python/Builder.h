@@ -236,6 +236,12 @@ private:
   Value unknownCall(const Args &A, bool Escapes);
   void spawnThread(TSNode N, const Args &A);
   bool nonBlocking(const Args &A, unsigned Position);
+  /// `x.cpu()`, `x.item()`, `x.to(device)` without non_blocking: a copy
+  /// that blocks the host if x (not followed) is a CUDA tensor.
+  bool blockingCopyOfUnknown(llvm::StringRef Method, const Args &A);
+  /// The condition of an if, elif, while or assert, or bool()'s argument:
+  /// a tensor's truth is read on the host, as by item().
+  Value truthTest(TSNode N);
   std::string device(TSNode Arg);
   std::optional<int64_t> constantArg(const Args &A, unsigned Index,
                                      llvm::StringRef Name, int64_t Default);
