@@ -1,0 +1,71 @@
+// RUN: %check_streamsafe %s streamsafe-unsynchronized-access %t
+// RUN: %check_streamsafe -check-suffix=OFF %s streamsafe-unsynchronized-access
+// %t-off \ RUN:   -- -config="{CheckOptions: {SideStreamParameters: false}}"
+
+// Stream parameters the function itself uses as side streams: entered by
+// a guard, or ordered against the current stream by an event. Such a
+// parameter is taken to differ from the caller's current stream, unless a
+// call in this file passes the current stream for it. With
+// SideStreamParameters: false, a stream parameter is never taken so, and
+// nothing here is reported.
+
+#include <ATen/ATen.h>
+#include <ATen/cuda/CUDAEvent.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+
+// Y is written on the current stream and read on s with no wait.
+at::Tensor scale_on(const at::Tensor &X, c10::cuda::CUDAStream s) {
+  at::Tensor Y = X * 2;
+  c10::cuda::CUDAStreamGuard guard(s);
+  return Y + 1;
+}
+
+// The correct twin: s waits for the current stream first.
+at::Tensor scale_on_waited(const at::Tensor &X, c10::cuda::CUDAStream s) {
+  at::Tensor Y = X * 2;
+  at::cuda::CUDAEvent ready;
+  ready.record();
+  ready.block(s);
+  c10::cuda::CUDAStreamGuard guard(s);
+  return Y + 1;
+}
+
+// A caller in this file passes the current stream: s may be it.
+at::Tensor scale_maybe_current(const at::Tensor &X, c10::cuda::CUDAStream s) {
+  at::Tensor Y = X * 2;
+  c10::cuda::CUDAStreamGuard guard(s);
+  return Y + 1;
+}
+at::Tensor call_on_current(const at::Tensor &X) {
+  return scale_maybe_current(X, at::cuda::getCurrentCUDAStream());
+}
+
+// The same through a local initialised from the current stream.
+at::Tensor scale_maybe_current_local(const at::Tensor &X,
+                                     c10::cuda::CUDAStream s) {
+  at::Tensor Y = X * 2;
+  c10::cuda::CUDAStreamGuard guard(s);
+  return Y + 1;
+}
+at::Tensor call_on_current_local(const at::Tensor &X) {
+  auto Current = at::cuda::getCurrentCUDAStream();
+  return scale_maybe_current_local(X, Current);
+}
+
+// A default argument that is the current stream.
+at::Tensor
+scale_defaulted(const at::Tensor &X,
+                c10::cuda::CUDAStream s = at::cuda::getCurrentCUDAStream()) {
+  at::Tensor Y = X * 2;
+  c10::cuda::CUDAStreamGuard guard(s);
+  return Y + 1;
+}
+
+// A parameter the function never enters nor orders: nothing says it is
+// another stream.
+at::Tensor merely_passed(const at::Tensor &X, c10::cuda::CUDAStream s) {
+  at::Tensor Y = X * 2;
+  Y.record_stream(s);
+  return Y;
+}
