@@ -578,3 +578,38 @@ TEST(StreamTable, KnownDistinctHeldAndSideStreams) {
   EXPECT_FALSE(T.knownDistinct(Side, Other));
   EXPECT_TRUE(T.knownDistinct(Side, Pool)); // the pool stream is fresh
 }
+
+TEST(StreamTable, CurrentStreamsOfTwoKnownDevicesAreDistinct) {
+  StreamTable T;
+  StreamId Dev0 = T.deviceCurrent(0), Dev1 = T.deviceCurrent(1);
+  EXPECT_EQ(T.deviceCurrent(0), Dev0); // one symbol per device
+  EXPECT_EQ(T.kind(Dev1), StreamKind::EntryCurrent);
+  EXPECT_EQ(T.describe(Dev1).Device, 1);
+  EXPECT_TRUE(T.knownDistinct(Dev0, Dev1));
+  EXPECT_TRUE(T.knownDistinct(Dev1, Dev0));
+  // The caller's device may be either: its stream may be theirs.
+  StreamId Param = T.get(StreamKind::Parameter, 1);
+  for (StreamId S : {StreamTable::EntryCurrent, StreamTable::Default, Param}) {
+    EXPECT_FALSE(T.knownDistinct(Dev0, S)) << S;
+    EXPECT_FALSE(T.knownDistinct(S, Dev1)) << S;
+  }
+  // A pool stream still differs from every named stream.
+  EXPECT_TRUE(T.knownDistinct(T.get(StreamKind::Pool, 2), Dev0));
+}
+
+TEST(StreamTable, DescribesByKindAndFirstName) {
+  StreamTable T;
+  StreamId E = T.get(StreamKind::Executor, 1);
+  StreamId P = T.get(StreamKind::Parameter, 2);
+  EXPECT_EQ(T.describe(E).Kind, StreamKind::Executor);
+  EXPECT_EQ(T.describe(P).Kind, StreamKind::Parameter);
+  T.nameBy(P, 7);
+  T.nameBy(P, 8); // the first variable names it
+  EXPECT_EQ(T.describe(P).Named, 7u);
+  T.nameBy(StreamTable::Unknown, 3); // fixed symbols keep no name
+  T.nameBy(StreamTable::Default, 3);
+  EXPECT_EQ(T.describe(StreamTable::Unknown).Named, NoVar);
+  EXPECT_EQ(T.describe(StreamTable::Default).Named, NoVar);
+}
+
+} // namespace
