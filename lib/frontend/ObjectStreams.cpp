@@ -336,11 +336,12 @@ bool allMethodsHere(const CXXRecordDecl *RD) {
 bool ObjectStreams::trackable(const ValueDecl *D) const {
   const SourceManager &SM = Ctx.getSourceManager();
   QualType T = D->getType();
-  if (T->isReferenceType() || T->isPointerType() ||
-      SM.isInSystemHeader(D->getLocation()))
+  if (T->isReferenceType() || SM.isInSystemHeader(D->getLocation()))
     return false;
+  // cudaStream_t is a pointer; a pointer to a CUDAStream is not a stream.
   ValueClass C = Table.classify(T);
-  if (C != ValueClass::Stream && C != ValueClass::RawStream)
+  if (C != ValueClass::RawStream &&
+      (C != ValueClass::Stream || T->isPointerType()))
     return false;
   if (const auto *V = dyn_cast<VarDecl>(D))
     // Only code of this unit can write a static or an internal global.

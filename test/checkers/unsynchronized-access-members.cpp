@@ -27,6 +27,11 @@ public:
     }
     // The current stream reads Y with no wait for the copy stream.
     return Y + 1;
+    // CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'Y' is read on the caller's current stream while its write on stream member 'copy_stream_' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-4]]:5: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+    // CHECK-NOTES: :[[@LINE-6]]:11: note: 'Y' is written on stream member 'copy_stream_' here
+    // CHECK-NOTES: :[[@LINE-8]]:34: note: the current stream was set to stream member 'copy_stream_' here
+    // CHECK-NOTES: :[[@LINE-16]]:35: note: 'copy_stream_' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
   }
 
   // The correct twin: the current stream waits for the copy stream.
@@ -76,6 +81,10 @@ public:
     c10::cuda::CUDAStreamGuard guard(
         c10::cuda::getStreamFromExternal(comm_stream_, X.device().index()));
     Buf.mul_(2);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'Buf' is written on stream member 'comm_stream_' while its write on the caller's current stream may still be pending; nothing makes stream member 'comm_stream_' wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-4]]:32: note: the current stream is set to stream member 'comm_stream_' here
+    // CHECK-NOTES: :[[@LINE-6]]:5: note: 'Buf' is written on the caller's current stream here
+    // CHECK-NOTES: :[[@LINE-25]]:20: note: 'comm_stream_' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
   }
 
 private:

@@ -1,6 +1,6 @@
 // RUN: %check_streamsafe %s streamsafe-unsynchronized-access %t
-// RUN: %check_streamsafe -check-suffix=OFF %s streamsafe-unsynchronized-access
-// %t-off \ RUN:   -- -config="{CheckOptions: {SideStreamParameters: false}}"
+// RUN: %check_streamsafe -check-suffix=OFF %s streamsafe-unsynchronized-access %t-off \
+// RUN:   -- -config="{CheckOptions: {SideStreamParameters: false}}"
 
 // Stream parameters the function itself uses as side streams: entered by
 // a guard, or ordered against the current stream by an event. Such a
@@ -19,6 +19,10 @@ at::Tensor scale_on(const at::Tensor &X, c10::cuda::CUDAStream s) {
   at::Tensor Y = X * 2;
   c10::cuda::CUDAStreamGuard guard(s);
   return Y + 1;
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: tensor 'Y' is read on stream parameter 's' while its write on the caller's current stream may still be pending; nothing makes stream parameter 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:30: note: the current stream is set to stream parameter 's' here
+  // CHECK-NOTES: :[[@LINE-5]]:18: note: 'Y' is written on the caller's current stream here
+  // CHECK-NOTES: :[[@LINE-5]]:30: note: 's' is used as a side stream here, so it is taken to differ from the caller's current stream
 }
 
 // The correct twin: s waits for the current stream first.

@@ -543,14 +543,16 @@ TEST(StreamTable, KnownDistinct) {
 
 TEST(StreamTable, KnownDistinctHeldAndSideStreams) {
   StreamTable T;
-  StreamId Member = T.get(StreamKind::Member, 1);
-  StreamId Member2 = T.get(StreamKind::Member, 2);
-  StreamId Attr = T.get(StreamKind::Attribute, 3);
-  StreamId Global = T.get(StreamKind::Global, 4);
-  StreamId Side = T.get(StreamKind::SideParameter, 5);
-  StreamId Param = T.get(StreamKind::Parameter, 6);
-  StreamId Other = T.get(StreamKind::Other, 7);
-  StreamId Pool = T.get(StreamKind::Pool, 8);
+  // Keys of variables: a raw small key could be a device's
+  // (keyOf(KeySpace::Device, 1) is 7).
+  StreamId Member = T.get(StreamKind::Member, keyOf(KeySpace::Var, 1));
+  StreamId Member2 = T.get(StreamKind::Member, keyOf(KeySpace::Var, 2));
+  StreamId Attr = T.get(StreamKind::Attribute, keyOf(KeySpace::Var, 3));
+  StreamId Global = T.get(StreamKind::Global, keyOf(KeySpace::Var, 4));
+  StreamId Side = T.get(StreamKind::SideParameter, keyOf(KeySpace::Var, 5));
+  StreamId Param = T.get(StreamKind::Parameter, keyOf(KeySpace::Var, 6));
+  StreamId Other = T.get(StreamKind::Other, keyOf(KeySpace::Var, 7));
+  StreamId Pool = T.get(StreamKind::Pool, keyOf(KeySpace::Var, 8));
   StreamId Dev1 = T.deviceCurrent(1);
   const StreamId Default = StreamTable::Default,
                  Entry = StreamTable::EntryCurrent;
