@@ -73,3 +73,48 @@ at::Tensor merely_passed(const at::Tensor &X, c10::cuda::CUDAStream s) {
   Y.record_stream(s);
   return Y;
 }
+
+// Ordered by an event, not entered: s waits for the current stream, so the
+// function takes s for another stream; Y is written after the record, and
+// the copy on s may read it before it is written.
+void copy_out_early(const at::Tensor &X, void *Dst, c10::cuda::CUDAStream s) {
+  at::cuda::CUDAEvent ready;
+  ready.record();
+  ready.block(s);
+  at::Tensor Y = X * 2;
+  cudaMemcpyAsync(Dst, Y.data_ptr(), Y.nbytes(), cudaMemcpyDeviceToDevice, s);
+  // CHECK-NOTES: :[[@LINE-1]]:24: warning: tensor 'Y' is read on stream parameter 's' while its write on the caller's current stream may still be pending; nothing makes stream parameter 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:18: note: 'Y' is written on the caller's current stream here
+  // CHECK-NOTES: :[[@LINE-5]]:3: note: 's' is used as a side stream here, so it is taken to differ from the caller's current stream
+}
+
+// The correct twin: the record follows the write.
+void copy_out(const at::Tensor &X, void *Dst, c10::cuda::CUDAStream s) {
+  at::Tensor Y = X * 2;
+  at::cuda::CUDAEvent ready;
+  ready.record();
+  ready.block(s);
+  cudaMemcpyAsync(Dst, Y.data_ptr(), Y.nbytes(), cudaMemcpyDeviceToDevice, s);
+}
+
+// Recorded on s and waited on by the current stream: s is a side stream
+// here too; the current stream reads Y before the wait.
+at::Tensor join_late(const at::Tensor &X, c10::cuda::CUDAStream s) {
+  at::Tensor Y = at::empty_like(X);
+  cudaMemcpyAsync(Y.data_ptr(), X.data_ptr(), X.nbytes(),
+                  cudaMemcpyDeviceToDevice, s);
+  at::Tensor Z = Y + 1;
+  at::cuda::CUDAEvent done;
+  done.record(s);
+  done.block(at::cuda::getCurrentCUDAStream());
+  return Z;
+  // CHECK-NOTES: :[[@LINE-7]]:19: warning: tensor 'Y' is written on stream parameter 's' while its allocation on the caller's current stream may still be pending; nothing makes stream parameter 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-9]]:18: note: 'Y' is allocated on the caller's current stream here
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: 's' is used as a side stream here, so it is taken to differ from the caller's current stream
+  // CHECK-NOTES: :[[@LINE-10]]:33: warning: tensor 'X' is read on stream parameter 's', but it is only known to be ready on the caller's current stream; nothing makes stream parameter 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-13]]:40: note: 'X' is assumed ready on the caller's current stream at function entry
+  // CHECK-NOTES: :[[@LINE-7]]:3: note: 's' is used as a side stream here, so it is taken to differ from the caller's current stream
+  // CHECK-NOTES: :[[@LINE-11]]:18: warning: tensor 'Y' is read on the caller's current stream while its write on stream parameter 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-14]]:19: note: 'Y' is written on stream parameter 's' here
+  // CHECK-NOTES: :[[@LINE-10]]:3: note: 's' is used as a side stream here, so it is taken to differ from the caller's current stream
+}
