@@ -180,12 +180,17 @@ private:
   }
 
   void assign(const ValueDecl *D, const Expr *Value, const Stmt *At) {
-    const auto *CE = dyn_cast_or_null<CallExpr>(streamOperand(Value, Table));
+    const Expr *Source = streamOperand(Value, Table);
+    const auto *CE = dyn_cast_or_null<CallExpr>(Source);
     if (CE &&
         Table.lookup(CE->getDirectCallee()).Effect == ApiEffect::StreamFromPool)
-      fresh(D, At);
-    else
-      Writes[D].Other = true;
+      return fresh(D, At);
+    // A copy of the same member of another object of the class (a copy
+    // constructor, `s_ = other.s_`) holds what that member holds.
+    if (const auto *ME = dyn_cast_or_null<MemberExpr>(Source);
+        ME && ME->getMemberDecl() == D)
+      return;
+    Writes[D].Other = true;
   }
 
   void fresh(const ValueDecl *D, const Stmt *At) {

@@ -59,6 +59,16 @@ public:
   cudaStream_t raw() { return s_.stream(); }
   c10::cuda::CUDAStream s_;
 };
+class Copies {
+public:
+  Copies() : s_(c10::cuda::getStreamFromPool()) {}
+  Copies(const Copies &o) : s_(o.s_) {}
+  Copies &operator=(const Copies &o) {
+    s_ = o.s_;
+    return *this;
+  }
+  c10::cuda::CUDAStream s_;
+};
 class Escapes {
 public:
   Escapes() : s_(c10::cuda::getStreamFromPool()) {}
@@ -116,6 +126,8 @@ TEST_F(ObjectStreamsTest, MembersGivenOnlyFreshStreams) {
       << "every constructor creates it";
   EXPECT_EQ(proof(member("Reads")), StreamProof::Member)
       << "const uses and copies only read it";
+  EXPECT_EQ(proof(member("Copies")), StreamProof::Member)
+      << "another object's same member holds fresh streams too";
   HeldStream H = Held.held(member("Pool"));
   ASSERT_TRUE(H.At);
   EXPECT_EQ(AST->getSourceManager().getPresumedLineNumber(H.At->getBeginLoc()),
