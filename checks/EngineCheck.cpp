@@ -36,6 +36,10 @@ EngineCheck::EngineCheck(StringRef Name, ClangTidyContext *Context,
   ApiOptions.push_back({"VisitsPerBlock", std::to_string(L.VisitsPerBlock)});
   L.MaxStateWork = Options.getLocalOrGlobal("MaxStateWork", L.MaxStateWork);
   ApiOptions.push_back({"MaxStateWork", std::to_string(L.MaxStateWork)});
+  O.SideStreamParameters =
+      Options.getLocalOrGlobal("SideStreamParameters", O.SideStreamParameters);
+  ApiOptions.push_back(
+      {"SideStreamParameters", O.SideStreamParameters ? "true" : "false"});
   Shared->addOptions(O);
 }
 

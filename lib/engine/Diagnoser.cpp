@@ -54,9 +54,15 @@ void Diagnoser::access(const Fact &F, const fact::Access &X,
     return;
   const StreamTable &Streams = T.streams();
   const Access *Conflict = nullptr;
+  // A tensor handed in together with a side-stream parameter: the caller
+  // chose the stream and may have ordered the argument for it (a helper
+  // that runs on the stream it is given), so only what this function itself
+  // did on the current stream conflicts with the parameter.
+  bool SideStream = Streams.kind(A.Stream) == StreamKind::SideParameter;
   auto Find = [&](const AccessList &L) {
     for (const Access &P : L)
       if (!Conflict && !P.visibleTo(A.Stream) && P.Part.mayOverlap(A.Part) &&
+          !(SideStream && P.Mode == AccessMode::EntryReady) &&
           Streams.knownDistinct(P.Stream, A.Stream))
         Conflict = &P;
   };

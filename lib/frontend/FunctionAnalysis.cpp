@@ -69,13 +69,14 @@ bool mentionsStreamApis(const FunctionDecl &FD, ApiTable &Table) {
 std::unique_ptr<FunctionResult> analyzeFunction(const FunctionDecl &FD,
                                                 ASTContext &Ctx,
                                                 const AnalysisOptions &Opts,
-                                                ApiTable &Table) {
+                                                ApiTable &Table,
+                                                ObjectStreams *Held) {
   auto Result = std::make_unique<FunctionResult>();
   if (!FD.hasBody() || !mentionsStreamApis(FD, Table)) {
     Result->State = FunctionResult::NoStreamCode;
     return Result;
   }
-  Result->IR = lowerFunction(FD, Ctx, Table);
+  Result->IR = lowerFunction(FD, Ctx, Table, Held, Opts.SideStreamParameters);
   if (!Result->IR) {
     Result->State = FunctionResult::NoCFG;
     return Result;
@@ -117,7 +118,9 @@ const FunctionResult &AnalysisSession::get(const FunctionDecl &FD,
   auto &Slot = Cache[&FD];
   if (!Slot) {
     const auto Start = std::chrono::steady_clock::now();
-    Slot = analyzeFunction(FD, Ctx, Opts, Table);
+    if (!Held)
+      Held = std::make_unique<ObjectStreams>(Ctx, Table);
+    Slot = analyzeFunction(FD, Ctx, Opts, Table, Held.get());
     if (Opts.TimeFunctionsMs) {
       const double Ms = std::chrono::duration<double, std::milli>(
                             std::chrono::steady_clock::now() - Start)

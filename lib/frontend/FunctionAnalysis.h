@@ -14,6 +14,7 @@
 #include "lib/frontend/ApiConfig.h"
 #include "lib/frontend/ApiTable.h"
 #include "lib/frontend/IRBuilder.h"
+#include "lib/frontend/ObjectStreams.h"
 #include "lib/ir/Findings.h"
 #include "lib/ir/IR.h"
 #include "clang/Basic/SourceLocation.h"
@@ -45,6 +46,10 @@ struct AnalysisOptions {
   unsigned TimeFunctionsMs = 0;
   /// Framework APIs configured by the user.
   ApiConfig Config;
+  /// A stream parameter the function uses as a side stream is taken to
+  /// differ from the caller's current stream (the SideStreamParameters
+  /// option; SideParameters.h).
+  bool SideStreamParameters = true;
 };
 
 struct FunctionResult {
@@ -81,11 +86,13 @@ struct FunctionResult {
 /// kernel launches; other functions cannot have a finding and are skipped.
 bool mentionsStreamApis(const clang::FunctionDecl &FD, ApiTable &Table);
 
-/// Lowers and solves \p FD.
+/// Lowers and solves \p FD. \p Held: what the unit proves of its members,
+/// globals and stream parameters (null: nothing).
 std::unique_ptr<FunctionResult> analyzeFunction(const clang::FunctionDecl &FD,
                                                 clang::ASTContext &Ctx,
                                                 const AnalysisOptions &Opts,
-                                                ApiTable &Table);
+                                                ApiTable &Table,
+                                                ObjectStreams *Held = nullptr);
 
 /// One translation unit's analysis: one result per function, shared by
 /// every check. Create one per translation unit (its caches are keyed by
@@ -109,6 +116,8 @@ private:
   ApiTable Table;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionResult>>
       Cache;
+  /// The unit's member and global streams, scanned on the first function.
+  std::unique_ptr<ObjectStreams> Held;
   unsigned Skipped = 0;
 };
 

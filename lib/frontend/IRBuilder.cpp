@@ -4,6 +4,8 @@
 #include "lib/frontend/BranchConditions.h"
 #include "lib/frontend/FunctionAnalysis.h"
 #include "lib/frontend/Lowering.h"
+#include "lib/frontend/ObjectStreams.h"
+#include "lib/frontend/SideParameters.h"
 #include "lib/model/Bounds.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMap.h"
@@ -21,14 +23,17 @@ using bounds::MaxInlinedCallees;
 
 class IRBuilder {
 public:
-  IRBuilder(const FunctionDecl &FD, ASTContext &Ctx, ApiTable &Table)
-      : FD(FD), Ctx(Ctx), Table(Table),
+  IRBuilder(const FunctionDecl &FD, ASTContext &Ctx, ApiTable &Table,
+            ObjectStreams *Held, bool SideStreamParameters)
+      : FD(FD), Ctx(Ctx), Table(Table), Held(Held),
+        SideStreamParameters(SideStreamParameters),
         L(
             Ctx, Table, *IR,
             [this](const LambdaExpr &Lambda) { return bodyFor(Lambda); },
             [this](const FunctionDecl &Callee, const BoundCallables &Bound) {
               return calleeBody(Callee, Bound);
-            }) {
+            },
+            Held) {
     enter(FD);
   }
 
@@ -43,6 +48,7 @@ public:
     lowerBody(*G, 0);
     for (const ParmVarDecl *P : FD.parameters()) {
       VarId V = L.varOf(P);
+      markSideParameter(*P, IR->Vars[V]);
       IR->Params.push_back(V);
       IR->ParamSites.push_back(
           IR->var(V).Class == VarClass::Tensor
@@ -173,6 +179,19 @@ private:
     IR->Bodies[Id] = std::move(B);
   }
 
+  // A stream parameter the function enters or orders against the current
+  // stream is taken to differ from it, unless a caller in the unit passes
+  // the current stream.
+  void markSideParameter(const ParmVarDecl &P, Variable &V) {
+    if (!SideStreamParameters || !Held || V.Class != VarClass::Stream)
+      return;
+    const Stmt *Use = sideStreamUse(FD, P, Table);
+    if (!Use || Held->givenCurrentStream(&P))
+      return;
+    V.Proof = StreamProof::SideParameter;
+    V.ProvenAt = L.site(SiteKind::StreamProven, Use);
+  }
+
   // A two-way branch on a never-changing variable: what each edge tells.
   void branchConditions(const CFGBlock &From, Block &Out) {
     if (From.succ_size() != 2 || Out.Succs.size() != 2)
@@ -206,6 +225,8 @@ private:
   const FunctionDecl &FD;
   ASTContext &Ctx;
   ApiTable &Table;
+  ObjectStreams *Held;
+  bool SideStreamParameters;
   std::unique_ptr<Function> IR = std::make_unique<Function>();
   std::vector<std::unique_ptr<Context>> Contexts;
   Lowering L;
@@ -220,8 +241,9 @@ private:
 } // namespace
 
 std::unique_ptr<Function> lowerFunction(const FunctionDecl &FD, ASTContext &Ctx,
-                                        ApiTable &Table) {
-  return IRBuilder(FD, Ctx, Table).build();
+                                        ApiTable &Table, ObjectStreams *Held,
+                                        bool SideStreamParameters) {
+  return IRBuilder(FD, Ctx, Table, Held, SideStreamParameters).build();
 }
 
 } // namespace streamsafe

@@ -21,11 +21,16 @@ class FunctionDecl;
 
 namespace streamsafe {
 
+class ObjectStreams;
+
 /// Lowers \p FD (which must have a body) to the fact IR; null when Clang
-/// builds no CFG for it.
+/// builds no CFG for it. \p Held: what the unit proves of its members and
+/// globals (null: nothing); with it and \p SideStreamParameters, a stream
+/// parameter \p FD uses as a side stream is marked so (SideParameters.h).
 std::unique_ptr<Function> lowerFunction(const clang::FunctionDecl &FD,
-                                        clang::ASTContext &Ctx,
-                                        ApiTable &Table);
+                                        clang::ASTContext &Ctx, ApiTable &Table,
+                                        ObjectStreams *Held = nullptr,
+                                        bool SideStreamParameters = false);
 
 } // namespace streamsafe
 

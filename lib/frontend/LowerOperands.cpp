@@ -1,6 +1,7 @@
 //===--- LowerOperands.cpp - Expressions to IR operands -------------------===//
 
 #include "lib/frontend/Lowering.h"
+#include "lib/frontend/ObjectStreams.h"
 #include "lib/model/Arguments.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -178,6 +179,14 @@ VarId Lowering::varOf(const NamedDecl *D) {
     V.Persistent = Var->hasGlobalStorage();
   else if (isa<FieldDecl>(D))
     V.Persistent = true;
+  // A member or global the whole unit only ever gives fresh streams: the
+  // note of a finding points at where it is created, in whatever function.
+  if (V.Persistent && V.Class == VarClass::Stream && Held)
+    if (HeldStream H = Held->held(cast<ValueDecl>(D));
+        H.Proof != StreamProof::None) {
+      V.Proof = H.Proof;
+      V.ProvenAt = site(SiteKind::StreamProven, H.At->getBeginLoc(), H.At);
+    }
   IR.Vars.push_back(std::move(V));
   return It->second = static_cast<VarId>(IR.Vars.size() - 1);
 }
@@ -306,20 +315,7 @@ VarId Lowering::tensorName(const Expr *E) {
 }
 
 StreamRef Lowering::streamRef(const Expr *E) {
-  E = stripValue(E, Table);
-  while (E) {
-    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
-      E = stripValue(Cast->getSubExpr(), Table);
-      continue;
-    }
-    const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
-    if (MC && MC->getMethodDecl() &&
-        Table.lookup(MC->getMethodDecl()).Effect == ApiEffect::StreamIdentity) {
-      E = stripValue(MC->getImplicitObjectArgument(), Table);
-      continue;
-    }
-    break;
-  }
+  E = streamOperand(E, Table);
   if (!E)
     return StreamRef::unknown();
   if (isa<CXXNullPtrLiteralExpr>(E) || isa<GNUNullExpr>(E))
@@ -370,8 +366,14 @@ StreamRef Lowering::streamRef(const Expr *E) {
       return StreamRef::var(varOf(V));
     return StreamRef::unknown();
   }
-  if (const auto *ME = dyn_cast<MemberExpr>(E))
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    // A member the class only ever gives fresh streams is a variable of
+    // its own kind (varOf); any other member is a stream of its own.
+    if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+        FD && Held && Held->held(FD).Proof != StreamProof::None)
+      return StreamRef::var(varOf(FD));
     return {StreamRef::Other, objectOf(ME->getMemberDecl()), NoVar};
+  }
   return StreamRef::unknown();
 }
 
@@ -384,6 +386,13 @@ VarId Lowering::eventVar(const Expr *E) {
   if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(E))
     if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
       return varOf(V);
+  // An event member of this object (`ready_`, `this->ready_`): followed from
+  // its first record in the function, as a local is. Another object's
+  // member is not: two objects would share one variable.
+  if (const auto *ME = dyn_cast_or_null<MemberExpr>(E))
+    if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+        FD && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      return varOf(FD);
   return NoVar;
 }
 

@@ -12,8 +12,9 @@ using namespace clang;
 namespace streamsafe {
 
 Lowering::Lowering(ASTContext &Ctx, ApiTable &Table, Function &IR,
-                   BodyLowerer LowerBody, CalleeLowerer LowerCallee)
-    : Ctx(Ctx), SM(Ctx.getSourceManager()), Table(Table), IR(IR),
+                   BodyLowerer LowerBody, CalleeLowerer LowerCallee,
+                   ObjectStreams *Held)
+    : Ctx(Ctx), SM(Ctx.getSourceManager()), Table(Table), IR(IR), Held(Held),
       LowerBody(std::move(LowerBody)), LowerCallee(std::move(LowerCallee)),
       Containers(Ctx, Table) {}
 

@@ -41,6 +41,8 @@ class Stmt;
 
 namespace streamsafe {
 
+class ObjectStreams;
+
 /// Strips what does not change which value an expression denotes: parens,
 /// implicit casts, temporaries, copies, std::move.
 const clang::Expr *stripValue(const clang::Expr *E, ApiLookup &Table);
@@ -67,8 +69,11 @@ public:
   using CalleeLowerer = std::function<std::optional<BodyId>(
       const clang::FunctionDecl &, const BoundCallables &)>;
 
+  /// \p Held: what the unit proves of its members and globals (null:
+  /// nothing).
   Lowering(clang::ASTContext &Ctx, ApiTable &Table, Function &IR,
-           BodyLowerer LowerBody, CalleeLowerer LowerCallee);
+           BodyLowerer LowerBody, CalleeLowerer LowerCallee,
+           ObjectStreams *Held);
 
   /// The function whose statements are lowered next, its parent map and
   /// its branch conditions (\p Index names them for context()).
@@ -240,6 +245,7 @@ private:
   const clang::SourceManager &SM;
   ApiTable &Table;
   Function &IR;
+  ObjectStreams *Held;
   /// The lambda \p E denotes: written there, through a variable or a
   /// std::function, or a parameter of the helper being lowered bound to one.
   const clang::LambdaExpr *callableOf(const clang::Expr *E);

@@ -16,6 +16,8 @@ void TranslationUnitSession::addOptions(const AnalysisOptions &O) {
       (Pending.Config.*E.Field).insert(Name);
   if (Pending.DumpFunction.empty())
     Pending.DumpFunction = O.DumpFunction;
+  // Turned off for any check: off for the unit (one lowering serves all).
+  Pending.SideStreamParameters &= O.SideStreamParameters;
   if (!Pending.TimeFunctionsMs)
     Pending.TimeFunctionsMs = O.TimeFunctionsMs;
   const SolverLimits Defaults;

@@ -11,7 +11,8 @@
 // Merging: framework API lists are the union of what the checks were
 // configured with; a limit (VisitsPerBlock, MaxStateWork) set away from its
 // default by any check applies, the largest if several do; the first
-// DebugDumpFunction (and DebugTimeFunctions) wins.
+// DebugDumpFunction (and DebugTimeFunctions) wins; SideStreamParameters
+// turned off by any check is off for all.
 //
 //===----------------------------------------------------------------------===//
 

@@ -217,9 +217,12 @@ void stream_synchronized(const at::Tensor &X) {
   at::Tensor Z = Y.clone();
 }
 
-// A stream we cannot name (a parameter, a member) may be the current stream:
-// stay silent.
-void unknown_stream(const at::Tensor &X, c10::cuda::CUDAStream other) {
+// A stream we cannot name (handed back by unknown code, a member given any
+// stream) may be the current stream: stay silent. (A parameter entered by a
+// guard is a side stream: unsynchronized-access-side-parameters.cpp.)
+c10::cuda::CUDAStream stream_of_unknown_code();
+void unknown_stream(const at::Tensor &X) {
+  c10::cuda::CUDAStream other = stream_of_unknown_code();
   at::Tensor Y;
   {
     at::cuda::CUDAStreamGuard guard(other);

@@ -543,6 +543,8 @@ TEST(StreamTable, KnownDistinct) {
 
 TEST(StreamTable, KnownDistinctHeldAndSideStreams) {
   StreamTable T;
+  // Keys of variables: a raw small key could be a device's
+  // (keyOf(KeySpace::Device, 1) is 7).
   StreamId Member = T.get(StreamKind::Member, keyOf(KeySpace::Var, 1));
   StreamId Member2 = T.get(StreamKind::Member, keyOf(KeySpace::Var, 2));
   StreamId Attr = T.get(StreamKind::Attribute, keyOf(KeySpace::Var, 3));

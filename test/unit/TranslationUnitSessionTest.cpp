@@ -94,6 +94,21 @@ TEST(TranslationUnitSession, TheFirstCheckThatAsksForADebugOutputGetsIt) {
   EXPECT_EQ(S.get().options().TimeFunctionsMs, 0u);
 }
 
+TEST(TranslationUnitSession, SideStreamParametersTurnedOffByOneCheckIsOff) {
+  AnalysisOptions On, Off;
+  Off.SideStreamParameters = false;
+  TranslationUnitSession S;
+  S.addOptions(On);
+  S.addOptions(Off);
+  S.addOptions(On);
+  S.beginTranslationUnit();
+  EXPECT_FALSE(S.get().options().SideStreamParameters)
+      << "one lowering serves every check of the unit";
+  S.addOptions(On); // the next unit's checks leave it on
+  S.beginTranslationUnit();
+  EXPECT_TRUE(S.get().options().SideStreamParameters);
+}
+
 TEST(TranslationUnitSession, AskingBeforeTheUnitStartsSealsItsOptions) {
   TranslationUnitSession S;
   S.addOptions(withEventClass("a::Event"));

@@ -1,0 +1,81 @@
+//===--- ObjectStreams.h - Streams kept in members and globals --*- C++ -*-===//
+//
+// What the translation unit as a whole tells about stream variables that
+// outlive a call: a member of a class, a global, a function-local static.
+// One scan of the unit's own code (not of system headers) collects every
+// write of each such variable: an assignment, a constructor's initializer,
+// an in-class initializer, a cudaStreamCreate*(&m, ...), and any use that
+// could change it behind the scan's back (its address or a non-const
+// reference handed to other code). A variable that is only ever given
+// fresh streams (getStreamFromPool(), cudaStreamCreate*) is another stream
+// than the caller's current one in every function (StreamProof::Member,
+// StreamProof::Global). The same scan notes, for each stream parameter,
+// whether some call in the unit passes it the current stream, which rules
+// out taking the parameter for a side stream (SideParameters.h).
+//
+// Computed once per translation unit, on the first question.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_FRONTEND_OBJECTSTREAMS_H
+#define STREAMSAFE_LIB_FRONTEND_OBJECTSTREAMS_H
+
+#include "lib/frontend/ApiTable.h"
+#include "lib/ir/IR.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <utility>
+
+namespace clang {
+class ASTContext;
+class Expr;
+class FunctionDecl;
+class ParmVarDecl;
+class Stmt;
+class ValueDecl;
+} // namespace clang
+
+namespace streamsafe {
+
+/// A stream variable proven to hold only fresh streams, and the expression
+/// that gives it the first of them (for the note).
+struct HeldStream {
+  StreamProof Proof = StreamProof::None;
+  const clang::Stmt *At = nullptr;
+};
+
+/// The stream an expression denotes once casts, copies and the identity
+/// accessors (stream(), unwrap()) are looked through.
+const clang::Expr *streamOperand(const clang::Expr *E, ApiLookup &Table);
+/// True when \p E is the current stream: getCurrentCUDAStream() or a local
+/// variable initialised from it.
+bool isCurrentStream(const clang::Expr *E, ApiLookup &Table);
+
+class ObjectStreams {
+public:
+  ObjectStreams(clang::ASTContext &Ctx, ApiLookup &Table)
+      : Ctx(Ctx), Table(Table) {}
+
+  /// What a member or global stream variable is known to hold.
+  HeldStream held(const clang::ValueDecl *D);
+  /// True when a call in the unit (or the default argument) passes the
+  /// current stream for \p P, or for the parameter \p P overrides.
+  bool givenCurrentStream(const clang::ParmVarDecl *P);
+
+private:
+  void scan();
+  bool trackable(const clang::ValueDecl *D) const;
+
+  clang::ASTContext &Ctx;
+  ApiLookup &Table;
+  bool Scanned = false;
+  /// The variables proven to hold only fresh streams: the first creation.
+  llvm::DenseMap<const clang::ValueDecl *, const clang::Stmt *> Vars;
+  /// Parameters (a canonical declaration, an index) some call passes the
+  /// current stream.
+  llvm::DenseSet<std::pair<const clang::FunctionDecl *, unsigned>> GivenCurrent;
+};
+
+} // namespace streamsafe
+
+#endif // STREAMSAFE_LIB_FRONTEND_OBJECTSTREAMS_H
