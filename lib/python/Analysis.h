@@ -37,6 +37,9 @@ struct PyOptions {
   /// Print the facts and states of the def of this name ("<module>": the
   /// module body).
   std::string DumpFunction;
+  /// A stream parameter a def uses as a side stream differs from the
+  /// caller's current stream (the check option SideStreamParameters).
+  bool SideStreamParameters = true;
 };
 
 /// Analyses a parsed file.

@@ -121,8 +121,14 @@ static llvm::StringMap<VarClass> scanAttributes(TSNode Class,
       for (TSNode T : Targets) {
         if (!is(T, "attribute") || F.text(field(T, "object")) != Params[0])
           continue;
+        // `self.x = None` says nothing of the class x holds otherwise.
+        TSNode Value = Assign && Targets.size() == 1
+                           ? withoutNone(field(X, "right"))
+                           : field(X, "right");
+        if (Assign && Targets.size() == 1 && ts_node_is_null(Value))
+          continue;
         VarClass C = Assign && Targets.size() == 1
-                         ? classOfExpr(field(X, "right"), *S, F, I)
+                         ? classOfExpr(Value, *S, F, I)
                          : VarClass::Other;
         auto &Slot = Seen[F.text(field(T, "attribute"))];
         Slot = !Slot || *Slot == C ? C : VarClass::Other;
@@ -194,6 +200,8 @@ HelperIndex::HelperIndex(const SourceFile &F, const Imports &I) : F(F), I(I) {
   while (!Work.empty()) {
     TSNode N = Work.back();
     Work.pop_back();
+    if (is(N, "class_definition"))
+      Classes.push_back(N);
     if (is(N, "class_definition"))
       for (TSNode B : children(field(N, "superclasses")))
         for (TSNode M : children(field(N, "body"))) {

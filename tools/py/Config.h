@@ -3,7 +3,8 @@
 // streamsafe-py reads the same configuration file as the C++ checks: the
 // nearest .clang-tidy above the analysed file. `Checks:` selects the checks
 // (clang-tidy's globs) and `CheckOptions:` sets the engine's limits
-// (VisitsPerBlock, MaxStateWork, globally or under a check's name). One
+// (VisitsPerBlock, MaxStateWork) and SideStreamParameters, globally or
+// under a check's name. One
 // file configures both languages of a mixed repository (docs/python.md).
 //
 //===----------------------------------------------------------------------===//
@@ -23,6 +24,7 @@ struct FileConfig {
   std::string Checks; ///< its Checks: value ("" for none)
   std::optional<unsigned> VisitsPerBlock;
   std::optional<uint64_t> MaxStateWork;
+  std::optional<bool> SideStreamParameters;
   std::string Error; ///< why the file could not be read
 };
 

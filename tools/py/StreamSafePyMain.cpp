@@ -150,6 +150,8 @@ int main(int argc, char **argv) {
       FileOpts.Limits.VisitsPerBlock = *Config.VisitsPerBlock;
     if (Config.MaxStateWork)
       FileOpts.Limits.MaxStateWork = *Config.MaxStateWork;
+    if (Config.SideStreamParameters)
+      FileOpts.SideStreamParameters = *Config.SideStreamParameters;
     CheckFilter Filter = FilterFor(Config);
 
     SourceFile F(Path, (*Buf)->getBuffer().str());
