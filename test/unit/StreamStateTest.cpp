@@ -543,14 +543,15 @@ TEST(StreamTable, KnownDistinct) {
 
 TEST(StreamTable, KnownDistinctHeldAndSideStreams) {
   StreamTable T;
-  StreamId Member = T.get(StreamKind::Member, 1);
-  StreamId Member2 = T.get(StreamKind::Member, 2);
-  StreamId Attr = T.get(StreamKind::Attribute, 3);
-  StreamId Global = T.get(StreamKind::Global, 4);
-  StreamId Side = T.get(StreamKind::SideParameter, 5);
-  StreamId Param = T.get(StreamKind::Parameter, 6);
-  StreamId Other = T.get(StreamKind::Other, 7);
-  StreamId Pool = T.get(StreamKind::Pool, 8);
+  // Keys of variables: a raw key may be a device's (keyOf).
+  StreamId Member = T.get(StreamKind::Member, keyOf(KeySpace::Var, 1));
+  StreamId Member2 = T.get(StreamKind::Member, keyOf(KeySpace::Var, 2));
+  StreamId Attr = T.get(StreamKind::Attribute, keyOf(KeySpace::Var, 3));
+  StreamId Global = T.get(StreamKind::Global, keyOf(KeySpace::Var, 4));
+  StreamId Side = T.get(StreamKind::SideParameter, keyOf(KeySpace::Var, 5));
+  StreamId Param = T.get(StreamKind::Parameter, keyOf(KeySpace::Var, 6));
+  StreamId Other = T.get(StreamKind::Other, keyOf(KeySpace::Var, 7));
+  StreamId Pool = T.get(StreamKind::Pool, keyOf(KeySpace::Var, 8));
   StreamId Dev1 = T.deviceCurrent(1);
   const StreamId Default = StreamTable::Default,
                  Entry = StreamTable::EntryCurrent;
@@ -578,3 +579,38 @@ TEST(StreamTable, KnownDistinctHeldAndSideStreams) {
   EXPECT_FALSE(T.knownDistinct(Side, Other));
   EXPECT_TRUE(T.knownDistinct(Side, Pool)); // the pool stream is fresh
 }
+
+TEST(StreamTable, CurrentStreamsOfTwoKnownDevicesAreDistinct) {
+  StreamTable T;
+  StreamId Dev0 = T.deviceCurrent(0), Dev1 = T.deviceCurrent(1);
+  EXPECT_EQ(T.deviceCurrent(0), Dev0); // one symbol per device
+  EXPECT_EQ(T.kind(Dev1), StreamKind::EntryCurrent);
+  EXPECT_EQ(T.describe(Dev1).Device, 1);
+  EXPECT_TRUE(T.knownDistinct(Dev0, Dev1));
+  EXPECT_TRUE(T.knownDistinct(Dev1, Dev0));
+  // The caller's device may be either: its stream may be theirs.
+  StreamId Param = T.get(StreamKind::Parameter, 1);
+  for (StreamId S : {StreamTable::EntryCurrent, StreamTable::Default, Param}) {
+    EXPECT_FALSE(T.knownDistinct(Dev0, S)) << S;
+    EXPECT_FALSE(T.knownDistinct(S, Dev1)) << S;
+  }
+  // A pool stream still differs from every named stream.
+  EXPECT_TRUE(T.knownDistinct(T.get(StreamKind::Pool, 2), Dev0));
+}
+
+TEST(StreamTable, DescribesByKindAndFirstName) {
+  StreamTable T;
+  StreamId E = T.get(StreamKind::Executor, 1);
+  StreamId P = T.get(StreamKind::Parameter, 2);
+  EXPECT_EQ(T.describe(E).Kind, StreamKind::Executor);
+  EXPECT_EQ(T.describe(P).Kind, StreamKind::Parameter);
+  T.nameBy(P, 7);
+  T.nameBy(P, 8); // the first variable names it
+  EXPECT_EQ(T.describe(P).Named, 7u);
+  T.nameBy(StreamTable::Unknown, 3); // fixed symbols keep no name
+  T.nameBy(StreamTable::Default, 3);
+  EXPECT_EQ(T.describe(StreamTable::Unknown).Named, NoVar);
+  EXPECT_EQ(T.describe(StreamTable::Default).Named, NoVar);
+}
+
+} // namespace
