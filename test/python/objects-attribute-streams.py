@@ -251,3 +251,59 @@ def uses_rebound(x: torch.Tensor):
     with torch.cuda.stream(OTHER):
         z = y + 1
     return z
+
+
+# A class of the file derived from it may give the attribute the current
+# stream: the base's methods may run on such an object (silent).
+class Pipeline:
+    def __init__(self):
+        self.side = torch.cuda.Stream()
+        self.ready = torch.cuda.Event()
+
+    def use(self, x: torch.Tensor):
+        y = x * 2
+        with torch.cuda.stream(self.side):
+            z = y + 1
+        return z
+
+    # An event attribute recorded elsewhere: waiting on it is not an
+    # unrecorded wait (silent).
+    def join(self):
+        torch.cuda.current_stream().wait_event(self.ready)
+
+
+class OnCurrent(Pipeline):
+    def __init__(self):
+        super().__init__()
+        self.side = torch.cuda.current_stream()
+
+
+# An event attribute recorded and waited on in the method is followed.
+class Prefetcher:
+    def __init__(self):
+        self.stream = torch.cuda.Stream()
+        self.copied = torch.cuda.Event()
+
+    def prefetch(self, x: torch.Tensor):
+        self.stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(self.stream):
+            y = x * 2
+            self.copied.record()
+        self.copied.wait()
+        z = y + 1
+        y.record_stream(torch.cuda.current_stream())
+        return z
+
+    def prefetch_unjoined(self, x: torch.Tensor):
+        self.stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(self.stream):
+            y = x * 2
+            self.copied.record()
+        z = y + 1
+        # CHECK-NOTES: :[[@LINE-1]]:13: warning: tensor 'y' is read on the caller's current stream while its write on attribute 'self.stream' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:33: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+        # CHECK-NOTES: :[[@LINE-5]]:17: note: 'y' is written on attribute 'self.stream' here
+        # CHECK-NOTES: :[[@LINE-7]]:14: note: the current stream was set to attribute 'self.stream' here
+        # CHECK-NOTES: :[[@LINE-23]]:9: note: 'self.stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+        y.record_stream(torch.cuda.current_stream())
+        return z
