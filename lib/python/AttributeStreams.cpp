@@ -182,6 +182,8 @@ const llvm::StringMap<TSNode> &HelperIndex::freshAttributes(TSNode Class) {
       continue;
     TSNode Left = unparen(field(N, "left"));
     TSNode Right = field(N, "right");
+    if (Assign && ts_node_is_null(Right))
+      continue; // `self.x: torch.cuda.Stream`: an annotation, no value
     // `x = v` directly in a class body of the family: the class attribute
     // an object reads before (or instead of) its own.
     TSNode Body = ts_node_parent(ts_node_parent(N));

@@ -66,6 +66,8 @@ class Offloader:
 # A communicator: the stream is made in __init__ (None until a device is
 # known), used by an allreduce-like method.
 class Communicator:
+    comm_stream: torch.cuda.Stream  # an annotation: no assignment
+
     def __init__(self, enabled):
         self.comm_stream = torch.cuda.Stream(priority=-1) if enabled else None
 
