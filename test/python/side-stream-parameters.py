@@ -2,6 +2,9 @@
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: printf 'CheckOptions:\n  SideStreamParameters: false\n' > %t/.clang-tidy
 # RUN: cp %s %t/off.py && %check_streamsafe_py -check-suffix=OFF %t/off.py
+# RUN: mkdir -p %t/check && cp %s %t/check/off.py
+# RUN: printf "CheckOptions:\n  streamsafe-unsynchronized-access.SideStreamParameters: 'false'\n" > %t/check/.clang-tidy
+# RUN: %check_streamsafe_py -check-suffix=OFF %t/check/off.py
 
 # A stream parameter the def itself uses as a side stream (enters it, makes
 # it wait on the current stream or the current stream on it, orders the two
