@@ -12,8 +12,8 @@
 // unknown call, an assignment the scan cannot read) leaves it unknown, as
 // before: silent. A module global assigned once, at the module's top level,
 // a fresh stream, and declared global by no def, is the same for every def
-// (StreamProof::Global). docs/design.md, "Streams in objects and
-// parameters".
+// (StreamProof::Global). docs/python.md, "Streams kept in objects, globals
+// and parameters".
 //
 //===----------------------------------------------------------------------===//
 

@@ -43,8 +43,8 @@ inline Position unpackLoc(uint64_t L) {
 class Builder {
 public:
   /// \p X: what the file defines (shared by the file's scopes).
-  /// \p SideStreamParameters: the option of that name (item 2 of
-  /// docs/design.md, "Streams in objects and parameters").
+  /// \p SideStreamParameters: the option of that name (docs/python.md,
+  /// "Streams kept in objects, globals and parameters").
   Builder(const SourceFile &F, const Imports &I, HelperIndex &X,
           bool SideStreamParameters = true)
       : F(F), I(I), X(&X), SideStreamParameters(SideStreamParameters) {}

@@ -10,8 +10,8 @@
 // stream at the entry (StreamProof::SideParameter), unless a caller in the
 // file passes the current stream for it, the def rebinds it, or it has a
 // default (a call may leave it out). The option SideStreamParameters
-// (default true) turns this off, as for the C++ checks. docs/design.md,
-// "Streams in objects and parameters".
+// (default true) turns this off, as for the C++ checks. docs/python.md,
+// "Streams kept in objects, globals and parameters".
 //
 //===----------------------------------------------------------------------===//
 
