@@ -220,6 +220,20 @@ TSNode HelperIndex::moduleClass(llvm::StringRef Name) const {
   return ModuleClasses.lookup(Name);
 }
 
+TSNode HelperIndex::methodIn(TSNode Class, llvm::StringRef Name) const {
+  // Nearest first; past a base that is not a class of the file, the method
+  // may be that base's.
+  for (TSNode C : lineage(Class)) {
+    TSNode M = methodOf(C, Name, F);
+    if (!ts_node_is_null(M))
+      return M;
+    for (TSNode B : children(field(C, "superclasses")))
+      if (ts_node_is_null(baseClass(B)) && F.text(B) != "object")
+        return TSNode{};
+  }
+  return TSNode{};
+}
+
 bool HelperIndex::overridden(TSNode Class, llvm::StringRef Method) const {
   return Overrides.contains(F.text(field(Class, "name")).str() + "." +
                             Method.str());
@@ -552,7 +566,7 @@ bool Builder::helperCall(TSNode N, Value &Result) {
       F.text(Object) != F.text(St->S->Params[0]) || decorated(St->S->Node))
     return false;
   llvm::StringRef Method = F.text(field(Fn, "attribute"));
-  TSNode Def = methodOf(Class, Method, F);
+  TSNode Def = X->methodIn(Class, Method);
   if (ts_node_is_null(Def) || X->overridden(Class, Method))
     return false;
   return runInPlace(N, A, Def, St->S->ModuleScope, St->Self, true, Result);

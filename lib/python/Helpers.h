@@ -47,6 +47,10 @@ public:
   HelperIndex(const SourceFile &F, const Imports &I);
   /// The module-level class \p Name (null: none, or defined twice).
   TSNode moduleClass(llvm::StringRef Name) const;
+  /// The undecorated method \p Name an object of \p Class runs: its own,
+  /// or one of its bases' in the file (null: none, or a base outside the
+  /// file may define it).
+  TSNode methodIn(TSNode Class, llvm::StringRef Name) const;
   /// Whether a class of the file derived from \p Class defines \p Method.
   bool overridden(TSNode Class, llvm::StringRef Method) const;
   /// Whether a def's own code uses the stream API (as the C++ pre-scan

@@ -155,17 +155,17 @@ class FromUnknownCall:
 # Set from outside the class, through an object: may be anything.
 class SetOutside:
     def __init__(self):
-        self.side = torch.cuda.Stream()
+        self.shared_stream = torch.cuda.Stream()
 
     def use(self, x: torch.Tensor):
         y = x * 2
-        with torch.cuda.stream(self.side):
+        with torch.cuda.stream(self.shared_stream):
             z = y + 1
         return z
 
 
 def share(a: SetOutside):
-    a.side = torch.cuda.current_stream()
+    a.shared_stream = torch.cuda.current_stream()
 
 
 # A base class of the file that gives the attribute the current stream:
@@ -307,5 +307,44 @@ class Prefetcher:
         # CHECK-NOTES: :[[@LINE-5]]:17: note: 'y' is written on attribute 'self.stream' here
         # CHECK-NOTES: :[[@LINE-7]]:14: note: the current stream was set to attribute 'self.stream' here
         # CHECK-NOTES: :[[@LINE-23]]:9: note: 'self.stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+        y.record_stream(torch.cuda.current_stream())
+        return z
+
+
+# self.m() of a method a base of the file defines runs in place on the same
+# attributes (the join below makes the current stream wait, the broken one
+# the other way round).
+class Joiner:
+    def __init__(self):
+        self.join_stream = torch.cuda.Stream()
+
+    def join(self):
+        torch.cuda.current_stream().wait_stream(self.join_stream)
+
+    def broken_join(self):
+        self.join_stream.wait_stream(torch.cuda.current_stream())
+
+
+class JoinedWorker(Joiner):
+    def work(self, x: torch.Tensor):
+        self.join_stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(self.join_stream):
+            y = x * 2
+        self.join()
+        z = y + 1
+        y.record_stream(torch.cuda.current_stream())
+        return z
+
+    def work_broken(self, x: torch.Tensor):
+        self.join_stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(self.join_stream):
+            y = x * 2
+        self.broken_join()
+        z = y + 1
+        # CHECK-NOTES: :[[@LINE-1]]:13: warning: tensor 'y' is read on the caller's current stream while its write on attribute 'self.join_stream' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-4]]:22: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+        # CHECK-NOTES: :[[@LINE-5]]:17: note: 'y' is written on attribute 'self.join_stream' here
+        # CHECK-NOTES: :[[@LINE-7]]:14: note: the current stream was set to attribute 'self.join_stream' here
+        # CHECK-NOTES: :[[@LINE-29]]:9: note: 'self.join_stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
         y.record_stream(torch.cuda.current_stream())
         return z
