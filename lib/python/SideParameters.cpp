@@ -149,32 +149,37 @@ private:
 };
 
 /// Whether \p Arg, at a call in the file, is the current stream: the call
-/// itself, or a name its scope binds to it.
+/// itself, or a name that its def, an enclosing def or the module binds to
+/// it (any of them: the one the name resolves to is not asked).
 bool currentAt(TSNode Arg, const SourceFile &F, const Imports &I) {
   Arg = argValue(Arg);
   if (isCurrentStreamCall(Arg, I))
     return true;
   if (!is(Arg, "identifier"))
     return false;
-  TSNode Scope = ts_node_parent(Arg);
-  while (!ts_node_is_null(Scope) && !is(Scope, "function_definition"))
-    Scope = ts_node_parent(Scope);
-  TSNode Body = ts_node_is_null(Scope) ? F.root() : field(Scope, "body");
   bool Current = false;
-  ownCode(Body, [&](TSNode X) {
-    if (!is(X, "assignment") && !is(X, "named_expression"))
-      return;
-    TSNode Left = is(X, "assignment") ? field(X, "left") : field(X, "name");
-    TSNode Right = is(X, "assignment") ? field(X, "right") : field(X, "value");
-    if (!is(unparen(Left), "identifier") ||
-        F.text(unparen(Left)) != F.text(Arg) || ts_node_is_null(Right))
-      return;
-    TSNode V = unparen(Right);
-    if (is(V, "conditional_expression"))
-      for (TSNode C : children(V))
-        Current |= isCurrentStreamCall(C, I);
-    Current |= isCurrentStreamCall(V, I);
-  });
+  auto BoundInBody = [&](TSNode Body) {
+    ownCode(Body, [&](TSNode X) {
+      bool Assign = is(X, "assignment");
+      if (!Assign && !is(X, "named_expression"))
+        return;
+      TSNode Left = unparen(field(X, Assign ? "left" : "name"));
+      TSNode Right = field(X, Assign ? "right" : "value");
+      if (!is(Left, "identifier") || F.text(Left) != F.text(Arg) ||
+          ts_node_is_null(Right))
+        return;
+      TSNode V = unparen(Right);
+      if (is(V, "conditional_expression"))
+        for (TSNode C : children(V))
+          Current |= isCurrentStreamCall(C, I);
+      Current |= isCurrentStreamCall(V, I);
+    });
+  };
+  for (TSNode S = ts_node_parent(Arg); !ts_node_is_null(S);
+       S = ts_node_parent(S))
+    if (is(S, "function_definition"))
+      BoundInBody(field(S, "body"));
+  BoundInBody(F.root());
   return Current;
 }
 

@@ -96,3 +96,33 @@ def only_records(x: torch.Tensor, s: torch.cuda.Stream):
     y = x * 2
     y.record_stream(s)
     return y
+
+
+# The caller passes a module global bound to the current stream.
+MAIN = torch.cuda.current_stream()
+
+
+def given_the_global(x: torch.Tensor, s: torch.cuda.Stream):
+    y = x * 2
+    with torch.cuda.stream(s):
+        z = y + 1
+    y.record_stream(s)
+    return z
+
+
+def passes_the_global(x: torch.Tensor):
+    given_the_global(x, MAIN)
+
+
+# A method whose caller passes the current stream through the object.
+class Worker:
+    def run(self, x: torch.Tensor, s: torch.cuda.Stream):
+        y = x * 2
+        with torch.cuda.stream(s):
+            z = y + 1
+        y.record_stream(s)
+        return z
+
+
+def drive(w: Worker, x: torch.Tensor):
+    w.run(x, torch.cuda.current_stream())
