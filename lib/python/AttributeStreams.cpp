@@ -182,17 +182,20 @@ const llvm::StringMap<TSNode> &HelperIndex::freshAttributes(TSNode Class) {
       continue;
     TSNode Left = unparen(field(N, "left"));
     TSNode Right = field(N, "right");
-    if (Assign && ts_node_is_null(Right))
-      continue; // `self.x: torch.cuda.Stream`: an annotation, no value
     // `x = v` directly in a class body of the family: the class attribute
     // an object reads before (or instead of) its own.
     TSNode Body = ts_node_parent(ts_node_parent(N));
     if (is(Left, "identifier") && is(Body, "block") &&
         is(ts_node_parent(Body), "class_definition") &&
         InFamily(ts_node_parent(Body))) {
-      Assigned(F.text(Left), Left, Assign ? Right : TSNode{});
+      // `x: T` alone declares it; in a decorated class (a dataclass) it is
+      // a field that a generated __init__ sets from a parameter.
+      if (!Assign || !ts_node_is_null(Right) || decorated(ts_node_parent(Body)))
+        Assigned(F.text(Left), Left, Assign ? Right : TSNode{});
       continue;
     }
+    if (Assign && ts_node_is_null(Right))
+      continue; // `self.x: torch.cuda.Stream`: an annotation, no value
     bool Unpacked = !is(Left, "attribute");
     std::vector<TSNode> Targets{Left};
     if (Unpacked)

@@ -3,6 +3,8 @@
 # A method analysed on its own: `self` is an object of its class. An
 # attribute every assignment of the class gives a fresh stream (or None)
 # is a stream of its own, not the caller's current stream, in every method.
+import dataclasses
+
 import torch
 
 
@@ -347,4 +349,20 @@ class JoinedWorker(Joiner):
         # CHECK-NOTES: :[[@LINE-7]]:14: note: the current stream was set to attribute 'self.join_stream' here
         # CHECK-NOTES: :[[@LINE-29]]:9: note: 'self.join_stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
         y.record_stream(torch.cuda.current_stream())
+        return z
+
+
+# A dataclass field: its generated __init__ sets it from a parameter
+# (silent).
+@dataclasses.dataclass
+class Config:
+    stream: torch.cuda.Stream
+
+    def reset(self):
+        self.stream = torch.cuda.Stream()
+
+    def use(self, x: torch.Tensor):
+        y = x * 2
+        with torch.cuda.stream(self.stream):
+            z = y + 1
         return z
