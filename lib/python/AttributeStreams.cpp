@@ -177,6 +177,15 @@ const llvm::StringMap<TSNode> &HelperIndex::freshAttributes(TSNode Class) {
         Opaque = true;
       continue;
     }
+    // `torch.cuda.set_stream(self.x)`: x may be the current stream from
+    // then on (set for the process, ProcessStreams.cpp).
+    if (is(N, "call") &&
+        apiOf(I.qualify(field(N, "function"))) == PyApi::SetStream) {
+      std::vector<TSNode> A = children(field(N, "arguments"));
+      if (!A.empty() && is(unparen(A[0]), "attribute"))
+        Bad.insert(F.text(field(unparen(A[0]), "attribute")));
+      continue;
+    }
     bool Assign = is(N, "assignment");
     if (!Assign && !is(N, "augmented_assignment"))
       continue;
