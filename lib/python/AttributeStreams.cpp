@@ -11,7 +11,8 @@
 // Anything else (current_stream(), an ExternalStream, a parameter, an
 // unknown call, an assignment the scan cannot read) leaves it unknown, as
 // before: silent. A module global assigned once, at the module's top level,
-// a fresh stream, and declared global by no def, is the same for every def
+// a fresh stream, declared global by no def and never set as the current
+// stream, is the same for every def
 // (StreamProof::Global). docs/python.md, "Streams kept in objects, globals
 // and parameters".
 //
@@ -237,7 +238,7 @@ const llvm::StringMap<TSNode> &HelperIndex::freshAttributes(TSNode Class) {
   return It->second;
 }
 
-bool HelperIndex::declaredGlobal(llvm::StringRef Name) {
+bool HelperIndex::globalMayChange(llvm::StringRef Name) {
   if (!Globals) {
     Globals.emplace();
     std::vector<TSNode> Work{F.root()};
@@ -247,6 +248,14 @@ bool HelperIndex::declaredGlobal(llvm::StringRef Name) {
       if (is(N, "global_statement"))
         for (TSNode C : children(N))
           Globals->insert(F.text(C));
+      // `torch.cuda.set_stream(S)`: S may be the current stream from then
+      // on (the module's start-up sets it for the program).
+      if (is(N, "call") &&
+          apiOf(I.qualify(field(N, "function"))) == PyApi::SetStream) {
+        std::vector<TSNode> A = children(field(N, "arguments"));
+        if (!A.empty() && is(unparen(A[0]), "identifier"))
+          Globals->insert(F.text(unparen(A[0])));
+      }
       for (TSNode C : children(N))
         Work.push_back(C);
     }
@@ -305,7 +314,7 @@ void Builder::proveGlobal(llvm::StringRef Name, const Scope &Module,
   if (V.Class != VarClass::Stream || B == Module.Bindings.end() ||
       Module.Elements.count(Name) || B->second.size() != 1 ||
       ts_node_is_null(B->second[0]) ||
-      givenBy(B->second[0], I) != Given::Fresh || X->declaredGlobal(Name))
+      givenBy(B->second[0], I) != Given::Fresh || X->globalMayChange(Name))
     return;
   V.Proof = StreamProof::Global;
   V.ProvenAt = siteAt(SiteKind::StreamProven, start(B->second[0]),

@@ -69,8 +69,9 @@ public:
   /// assignment that creates one (in __init__ when it does).
   const llvm::StringMap<TSNode> &freshAttributes(TSNode Class);
   /// Whether some def of the file declares \p Name global (it may rebind
-  /// the module's variable).
-  bool declaredGlobal(llvm::StringRef Name);
+  /// the module's variable), or the file passes it to set_stream (it may
+  /// be the current stream).
+  bool globalMayChange(llvm::StringRef Name);
   /// Whether a call in the file passes the current stream for parameter
   /// \p Index (counting a method's self) of \p Def (SideParameters.cpp).
   bool givenCurrentStream(TSNode Def, unsigned Index);

@@ -380,3 +380,16 @@ class Engine:
         with torch.cuda.stream(self.engine_stream):
             z = y + 1
         return z
+
+
+# A global the module sets as the program's stream: the caller's current
+# stream later on (silent).
+PROGRAM = torch.cuda.Stream()
+torch.cuda.set_stream(PROGRAM)
+
+
+def uses_program_stream(x: torch.Tensor):
+    y = x * 2
+    with torch.cuda.stream(PROGRAM):
+        z = y + 1
+    return z
