@@ -76,7 +76,7 @@ private:
 
   void analyse(const Scope &S, std::string Name) {
     ++Result.Scopes;
-    Builder B(F, I, X);
+    Builder B(F, I, X, Opts.SideStreamParameters);
     LoweredFunction L = B.build(S, Name);
     SolverLimits Limits = Opts.Limits;
     Limits.Dump = !Opts.DumpFunction.empty() && Opts.DumpFunction == Name;

@@ -41,6 +41,9 @@ struct PyOptions {
   /// Calls that return the accelerator's module, which then stands for
   /// torch.cuda (';'-separated dotted names; lib/model/Accelerators.h).
   std::string DeviceModuleFunctions = DefaultDeviceModuleFunctions;
+  /// A stream parameter a def uses as a side stream differs from the
+  /// caller's current stream (the check option SideStreamParameters).
+  bool SideStreamParameters = true;
 };
 
 /// Analyses a parsed file.

@@ -27,6 +27,8 @@ VarId Builder::varOf(llvm::StringRef Name) {
     // A module's global, seen from a function: one storage for the whole
     // function, never bound or unbound by it.
     V.Persistent = Owner->K == Scope::Module && Root->K != Scope::Module;
+    if (V.Persistent)
+      proveGlobal(Name, *Owner, V);
     IR->Vars.push_back(std::move(V));
     It->second = IR->Vars.size() - 1;
   }

@@ -62,6 +62,8 @@ LoweredFunction Builder::build(const Scope &S, std::string Name) {
                                  ? site(SiteKind::ParamReady, P)
                                  : NoSite);
   }
+  if (S.K == Scope::Def && SideStreamParameters)
+    proveSideParameters(S);
   // Thread bodies, in the order they were found (each may find more).
   while (!Pending.empty()) {
     PendingBody Next = Pending.front();
@@ -97,8 +99,10 @@ Body Builder::lowerBody(const Scope &S, bool OwnsLocals,
          fact::SetCurrent{StreamRef::legacy()});
   if (OwnsLocals)
     declareLocals(S);
-  if (S.K == Scope::Def && &S == Root)
+  if (S.K == Scope::Def && &S == Root) {
     bindClosureStreams(S);
+    followSelf(S);
+  }
   TSNode Body = S.K == Scope::Module ? S.Node : field(S.Node, "body");
   if (Helper && !Helper->Part.empty()) {
     for (TSNode X : Helper->Part)

@@ -43,8 +43,11 @@ inline Position unpackLoc(uint64_t L) {
 class Builder {
 public:
   /// \p X: what the file defines (shared by the file's scopes).
-  Builder(const SourceFile &F, const Imports &I, HelperIndex &X)
-      : F(F), I(I), X(&X) {}
+  /// \p SideStreamParameters: the option of that name (docs/python.md,
+  /// "Streams kept in objects, globals and parameters").
+  Builder(const SourceFile &F, const Imports &I, HelperIndex &X,
+          bool SideStreamParameters = true)
+      : F(F), I(I), X(&X), SideStreamParameters(SideStreamParameters) {}
 
   /// Lowers \p S (its Node is the module or a function_definition).
   LoweredFunction build(const Scope &S, std::string Name);
@@ -302,6 +305,18 @@ private:
   /// this body: f runs on a worker thread.
   bool submitTask(TSNode Call);
 
+  //===-- Streams kept in objects, globals, side parameters ---------------===//
+  /// A method analysed on its own: `self` is an object of its class, its
+  /// stream and event attributes variables of it; one only ever given
+  /// fresh streams is a stream of its own (AttributeStreams.cpp).
+  void followSelf(const Scope &S);
+  /// A module global \p V, seen from a def: only ever the fresh stream of
+  /// its one assignment (StreamProof::Global), when it is.
+  void proveGlobal(llvm::StringRef Name, const Scope &Module, Variable &V);
+  /// The root def's stream parameters it uses as side streams
+  /// (SideParameters.cpp): StreamProof::SideParameter.
+  void proveSideParameters(const Scope &S);
+
   //===-- Variables, objects, sites, facts --------------------------------===//
   VarId varOf(llvm::StringRef Name);
   VarId syntheticVar(const char *Name, VarClass C, TSNode Key);
@@ -315,6 +330,7 @@ private:
   const SourceFile &F;
   const Imports &I;
   HelperIndex *X;
+  bool SideStreamParameters = true;
   Function *IR = nullptr;
   LoweredFunction *Out = nullptr;
   const Scope *Root = nullptr;

@@ -121,8 +121,14 @@ static llvm::StringMap<VarClass> scanAttributes(TSNode Class,
       for (TSNode T : Targets) {
         if (!is(T, "attribute") || F.text(field(T, "object")) != Params[0])
           continue;
+        // `self.x = None` says nothing of the class x holds otherwise.
+        TSNode Value = Assign && Targets.size() == 1
+                           ? withoutNone(field(X, "right"))
+                           : field(X, "right");
+        if (Assign && Targets.size() == 1 && ts_node_is_null(Value))
+          continue;
         VarClass C = Assign && Targets.size() == 1
-                         ? classOfExpr(field(X, "right"), *S, F, I)
+                         ? classOfExpr(Value, *S, F, I)
                          : VarClass::Other;
         auto &Slot = Seen[F.text(field(T, "attribute"))];
         Slot = !Slot || *Slot == C ? C : VarClass::Other;
@@ -195,6 +201,8 @@ HelperIndex::HelperIndex(const SourceFile &F, const Imports &I) : F(F), I(I) {
     TSNode N = Work.back();
     Work.pop_back();
     if (is(N, "class_definition"))
+      Classes.push_back(N);
+    if (is(N, "class_definition"))
       for (TSNode B : children(field(N, "superclasses")))
         for (TSNode M : children(field(N, "body"))) {
           if (is(M, "decorated_definition"))
@@ -210,6 +218,20 @@ HelperIndex::HelperIndex(const SourceFile &F, const Imports &I) : F(F), I(I) {
 
 TSNode HelperIndex::moduleClass(llvm::StringRef Name) const {
   return ModuleClasses.lookup(Name);
+}
+
+TSNode HelperIndex::methodIn(TSNode Class, llvm::StringRef Name) const {
+  // Nearest first; past a base that is not a class of the file, the method
+  // may be that base's.
+  for (TSNode C : lineage(Class)) {
+    TSNode M = methodOf(C, Name, F);
+    if (!ts_node_is_null(M))
+      return M;
+    for (TSNode B : children(field(C, "superclasses")))
+      if (ts_node_is_null(baseClass(B)) && F.text(B) != "object")
+        return TSNode{};
+  }
+  return TSNode{};
 }
 
 bool HelperIndex::overridden(TSNode Class, llvm::StringRef Method) const {
@@ -544,7 +566,7 @@ bool Builder::helperCall(TSNode N, Value &Result) {
       F.text(Object) != F.text(St->S->Params[0]) || decorated(St->S->Node))
     return false;
   llvm::StringRef Method = F.text(field(Fn, "attribute"));
-  TSNode Def = methodOf(Class, Method, F);
+  TSNode Def = X->methodIn(Class, Method);
   if (ts_node_is_null(Def) || X->overridden(Class, Method))
     return false;
   return runInPlace(N, A, Def, St->S->ModuleScope, St->Self, true, Result);

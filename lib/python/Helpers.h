@@ -17,6 +17,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,10 @@ public:
   HelperIndex(const SourceFile &F, const Imports &I);
   /// The module-level class \p Name (null: none, or defined twice).
   TSNode moduleClass(llvm::StringRef Name) const;
+  /// The undecorated method \p Name an object of \p Class runs: its own,
+  /// or one of its bases' in the file (null: none, or a base outside the
+  /// file may define it).
+  TSNode methodIn(TSNode Class, llvm::StringRef Name) const;
   /// Whether a class of the file derived from \p Class defines \p Method.
   bool overridden(TSNode Class, llvm::StringRef Method) const;
   /// Whether a def's own code uses the stream API (as the C++ pre-scan
@@ -56,15 +61,45 @@ public:
   /// its methods, every v a stream (or every v an event).
   const llvm::StringMap<VarClass> &attributeClasses(TSNode Class,
                                                     const Scope &Module);
+  /// \p Class and its bases defined in the file, nearest first (the classes
+  /// whose methods run on its objects as far as the file says).
+  std::vector<TSNode> lineage(TSNode Class) const;
+  /// The attributes of \p Class's objects that only ever hold fresh streams
+  /// (AttributeStreams.cpp): each with the `self.x` target of the
+  /// assignment that creates one (in __init__ when it does).
+  const llvm::StringMap<TSNode> &freshAttributes(TSNode Class);
+  /// Whether some def of the file declares \p Name global (it may rebind
+  /// the module's variable), or the file passes it to set_stream (it may
+  /// be the current stream).
+  bool globalMayChange(llvm::StringRef Name);
+  /// Whether a call in the file passes the current stream for parameter
+  /// \p Index (counting a method's self) of \p Def (SideParameters.cpp).
+  bool givenCurrentStream(TSNode Def, unsigned Index);
 
 private:
+  /// The file's classes whose methods may run on an object of \p Class:
+  /// its lineage, the classes derived from it and their lineages.
+  std::vector<TSNode> family(TSNode Class) const;
+  /// Module-level class of a base in a superclass list (null: none).
+  TSNode baseClass(TSNode Base) const;
+
   const SourceFile &F;
   const Imports &I;
   llvm::StringMap<TSNode> ModuleClasses;
   llvm::StringSet<> Overrides;
   llvm::DenseMap<const void *, bool> Streams;
   llvm::DenseMap<const void *, llvm::StringMap<VarClass>> Attributes;
+  llvm::DenseMap<const void *, llvm::StringMap<TSNode>> FreshAttributes;
+  /// Every class of the file, nested ones too.
+  std::vector<TSNode> Classes;
+  std::optional<llvm::StringSet<>> Globals;
 };
+
+/// Whether \p Expr is `torch.cuda.current_stream(...)`.
+bool isCurrentStreamCall(TSNode Expr, const Imports &I);
+/// \p Value without the None it may be (`None`: null; `X if c else None`,
+/// `None if c else X`: X), for what an attribute holds when it holds one.
+TSNode withoutNone(TSNode Value);
 
 } // namespace streamsafe::py
 

@@ -21,11 +21,21 @@ std::string scalar(llvm::yaml::Node *N) {
 }
 
 void option(FileConfig &C, llvm::StringRef Key, llvm::StringRef Value) {
-  // "VisitsPerBlock" or "streamsafe-<check>.VisitsPerBlock".
+  // "VisitsPerBlock" or "streamsafe-<check>.VisitsPerBlock"; likewise
+  // SideStreamParameters.
   llvm::StringRef Name =
       Key.rsplit('.').second.empty() ? Key : Key.rsplit('.').second;
   if (Name == "DeviceModuleFunctions") {
     C.DeviceModuleFunctions = Value.trim().str();
+    return;
+  }
+  if (Name == "SideStreamParameters") {
+    // clang-tidy's spellings of a boolean option.
+    std::string B = Value.trim().lower();
+    if (B == "true" || B == "1")
+      C.SideStreamParameters = true;
+    else if (B == "false" || B == "0")
+      C.SideStreamParameters = false;
     return;
   }
   uint64_t N = 0;

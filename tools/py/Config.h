@@ -3,8 +3,8 @@
 // streamsafe-py reads the same configuration file as the C++ checks: the
 // nearest .clang-tidy above the analysed file. `Checks:` selects the checks
 // (clang-tidy's globs) and `CheckOptions:` sets the engine's limits
-// (VisitsPerBlock, MaxStateWork, globally or under a check's name) and
-// the Python front end's DeviceModuleFunctions. One
+// (VisitsPerBlock, MaxStateWork), SideStreamParameters and the Python
+// front end's DeviceModuleFunctions, globally or under a check's name. One
 // file configures both languages of a mixed repository (docs/python.md).
 //
 //===----------------------------------------------------------------------===//
@@ -27,6 +27,7 @@ struct FileConfig {
   /// Calls that return the accelerator's module (';'-separated dotted
   /// names, e.g. deepspeed.accelerator.get_accelerator).
   std::optional<std::string> DeviceModuleFunctions;
+  std::optional<bool> SideStreamParameters;
   std::string Error; ///< why the file could not be read
 };
 

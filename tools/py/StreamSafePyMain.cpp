@@ -152,6 +152,8 @@ int main(int argc, char **argv) {
       FileOpts.Limits.MaxStateWork = *Config.MaxStateWork;
     if (Config.DeviceModuleFunctions)
       FileOpts.DeviceModuleFunctions = *Config.DeviceModuleFunctions;
+    if (Config.SideStreamParameters)
+      FileOpts.SideStreamParameters = *Config.SideStreamParameters;
     CheckFilter Filter = FilterFor(Config);
 
     SourceFile F(Path, (*Buf)->getBuffer().str());
