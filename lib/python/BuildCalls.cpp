@@ -49,11 +49,15 @@ static bool literalTrue(const SourceFile &F, TSNode N) {
   return is(N, "true") || (!ts_node_is_null(N) && F.text(N) == "True");
 }
 
-bool Builder::nonBlocking(const Args &A, unsigned Position) {
+TSNode Builder::nonBlockingArg(const Args &A, unsigned Position) {
   TSNode N = A.keyword(arguments::NonBlocking);
   if (ts_node_is_null(N) && Position < A.Positional.size())
     N = A.Positional[Position];
-  return literalTrue(F, N);
+  return N;
+}
+
+bool Builder::nonBlocking(const Args &A, unsigned Position) {
+  return literalTrue(F, nonBlockingArg(A, Position));
 }
 
 bool Builder::blockingCopyOfUnknown(llvm::StringRef Method, const Args &A) {
@@ -64,10 +68,7 @@ bool Builder::blockingCopyOfUnknown(llvm::StringRef Method, const Args &A) {
     return false;
   // Blocking only when non_blocking is absent or the literal False (a
   // variable may be True).
-  TSNode NB = A.keyword(arguments::NonBlocking);
-  unsigned Position = Method == "to" ? 1 : 0;
-  if (ts_node_is_null(NB) && Position < A.Positional.size())
-    NB = A.Positional[Position];
+  TSNode NB = nonBlockingArg(A, Method == "to" ? 1 : 0);
   if (!ts_node_is_null(NB) && !is(NB, "false") && F.text(NB) != "False")
     return false;
   if (Method != "to")

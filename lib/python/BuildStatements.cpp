@@ -176,8 +176,12 @@ void Builder::statement(TSNode N) {
     escapeCaptured(field(N, "body"), *Inner);
   } else if (T == "assert_statement" || T == "print_statement") {
     std::vector<TSNode> C = children(N);
-    for (size_t K = 0; K < C.size(); ++K)
-      K == 0 && T == "assert_statement" ? truthTest(C[K]) : expr(C[K]);
+    for (size_t K = 0; K < C.size(); ++K) {
+      if (K == 0 && T == "assert_statement")
+        truthTest(C[K]); // assert t: the host reads t's truth
+      else
+        expr(C[K]);
+    }
   }
   // class bodies, imports, global, pass, match: nothing to lower here
   // (methods are analysed on their own).

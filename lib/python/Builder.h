@@ -238,6 +238,8 @@ private:
                     const Args &A);
   Value unknownCall(const Args &A, bool Escapes);
   void spawnThread(TSNode N, const Args &A);
+  /// The non_blocking argument: by keyword, or at \p Position (null: none).
+  static TSNode nonBlockingArg(const Args &A, unsigned Position);
   bool nonBlocking(const Args &A, unsigned Position);
   /// `x.cpu()`, `x.item()`, `x.to(device)` without non_blocking: a copy
   /// that blocks the host if x (not followed) is a CUDA tensor.
