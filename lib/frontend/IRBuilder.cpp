@@ -30,9 +30,8 @@ public:
         L(
             Ctx, Table, *IR,
             [this](const LambdaExpr &Lambda) { return bodyFor(Lambda); },
-            [this](const FunctionDecl &Callee, const BoundCallables &Bound) {
-              return calleeBody(Callee, Bound);
-            },
+            [this](const FunctionDecl &Callee, const BoundCallables &Bound,
+                   bool Thread) { return calleeBody(Callee, Bound, Thread); },
             Held) {
     enter(FD);
   }
@@ -131,9 +130,10 @@ private:
   // are recognised from their code), virtual methods (the callee may be
   // another), lambdas (run as callables) and function templates' patterns
   // are not inlined. A callee is lowered once per set of lambdas it is
-  // handed.
+  // handed. A thread's body is lowered whatever it calls: each of its
+  // tensor ops runs on the thread's own current stream.
   std::optional<BodyId> calleeBody(const FunctionDecl &Callee,
-                                   const BoundCallables &Bound) {
+                                   const BoundCallables &Bound, bool Thread) {
     const FunctionDecl *Def = nullptr;
     if (!Callee.hasBody(Def) || !Def->getBody() || Def->isDependentContext() ||
         isa<CXXConstructorDecl, CXXDestructorDecl>(Def))
@@ -141,13 +141,13 @@ private:
     if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
         MD && (MD->isVirtual() || MD->getParent()->isLambda()))
       return std::nullopt;
-    CalleeKey Key{Def, {Bound.begin(), Bound.end()}};
+    CalleeKey Key{Def, {Bound.begin(), Bound.end()}, Thread};
     auto It = Callees.find(Key);
     if (It != Callees.end())
       return It->second;
     std::optional<BodyId> Id;
     if (Callees.size() < MaxInlinedCallees &&
-        (!Bound.empty() || mentionsStreamApis(*Def, Table))) {
+        (Thread || !Bound.empty() || mentionsStreamApis(*Def, Table))) {
       Id = newBody();
       unsigned Here = L.context();
       unsigned Callee = enter(*Def, Bound);
@@ -231,9 +231,9 @@ private:
   std::vector<std::unique_ptr<Context>> Contexts;
   Lowering L;
   llvm::DenseMap<const LambdaExpr *, BodyId> Lambdas;
-  using CalleeKey = std::pair<
+  using CalleeKey = std::tuple<
       const FunctionDecl *,
-      std::vector<std::pair<const ParmVarDecl *, const LambdaExpr *>>>;
+      std::vector<std::pair<const ParmVarDecl *, const LambdaExpr *>>, bool>;
   std::map<CalleeKey, std::optional<BodyId>> Callees;
   std::deque<PendingBody> Pending;
 };

@@ -33,14 +33,56 @@ void Lowering::hostAccess(FactList &Out, bool Write, const Expr *Tensor,
        fact::HostAccess{Write, tensorRef(Tensor)});
 }
 
+// `worker`, `&worker`, `std::ref(fn)`: a function of this translation unit
+// named as a thread's body.
+static const FunctionDecl *namedFunction(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
+    E = UO->getSubExpr()->IgnoreParenImpCasts();
+  const auto *DR = dyn_cast<DeclRefExpr>(E);
+  const auto *FD = DR ? dyn_cast<FunctionDecl>(DR->getDecl()) : nullptr;
+  // A method needs its object, handed as the next argument: not followed.
+  return FD && !isa<CXXMethodDecl>(FD) ? FD : nullptr;
+}
+
+// `std::ref(t)`, `std::cref(t)`: the thread gets t itself.
+static const Expr *unwrapReference(const Expr *E) {
+  const auto *CE = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+  const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+  if (FD && CE->getNumArgs() == 1 && FD->getDeclName().isIdentifier() &&
+      (FD->getName() == "ref" || FD->getName() == "cref") &&
+      isInTopNamespace(FD, "std"))
+    return CE->getArg(0);
+  return E;
+}
+
 void Lowering::spawn(const Stmt *At, llvm::ArrayRef<const Expr *> Args,
                      const Expr *Executor, FactList &Out) {
-  for (const Expr *A : Args) {
-    const LambdaExpr *L = callableOf(A);
-    if (!L)
-      continue;
+  for (size_t I = 0; I < Args.size(); ++I) {
     fact::Spawn S;
-    S.Body = LowerBody(*L);
+    llvm::SmallVector<VarId, 4> Bound;
+    SiteId Start = NoSite;
+    if (const LambdaExpr *L = callableOf(Args[I])) {
+      S.Body = LowerBody(*L);
+      Start = site(SiteKind::ThreadStart, At);
+    } else if (const FunctionDecl *FD = namedFunction(Args[I])) {
+      // std::thread(worker, t, s): worker's parameters get the arguments
+      // that follow it (copies share the tensor's storage).
+      const FunctionDecl *Def = nullptr;
+      std::optional<BodyId> Body;
+      if (FD->hasBody(Def))
+        Body = LowerCallee(*FD, {}, /*Thread=*/true);
+      if (!Body)
+        return;
+      S.Body = *Body;
+      llvm::SmallVector<const Expr *, 4> Given;
+      for (const Expr *A : Args.drop_front(I + 1))
+        Given.push_back(unwrapReference(A));
+      Start = site(SiteKind::ThreadStart, At);
+      Bound = bindParameters(*Def, Given, Start, Out);
+    } else {
+      continue;
+    }
     if (Executor) {
       // The executor's worker thread runs on a stream of its own, one per
       // executor object.
@@ -57,7 +99,9 @@ void Lowering::spawn(const Stmt *At, llvm::ArrayRef<const Expr *> Args,
         S.ExecutorName = varOf(Key);
       }
     }
-    emit(Out, site(SiteKind::ThreadStart, At), S);
+    emit(Out, Start, S);
+    for (VarId V : Bound)
+      emit(Out, Start, fact::Unbind{V});
     return;
   }
 }

@@ -32,15 +32,40 @@ bool Lowering::lowerInlinedCall(const CallExpr *CE, FactList &Out) {
       Lambdas.push_back({Def->getParamDecl(I), L});
       LowerBody(*L);
     }
-  std::optional<BodyId> Body = LowerCallee(*Callee, Lambdas);
+  std::optional<BodyId> Body = LowerCallee(*Callee, Lambdas, false);
   if (!Body)
     return false;
   SiteId At = site(SiteKind::Other, CE);
+  llvm::SmallVector<VarId, 4> Bound = bindParameters(
+      *Def, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()), At, Out);
+  // The variable the callee's return binds is the caller's, so that what
+  // the body binds it to comes back.
+  bool Returns = Table.classify(CE->getType()) == ValueClass::Tensor;
+  if (Returns)
+    emit(Out, At, fact::BindTensor{returnVar(*Def), TensorRef()});
+  fact::Spawn S;
+  S.Body = *Body;
+  S.InPlace = true;
+  S.Callee = true;
+  emit(Out, At, S);
+  for (VarId V : Bound)
+    emit(Out, At, fact::Unbind{V});
+  if (Returns)
+    InlinedResults[CE] = returnVar(*Def);
+  return true;
+}
+
+// A tensor, a stream, the tensor behind a data pointer: bound to what the
+// argument names. An event handed over may be recorded there: not followed.
+llvm::SmallVector<VarId, 4>
+Lowering::bindParameters(const FunctionDecl &Def,
+                         llvm::ArrayRef<const Expr *> Args, SiteId At,
+                         FactList &Out) {
   llvm::SmallVector<VarId, 4> Bound;
-  unsigned N = std::min<unsigned>(CE->getNumArgs(), Def->getNumParams());
+  unsigned N = std::min<unsigned>(Args.size(), Def.getNumParams());
   for (unsigned I = 0; I < N; ++I) {
-    const ParmVarDecl *P = Def->getParamDecl(I);
-    const Expr *Arg = CE->getArg(I);
+    const ParmVarDecl *P = Def.getParamDecl(I);
+    const Expr *Arg = Args[I];
     VarId V = varOf(P);
     switch (IR.var(V).Class) {
     case VarClass::Tensor:
@@ -59,28 +84,13 @@ bool Lowering::lowerInlinedCall(const CallExpr *CE, FactList &Out) {
         }
       break;
     case VarClass::Event:
+      emit(Out, At, fact::EscapeEvent{eventVar(Arg)});
+      break;
     case VarClass::Guard:
-      // An event handed to the callee may be recorded there: not followed.
-      if (IR.var(V).Class == VarClass::Event)
-        emit(Out, At, fact::EscapeEvent{eventVar(Arg)});
       break;
     }
   }
-  // The variable the callee's return binds is the caller's, so that what
-  // the body binds it to comes back.
-  bool Returns = Table.classify(CE->getType()) == ValueClass::Tensor;
-  if (Returns)
-    emit(Out, At, fact::BindTensor{returnVar(*Def), TensorRef()});
-  fact::Spawn S;
-  S.Body = *Body;
-  S.InPlace = true;
-  S.Callee = true;
-  emit(Out, At, S);
-  for (VarId V : Bound)
-    emit(Out, At, fact::Unbind{V});
-  if (Returns)
-    InlinedResults[CE] = returnVar(*Def);
-  return true;
+  return Bound;
 }
 
 void Lowering::lowerUnknownCall(const CallExpr *CE, FactList &Out) {

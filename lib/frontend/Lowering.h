@@ -65,9 +65,10 @@ class Lowering {
 public:
   /// Lowers a callable's body and returns its id in the function.
   using BodyLowerer = std::function<BodyId(const clang::LambdaExpr &)>;
-  /// The body of a callee that runs in place at its call sites, if any.
+  /// The body of a callee that runs in place at its call sites, or (\p
+  /// Thread) as a thread's body, if any.
   using CalleeLowerer = std::function<std::optional<BodyId>(
-      const clang::FunctionDecl &, const BoundCallables &)>;
+      const clang::FunctionDecl &, const BoundCallables &, bool Thread)>;
 
   /// \p Held: what the unit proves of its members and globals (null:
   /// nothing).
@@ -133,6 +134,12 @@ private:
   CaptureMode captureMode(const clang::CallExpr *CE, int Index) const;
   void lowerUnknownCall(const clang::CallExpr *CE, FactList &Out);
   bool lowerInlinedCall(const clang::CallExpr *CE, FactList &Out);
+  /// Binds \p Def's parameters to \p Args at \p At; returns the variables
+  /// to unbind after the body has run.
+  llvm::SmallVector<VarId, 4>
+  bindParameters(const clang::FunctionDecl &Def,
+                 llvm::ArrayRef<const clang::Expr *> Args, SiteId At,
+                 FactList &Out);
   /// The variable a callee's returned tensor is bound to.
   VarId returnVar(const clang::FunctionDecl &F);
   void lowerLauncher(const clang::CallExpr *CE, const clang::FunctionDecl &FD,

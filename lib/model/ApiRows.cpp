@@ -208,11 +208,15 @@ const ApiRow Rows[] = {
      "torch.cuda.Stream.query", fx(E::RestrictedStreamQuery)},
     // Threads (section 7). std::async with the default policy may run
     // deferred on the caller; it is treated as another thread (it may be).
-    // C++'s std::thread is a class (ApiTable::isThreadClass).
+    // at::parallel_for and at::parallel_reduce run their body on the
+    // intra-op pool's threads as well as on the caller's: it is taken as
+    // another thread's. C++'s std::thread is a class
+    // (ApiTable::isThreadClass).
     {nullptr, "threading.Thread", fx(E::SpawnThread),
      "C++ starts a thread by constructing std::thread"},
     {"std::async;at::launch;at::intraop_launch;c10::ThreadPool::run;c10::"
-     "TaskThreadPoolBase::run;c10::TaskThreadPool::run",
+     "TaskThreadPoolBase::run;c10::TaskThreadPool::run;at::parallel_for;at::"
+     "parallel_reduce",
      nullptr, fx(E::SpawnThread), NotInPython},
     // Calls that pass their argument on.
     {"std::move;std::forward;std::as_const", nullptr, fx(E::TransparentCast),

@@ -108,15 +108,16 @@ Builder::Value Builder::call(TSNode N) {
     escape(V, A.Positional[0]);
     return Value();
   }
+  // t.start() of a thread made here; a task handed to a worker thread.
+  if (startThread(N) || submitTask(N))
+    return Value();
   if (!Q.empty()) {
     PyApi Api = apiOf(Q);
     if (Api != PyApi::None)
       return apiCall(N, int(Api), Q, A);
     return unknownCall(A, true);
   }
-  // t.start() of a thread made here; a def or method of this file.
-  if (startThread(N) || submitTask(N))
-    return Value();
+  // A def or method of this file.
   if (Value R; helperCall(N, R))
     return R;
   if (is(Fn, "attribute")) {
@@ -226,7 +227,7 @@ Builder::Value Builder::apiCall(TSNode N, int ApiInt, const std::string &Q,
     emit(site(SiteKind::Other, N), fact::DeviceSync{});
     return R;
   case PyApi::Thread:
-    spawnThread(N, A);
+    threadCall(N, A);
     return R;
   case PyApi::TorchFunction:
     return torchFunction(N, torchEffect(Q), torchBareName(Q), A);
@@ -569,61 +570,6 @@ Builder::Value Builder::eventMethod(TSNode N, const Value &Self,
   default:
     return unknownCall(A, true);
   }
-}
-
-void Builder::spawnThread(TSNode N, const Args &A) {
-  TSNode Target = unparen(A.keyword("target"));
-  // Arguments handed to the thread may outlive this function.
-  for (const auto &[K, P] : A.Keywords)
-    if (K != "target")
-      escape(expr(P), P);
-  for (TSNode P : A.Positional)
-    escape(expr(P), P);
-  // The body: a def of this scope or an enclosing one, or a lambda.
-  TSNode Def = {};
-  const Scope *Outer = nullptr;
-  if (is(Target, "identifier")) {
-    for (const Scope *S = St->S; S; S = S->Parent) {
-      auto It = S->Defs.find(F.text(Target));
-      if (It != S->Defs.end()) {
-        Def = It->second;
-        Outer = S;
-        break;
-      }
-      if (S->Locals.count(F.text(Target)))
-        break; // bound to something else here
-    }
-  } else if (is(Target, "lambda")) {
-    Def = Target;
-    Outer = St->S;
-  }
-  if (ts_node_is_null(Def))
-    return;
-  auto [It, New] = ThreadBodies.try_emplace(Def.id, 0);
-  if (New) {
-    OwnedScopes.push_back(makeScope(
-        Def, is(Def, "lambda") ? Scope::Lambda : Scope::Def, Outer, F, I));
-    IR->Bodies.emplace_back();
-    It->second = IR->Bodies.size() - 1;
-    Pending.push_back({OwnedScopes.back().get(), It->second});
-  }
-  const Scope *Inner = nullptr;
-  for (const auto &S : OwnedScopes)
-    if (S->Node.id == Def.id)
-      Inner = S.get();
-  // The tensors it names outlive this function with it.
-  escapeCaptured(field(Def, "body"), *Inner);
-  // The body runs where the thread starts: `.start()`, if this body calls
-  // it, else where it is made.
-  std::string Var;
-  TSNode StartAt = threadStart(N, Var);
-  if (ts_node_is_null(StartAt)) {
-    Unstarted[{St->S, Var}] = It->second;
-    return;
-  }
-  fact::Spawn S;
-  S.Body = It->second;
-  emit(site(SiteKind::ThreadStart, StartAt), S);
 }
 
 } // namespace streamsafe::py

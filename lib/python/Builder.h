@@ -237,7 +237,8 @@ private:
   Value eventMethod(TSNode N, const Value &Self, llvm::StringRef Method,
                     const Args &A);
   Value unknownCall(const Args &A, bool Escapes);
-  void spawnThread(TSNode N, const Args &A);
+  /// `threading.Thread(target=f, args=(...), kwargs={...})`.
+  void threadCall(TSNode N, const Args &A);
   /// The non_blocking argument: by keyword, or at \p Position (null: none).
   static TSNode nonBlockingArg(const Args &A, unsigned Position);
   bool nonBlocking(const Args &A, unsigned Position);
@@ -263,6 +264,33 @@ private:
   bool enterGenerator(TSNode Call, TSNode Body);
   /// Binds the parameters of \p Def (a method's first one is \p Self) to
   /// \p A and runs its body in place at \p Call. False: over the bound.
+  /// The def of this file \p Fn names: a def of this scope or an enclosing
+  /// one, `x.method` of an object followed here, `self.method` in a method.
+  struct CalleeDef {
+    TSNode Def = {};
+    const Scope *Outer = nullptr;
+    const Instance *Self = nullptr;
+    bool Method = false;
+  };
+  std::optional<CalleeDef> calleeDef(TSNode Fn);
+  /// Which argument each parameter of \p Def gets (a method's first
+  /// parameter is its object), and the classes they hold.
+  struct ArgumentMatch {
+    std::vector<std::pair<std::string, TSNode>> Bound;
+    std::vector<TSNode> Extra;
+    llvm::StringMap<VarClass> Classes;
+    llvm::StringMap<VarId> Events;
+    bool GivenStreams = false;
+  };
+  ArgumentMatch matchArguments(TSNode Def, const Args &A, bool Method);
+  /// Lowers the arguments of \p M and binds the parameters of \p Callee's
+  /// scope to them at \p At (\p Escapes: each may also be kept beyond this
+  /// function). Returns the tensor parameters to unbind after the body.
+  llvm::SmallVector<VarId, 4> bindArguments(const ArgumentMatch &M,
+                                            const Scope *Callee, SiteId At,
+                                            bool Escapes);
+  /// The variable of parameter or local \p Name of a helper's scope.
+  VarId paramVar(const Scope *S, const std::string &Name);
   bool runInPlace(TSNode Call, const Args &A, TSNode Def, const Scope *Outer,
                   const Instance *Self, bool Method, Value &Result,
                   llvm::StringRef CalleeName = "", int Part = 0);
@@ -304,8 +332,13 @@ private:
   /// `t.start()` of a thread made earlier in this body: spawns it.
   bool startThread(TSNode Call);
   /// `ex.submit(f, ...)`, `ex.map(f, ...)` on a ThreadPoolExecutor made in
-  /// this body: f runs on a worker thread.
+  /// this body, `asyncio.to_thread(f, ...)`, `loop.run_in_executor(ex, f,
+  /// ...)`: f runs on a worker thread.
   bool submitTask(TSNode Call);
+  /// Runs \p Target (a def, a method or a lambda) on a new thread that
+  /// starts at \p N or at its `.start()`; \p Given: what it is handed
+  /// (bound to its parameters when \p Bind).
+  void spawnThread(TSNode N, TSNode Target, const Args &Given, bool Bind);
 
   //===-- Streams kept in objects, globals, side parameters ---------------===//
   /// A method analysed on its own: `self` is an object of its class, its

@@ -385,74 +385,62 @@ Builder::helperBody(TSNode Def, const Scope *Outer, const Instance *Self,
   return P.Id;
 }
 
-bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
-                         const Scope *Outer, const Instance *Self, bool Method,
-                         Value &Result, llvm::StringRef CalleeName, int Part) {
+Builder::ArgumentMatch Builder::matchArguments(TSNode Def, const Args &A,
+                                               bool Method) {
+  ArgumentMatch M;
   std::vector<std::string> Params = paramNames(Def, F);
   unsigned First = Method ? 1 : 0;
-  if (Method && Params.empty())
-    return false;
   // Which argument each parameter gets, and what it holds (syntactically:
   // the arguments are lowered once, after the body is chosen).
-  std::vector<std::pair<std::string, TSNode>> Bound;
-  std::vector<TSNode> Extra;
   for (size_t K = 0; K < A.Positional.size(); ++K) {
     TSNode P = A.Positional[K];
     if (First + K < Params.size() && !is(P, "list_splat") &&
         !is(P, "dictionary_splat"))
-      Bound.push_back({Params[First + K], P});
+      M.Bound.push_back({Params[First + K], P});
     else
-      Extra.push_back(P);
+      M.Extra.push_back(P);
   }
   for (const auto &[K, P] : A.Keywords) {
     if (llvm::is_contained(Params, K.str()))
-      Bound.push_back({K.str(), P});
+      M.Bound.push_back({K.str(), P});
     else
-      Extra.push_back(P);
+      M.Extra.push_back(P);
   }
-  llvm::StringMap<VarClass> Classes;
-  llvm::StringMap<VarId> Events;
-  bool GivenStreams = false;
-  for (const auto &[Name, P] : Bound) {
+  for (const auto &[Name, P] : M.Bound) {
     VarClass C = classOfExpr(P, *St->S, F, I);
-    Classes[Name] = C;
-    GivenStreams |= C == VarClass::Stream || C == VarClass::Event;
+    M.Classes[Name] = C;
+    M.GivenStreams |= C == VarClass::Stream || C == VarClass::Event;
     if (C == VarClass::Event && is(unparen(P), "identifier"))
       if (VarId V = varOf(F.text(unparen(P))); V != NoVar)
-        Events[Name] = V;
+        M.Events[Name] = V;
   }
-  // A parameter that gets no argument keeps its annotation's class (a
-  // default value is not followed): it is not in Classes.
-  if (!GivenStreams && !X->usesStreams(Def))
-    return false;
-  std::optional<BodyId> Body =
-      helperBody(Def, Outer, Self, Classes, Events, Part);
-  if (!Body)
-    return false;
-  const PendingBody &H = HelperBodies[*Body];
-  SiteId At = site(SiteKind::Other, Call);
-  if (!CalleeName.empty())
-    Out->Callees[At] = CalleeName.str();
+  return M;
+}
+
+VarId Builder::paramVar(const Scope *S, const std::string &Name) {
+  auto [It, New] = Vars.try_emplace({S, Name}, NoVar);
+  VarClass C = S->Locals.lookup(Name);
+  if (New && C != VarClass::Other) {
+    Variable V;
+    V.Name = Name;
+    V.Class = C;
+    IR->Vars.push_back(std::move(V));
+    It->second = IR->Vars.size() - 1;
+  }
+  return It->second;
+}
+
+llvm::SmallVector<VarId, 4> Builder::bindArguments(const ArgumentMatch &M,
+                                                   const Scope *Callee,
+                                                   SiteId At, bool Escapes) {
   llvm::SmallVector<VarId, 4> Unbind;
-  auto ParamVar = [&](const std::string &Name) {
-    auto [It, New] = Vars.try_emplace({H.S, Name}, NoVar);
-    VarClass C = H.S->Locals.lookup(Name);
-    if (New && C != VarClass::Other) {
-      Variable V;
-      V.Name = Name;
-      V.Class = C;
-      IR->Vars.push_back(std::move(V));
-      It->second = IR->Vars.size() - 1;
-    }
-    return It->second;
-  };
-  for (const auto &[Name, P] : Bound) {
+  for (const auto &[Name, P] : M.Bound) {
     Value V = expr(P);
-    VarId Param = ParamVar(Name);
-    if (Param == NoVar || IR->var(Param).Class != V.Class) {
-      escape(V, P); // not followed in the helper: it may keep it
+    VarId Param = paramVar(Callee, Name);
+    if (Escapes || Param == NoVar || IR->var(Param).Class != V.Class)
+      escape(V, P); // not followed there, or kept beyond this function
+    if (Param == NoVar || IR->var(Param).Class != V.Class)
       continue;
-    }
     switch (V.Class) {
     case VarClass::Tensor:
       emit(At, fact::BindTensor{Param, V.Tensor});
@@ -469,10 +457,33 @@ bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
       break;
     }
   }
-  for (TSNode P : Extra)
+  for (TSNode P : M.Extra)
     escape(expr(P), P);
+  return Unbind;
+}
+
+bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
+                         const Scope *Outer, const Instance *Self, bool Method,
+                         Value &Result, llvm::StringRef CalleeName, int Part) {
+  if (Method && paramNames(Def, F).empty())
+    return false;
+  ArgumentMatch M = matchArguments(Def, A, Method);
+  // A parameter that gets no argument keeps its annotation's class (a
+  // default value is not followed): it is not in Classes.
+  if (!M.GivenStreams && !X->usesStreams(Def))
+    return false;
+  std::optional<BodyId> Body =
+      helperBody(Def, Outer, Self, M.Classes, M.Events, Part);
+  if (!Body)
+    return false;
+  const PendingBody &H = HelperBodies[*Body];
+  SiteId At = site(SiteKind::Other, Call);
+  if (!CalleeName.empty())
+    Out->Callees[At] = CalleeName.str();
+  llvm::SmallVector<VarId, 4> Unbind =
+      bindArguments(M, H.S, At, /*Escapes=*/false);
   if (Part == 1) {
-    ExitPart = helperBody(Def, Outer, Self, Classes, Events, 2);
+    ExitPart = helperBody(Def, Outer, Self, M.Classes, M.Events, 2);
     // A generator's locals live from its code before the yield to its code
     // after it: bound here, so that what the first part binds stays.
     Unbind.clear();
@@ -480,7 +491,7 @@ bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
       if (E.second == VarClass::Other ||
           llvm::is_contained(paramNames(Def, F), E.getKey().str()))
         continue;
-      VarId V = ParamVar(E.getKey().str());
+      VarId V = paramVar(H.S, E.getKey().str());
       if (E.second == VarClass::Tensor)
         emit(At, fact::BindTensor{V, TensorRef()});
       else if (E.second == VarClass::Stream)
@@ -528,48 +539,55 @@ bool Builder::helperCall(TSNode N, Value &Result) {
       Result.Object = O;
       return true;
     }
+  }
+  std::optional<CalleeDef> C = calleeDef(Fn);
+  return C && runInPlace(N, A, C->Def, C->Outer, C->Self, C->Method, Result);
+}
+
+std::optional<Builder::CalleeDef> Builder::calleeDef(TSNode Fn) {
+  Fn = unparen(Fn);
+  if (is(Fn, "identifier")) {
     // A def of this scope or an enclosing one, bound to nothing else.
     llvm::StringRef Name = F.text(Fn);
     for (const Scope *S = St->S; S; S = S->Parent) {
       auto It = S->Defs.find(Name);
       if (It != S->Defs.end()) {
         if (decorated(It->second) || !ts_node_is_null(classOf(It->second)))
-          return false;
-        return runInPlace(N, A, It->second, S, nullptr, false, Result);
+          return std::nullopt;
+        return CalleeDef{It->second, S, nullptr, false};
       }
       if (S->Locals.count(Name))
-        return false;
+        return std::nullopt;
     }
-    return false;
+    return std::nullopt;
   }
   if (!is(Fn, "attribute"))
-    return false;
+    return std::nullopt;
   TSNode Object = unparen(field(Fn, "object"));
-  // x.method(...) of an object of a class of this file that x names.
+  llvm::StringRef Method = F.text(field(Fn, "attribute"));
+  // x.method of an object of a class of this file that x names.
   if (is(Object, "identifier"))
     if (const Scope *Owner = St->S->owner(F.text(Object))) {
       auto It = ObjectVars.find({Owner, F.text(Object).str()});
-      llvm::StringRef Method = F.text(field(Fn, "attribute"));
       if (It != ObjectVars.end()) {
         TSNode Def = methodOf(It->second->Class, Method, F);
-        return !ts_node_is_null(Def) &&
-               runInPlace(N, A, Def, St->S->ModuleScope, It->second, true,
-                          Result);
+        if (ts_node_is_null(Def))
+          return std::nullopt;
+        return CalleeDef{Def, St->S->ModuleScope, It->second, true};
       }
     }
-  // self.method(...) in a method: the method of this class (unless a
-  // class of the file overrides it), on the same object.
+  // self.method in a method: the method of this class (unless a class of
+  // the file overrides it), on the same object.
   if (St->S->K != Scope::Def || St->S->Params.empty())
-    return false;
+    return std::nullopt;
   TSNode Class = classOf(St->S->Node);
   if (ts_node_is_null(Class) || !is(Object, "identifier") ||
       F.text(Object) != F.text(St->S->Params[0]) || decorated(St->S->Node))
-    return false;
-  llvm::StringRef Method = F.text(field(Fn, "attribute"));
+    return std::nullopt;
   TSNode Def = X->methodIn(Class, Method);
   if (ts_node_is_null(Def) || X->overridden(Class, Method))
-    return false;
-  return runInPlace(N, A, Def, St->S->ModuleScope, St->Self, true, Result);
+    return std::nullopt;
+  return CalleeDef{Def, St->S->ModuleScope, St->Self, true};
 }
 
 } // namespace streamsafe::py

@@ -1,7 +1,11 @@
 //===--- Threads.cpp - A thread runs from its start() ---------------------===//
 //
-// `threading.Thread(target=f)` makes a thread; its body runs from
-// `start()`, on the default stream (the current stream is thread-local).
+// `threading.Thread(target=f, args=(...), kwargs={...})` makes a thread;
+// its body runs from `start()`, on the default stream (the current stream
+// is thread-local). f is a lambda, a def of this file or a method of an
+// object followed here; its parameters are bound to what it is handed, as a
+// helper's are (Helpers.cpp), when that is written out as a tuple and a
+// dict.
 // `Thread(...).start()` starts it at once; `t = Thread(...)` followed by
 // `t.start()` in the same body starts it there (at each such call: they may
 // be on different paths). A thread made and not started in its body (kept
@@ -10,7 +14,8 @@
 // the statement after its start.
 //
 // `ex.submit(f, ...)` and `ex.map(f, ...)` on a ThreadPoolExecutor of this
-// body run f on a worker thread, as `c10::ThreadPool::run` does in C++
+// body, `asyncio.to_thread(f, ...)` and `loop.run_in_executor(ex, f, ...)`
+// run f on a worker thread, as `c10::ThreadPool::run` does in C++
 // (docs/api-model.md, threads): a thread that starts on the default stream
 // (a worker starts on it; one that set a stream in an earlier task keeps
 // it, which is not followed).
@@ -94,29 +99,142 @@ static bool executorVariable(TSNode Body, llvm::StringRef Var,
 }
 
 bool Builder::submitTask(TSNode Call) {
+  if (St->S->K == Scope::Lambda)
+    return false;
   TSNode Fn = field(Call, "function");
-  if (!is(Fn, "attribute") || St->S->K == Scope::Lambda)
-    return false;
-  llvm::StringRef Method = F.text(field(Fn, "attribute"));
-  TSNode Object = unparen(field(Fn, "object"));
-  if ((Method != "submit" && Method != "map") || !is(Object, "identifier") ||
-      St->S->owner(F.text(Object)) != St->S)
-    return false;
-  TSNode Body =
-      St->S->K == Scope::Module ? St->S->Node : field(St->S->Node, "body");
-  if (!executorVariable(Body, F.text(Object), F, I))
-    return false;
-  // As Thread(target=f, args=...): the task and what it is handed.
   Args A = argsOf(Call);
-  if (A.Positional.empty())
+  // Where the task is among the arguments, and whether what follows it is
+  // its arguments (map's are iterables of them).
+  size_t TaskAt = 0;
+  bool Bind = true;
+  if (I.qualify(Fn) == "asyncio.to_thread") {
+    TaskAt = 0;
+  } else if (is(Fn, "attribute") &&
+             F.text(field(Fn, "attribute")) == "run_in_executor") {
+    TaskAt = 1; // loop.run_in_executor(executor, f, *args)
+  } else {
+    if (!is(Fn, "attribute"))
+      return false;
+    llvm::StringRef Method = F.text(field(Fn, "attribute"));
+    TSNode Object = unparen(field(Fn, "object"));
+    if ((Method != "submit" && Method != "map") || !is(Object, "identifier") ||
+        St->S->owner(F.text(Object)) != St->S)
+      return false;
+    TSNode Body =
+        St->S->K == Scope::Module ? St->S->Node : field(St->S->Node, "body");
+    if (!executorVariable(Body, F.text(Object), F, I))
+      return false;
+    Bind = Method == "submit";
+  }
+  if (A.Positional.size() <= TaskAt)
     return false;
-  Args Task;
-  Task.Keywords.push_back({"target", A.Positional[0]});
-  Task.Positional.assign(A.Positional.begin() + 1, A.Positional.end());
-  Task.Keywords.insert(Task.Keywords.end(), A.Keywords.begin(),
-                       A.Keywords.end());
-  spawnThread(Call, Task);
+  for (size_t K = 0; K < TaskAt; ++K)
+    escape(expr(A.Positional[K]), A.Positional[K]);
+  Args Given;
+  Given.Positional.assign(A.Positional.begin() + TaskAt + 1,
+                          A.Positional.end());
+  Given.Keywords = A.Keywords;
+  spawnThread(Call, A.Positional[TaskAt], Given, Bind);
   return true;
+}
+
+// `{"x": v}`: the keyword x (null key: not a plain string).
+static llvm::StringRef stringKey(TSNode Key, const SourceFile &F) {
+  llvm::StringRef T = F.text(Key);
+  if (!is(Key, "string") || T.size() < 2 || (T[0] != '"' && T[0] != '\'') ||
+      T.back() != T[0] || T.starts_with("\"\"\"") || T.starts_with("'''"))
+    return {};
+  return T.drop_front().drop_back();
+}
+
+void Builder::threadCall(TSNode N, const Args &A) {
+  // Thread(group=None, target=None, name=None, args=(), kwargs={}).
+  TSNode Target = A.get(1, "target");
+  TSNode Positional = unparen(A.get(3, "args"));
+  TSNode Keywords = unparen(A.get(4, "kwargs"));
+  Args Given;
+  bool Bind = true;
+  if (is(Positional, "tuple") || is(Positional, "list")) {
+    Given.Positional = children(Positional);
+  } else if (!ts_node_is_null(Positional)) {
+    Given.Positional.push_back(Positional);
+    Bind = false;
+  }
+  if (is(Keywords, "dictionary")) {
+    for (TSNode P : children(Keywords)) {
+      llvm::StringRef Key =
+          is(P, "pair") ? stringKey(field(P, "key"), F) : llvm::StringRef();
+      if (Key.empty())
+        Bind = false;
+      Given.Keywords.push_back({Key, is(P, "pair") ? field(P, "value") : P});
+    }
+  } else if (!ts_node_is_null(Keywords)) {
+    Given.Keywords.push_back({"", Keywords});
+    Bind = false;
+  }
+  spawnThread(N, Target, Given, Bind);
+}
+
+void Builder::spawnThread(TSNode N, TSNode Target, const Args &Given,
+                          bool Bind) {
+  Target = unparen(Target);
+  auto EscapeAll = [&] {
+    for (TSNode P : Given.Positional)
+      escape(expr(P), P);
+    for (const auto &[K, P] : Given.Keywords)
+      escape(expr(P), P);
+  };
+  // The body: a lambda, or a def or method of this file run for what it is
+  // handed.
+  std::optional<BodyId> Body;
+  const Scope *Inner = nullptr;
+  TSNode Def = {};
+  llvm::SmallVector<VarId, 4> Unbind;
+  if (is(Target, "lambda")) {
+    Def = Target;
+    auto [It, New] = ThreadBodies.try_emplace(Def.id, 0);
+    if (New) {
+      OwnedScopes.push_back(makeScope(Def, Scope::Lambda, St->S, F, I));
+      IR->Bodies.emplace_back();
+      It->second = IR->Bodies.size() - 1;
+      Pending.push_back({OwnedScopes.back().get(), It->second});
+    }
+    Body = It->second;
+    for (const auto &S : OwnedScopes)
+      if (S->Node.id == Def.id)
+        Inner = S.get();
+    EscapeAll();
+  } else if (std::optional<CalleeDef> C = calleeDef(Target)) {
+    Def = C->Def;
+    ArgumentMatch M = matchArguments(Def, Bind ? Given : Args(), C->Method);
+    Body = helperBody(Def, C->Outer, C->Self, M.Classes, M.Events);
+    if (!Body)
+      return EscapeAll();
+    Inner = HelperBodies[*Body].S;
+    if (Bind)
+      Unbind = bindArguments(M, Inner, site(SiteKind::Other, N),
+                             /*Escapes=*/true);
+    else
+      EscapeAll();
+  } else {
+    return EscapeAll();
+  }
+  // The tensors it names outlive this function with it.
+  escapeCaptured(field(Def, "body"), *Inner);
+  // The body runs where the thread starts: `.start()`, if this body calls
+  // it, else where it is made. What it is handed is bound where it is made.
+  std::string Var;
+  TSNode StartAt = threadStart(N, Var);
+  if (ts_node_is_null(StartAt)) {
+    Unstarted[{St->S, Var}] = *Body;
+    return;
+  }
+  fact::Spawn S;
+  S.Body = *Body;
+  SiteId At = site(SiteKind::ThreadStart, StartAt);
+  emit(At, S);
+  for (VarId V : Unbind)
+    emit(At, fact::Unbind{V});
 }
 
 bool Builder::startThread(TSNode Call) {
