@@ -124,7 +124,7 @@ ValueClass ApiLookup::classify(QualType T) {
   return classify(T->getAsCXXRecordDecl());
 }
 
-bool ApiTable::isThreadClass(const CXXRecordDecl *RD) {
+bool isThreadClass(const CXXRecordDecl *RD) {
   if (!RD || !RD->getIdentifier())
     return false;
   StringRef N = RD->getName();
@@ -132,6 +132,21 @@ bool ApiTable::isThreadClass(const CXXRecordDecl *RD) {
     return false;
   std::string Name = canonicalName(RD);
   return Name == "std::thread" || Name == "std::jthread";
+}
+
+bool spawnsThread(ApiEffect E) {
+  return E == ApiEffect::SpawnThread || E == ApiEffect::ConfiguredThreadSpawn ||
+         E == ApiEffect::ConfiguredExecutorLaunch;
+}
+
+const FunctionDecl *namedFunction(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_AddrOf)
+    E = UO->getSubExpr()->IgnoreParenImpCasts();
+  const auto *DR = dyn_cast<DeclRefExpr>(E);
+  const auto *FD = DR ? dyn_cast<FunctionDecl>(DR->getDecl()) : nullptr;
+  return FD && !isa<CXXMethodDecl>(FD) ? FD : nullptr;
 }
 
 const ApiEntry &BuiltinApis::lookup(const FunctionDecl *FD) {

@@ -37,6 +37,14 @@ std::string canonicalName(const clang::NamedDecl *D);
 /// True when \p D is declared (at any depth) inside namespace \p NS at top
 /// level.
 bool isInTopNamespace(const clang::Decl *D, llvm::StringRef NS);
+/// std::thread / std::jthread: constructing one spawns a thread.
+bool isThreadClass(const clang::CXXRecordDecl *RD);
+/// Whether a call with effect \p E runs a callable argument on another
+/// thread.
+bool spawnsThread(ApiEffect E);
+/// `worker`, `&worker`: a free function named as a thread's body (a method
+/// needs its object, handed separately: not followed).
+const clang::FunctionDecl *namedFunction(const clang::Expr *E);
 
 /// True for the class templates that hold one tensor (shared_ptr,
 /// unique_ptr, optional): a specialisation for at::Tensor is followed as the
@@ -84,8 +92,6 @@ public:
   const ApiEntry &lookup(const clang::FunctionDecl *FD) override;
   ValueClass classify(const clang::CXXRecordDecl *RD) override;
   using ApiLookup::classify;
-  /// std::thread / std::jthread: constructing one spawns a thread.
-  bool isThreadClass(const clang::CXXRecordDecl *RD);
   /// For a guard class: the constructor argument that becomes the current
   /// stream (0 but for a hand-written switcher, see StreamSwitchers.h).
   unsigned guardStreamParameter(const clang::CXXRecordDecl *RD);

@@ -84,15 +84,15 @@ std::unique_ptr<FunctionResult> analyzeFunction(const FunctionDecl &FD,
   Function &IR = *Result->IR;
   Result->Blocks = IR.Bodies[0].Blocks.size();
   // A function may leave a stream set when it is a documented initialiser
-  // (it binds a stream for its thread's life), a lambda (its thread's
-  // current stream is its own business; thread bodies are checked where
-  // they are spawned) or a method of a guard class (configured, or a
-  // hand-written switcher: its constructor sets what its destructor
-  // restores).
+  // (it binds a stream for its thread's life), a lambda or a function the
+  // unit runs as a thread's body (its thread's current stream is its own
+  // business; thread bodies are checked where they are spawned) or a
+  // method of a guard class (configured, or a hand-written switcher: its
+  // constructor sets what its destructor restores).
   const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
   IR.MayLeaveStreamSet =
       Opts.Config.StreamBindingInitializers.contains(canonicalName(&FD)) ||
-      (MD && MD->getParent()->isLambda()) ||
+      (MD && MD->getParent()->isLambda()) || (Held && Held->threadBody(&FD)) ||
       (MD && Table.classify(MD->getParent()) == ValueClass::StreamGuard);
 
   SolverLimits Limits = Opts.Limits;

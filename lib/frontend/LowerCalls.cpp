@@ -33,18 +33,6 @@ void Lowering::hostAccess(FactList &Out, bool Write, const Expr *Tensor,
        fact::HostAccess{Write, tensorRef(Tensor)});
 }
 
-// `worker`, `&worker`, `std::ref(fn)`: a function of this translation unit
-// named as a thread's body.
-static const FunctionDecl *namedFunction(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
-    E = UO->getSubExpr()->IgnoreParenImpCasts();
-  const auto *DR = dyn_cast<DeclRefExpr>(E);
-  const auto *FD = DR ? dyn_cast<FunctionDecl>(DR->getDecl()) : nullptr;
-  // A method needs its object, handed as the next argument: not followed.
-  return FD && !isa<CXXMethodDecl>(FD) ? FD : nullptr;
-}
-
 // `std::ref(t)`, `std::cref(t)`: the thread gets t itself.
 static const Expr *unwrapReference(const Expr *E) {
   const auto *CE = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());

@@ -278,7 +278,7 @@ void Lowering::lowerLambda(const LambdaExpr *LE, FactList &Out) {
 }
 
 void Lowering::lowerConstruct(const CXXConstructExpr *CE, FactList &Out) {
-  if (Table.isThreadClass(CE->getType()->getAsCXXRecordDecl()))
+  if (isThreadClass(CE->getType()->getAsCXXRecordDecl()))
     spawn(CE, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()), nullptr, Out);
   // The elements of a followed container are bound, not kept.
   if (Containers.consumed(CE))

@@ -88,6 +88,7 @@ public:
 
   llvm::DenseMap<const ValueDecl *, VarWrites> Writes;
   llvm::DenseSet<std::pair<const FunctionDecl *, unsigned>> GivenCurrent;
+  llvm::DenseSet<const FunctionDecl *> ThreadBodies;
 
   bool TraverseDecl(Decl *D) {
     if (!D)
@@ -157,15 +158,24 @@ public:
         isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
     for (unsigned I = Skip; I < CE->getNumArgs(); ++I)
       given(FD, I - Skip, CE->getArg(I));
+    if (spawnsThread(Table.lookup(FD).Effect))
+      threadBodies(llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()));
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
     for (unsigned I = 0; I < CE->getNumArgs(); ++I)
       given(CE->getConstructor(), I, CE->getArg(I));
+    if (isThreadClass(CE->getType()->getAsCXXRecordDecl()))
+      threadBodies(llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()));
     return true;
   }
 
 private:
+  void threadBodies(llvm::ArrayRef<const Expr *> Args) {
+    for (const Expr *A : Args)
+      if (const FunctionDecl *FD = namedFunction(A))
+        ThreadBodies.insert(FD->getCanonicalDecl());
+  }
   void given(const FunctionDecl *FD, unsigned Param, const Expr *Arg) {
     if (Param < FD->getNumParams() && !isa<CXXDefaultArgExpr>(Arg) &&
         isCurrentStream(Arg, Table))
@@ -401,6 +411,13 @@ void ObjectStreams::scan() {
     Vars[D] = First;
   }
   GivenCurrent = std::move(S.GivenCurrent);
+  ThreadBodies = std::move(S.ThreadBodies);
+}
+
+bool ObjectStreams::threadBody(const FunctionDecl *FD) {
+  if (!Scanned)
+    scan();
+  return ThreadBodies.contains(FD->getCanonicalDecl());
 }
 
 HeldStream ObjectStreams::held(const ValueDecl *D) {

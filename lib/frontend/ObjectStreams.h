@@ -11,7 +11,8 @@
 // than the caller's current one in every function (StreamProof::Member,
 // StreamProof::Global). The same scan notes, for each stream parameter,
 // whether some call in the unit passes it the current stream, which rules
-// out taking the parameter for a side stream (SideParameters.h).
+// out taking the parameter for a side stream (SideParameters.h), and the
+// functions it names as threads' bodies.
 //
 // Computed once per translation unit, on the first question.
 //
@@ -61,6 +62,10 @@ public:
   /// True when a call in the unit (or the default argument) passes the
   /// current stream for \p P, or for the parameter \p P overrides.
   bool givenCurrentStream(const clang::ParmVarDecl *P);
+  /// True when code of the unit names \p FD as a thread's body
+  /// (`std::thread(FD, ...)`, `std::async(policy, FD)`): the stream it sets
+  /// is its thread's, not a caller's.
+  bool threadBody(const clang::FunctionDecl *FD);
 
 private:
   void scan();
@@ -74,6 +79,7 @@ private:
   /// Parameters (a canonical declaration, an index) some call passes the
   /// current stream.
   llvm::DenseSet<std::pair<const clang::FunctionDecl *, unsigned>> GivenCurrent;
+  llvm::DenseSet<const clang::FunctionDecl *> ThreadBodies;
 };
 
 } // namespace streamsafe

@@ -211,7 +211,7 @@ const ApiRow Rows[] = {
     // at::parallel_for and at::parallel_reduce run their body on the
     // intra-op pool's threads as well as on the caller's: it is taken as
     // another thread's. C++'s std::thread is a class
-    // (ApiTable::isThreadClass).
+    // (isThreadClass in lib/frontend).
     {nullptr, "threading.Thread", fx(E::SpawnThread),
      "C++ starts a thread by constructing std::thread"},
     {"std::async;at::launch;at::intraop_launch;c10::ThreadPool::run;c10::"

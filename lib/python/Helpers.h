@@ -75,6 +75,11 @@ public:
   /// Whether a call in the file passes the current stream for parameter
   /// \p Index (counting a method's self) of \p Def (SideParameters.cpp).
   bool givenCurrentStream(TSNode Def, unsigned Index);
+  /// Whether the file names a def called like \p Def as a thread's body
+  /// (`Thread(target=f)`, `target=self.f`, `ex.submit(f, ...)`,
+  /// `asyncio.to_thread(f, ...)`, `loop.run_in_executor(ex, f, ...)`): the
+  /// stream it sets is its thread's (Threads.cpp).
+  bool threadTarget(TSNode Def);
 
 private:
   /// The file's classes whose methods may run on an object of \p Class:
@@ -93,6 +98,7 @@ private:
   /// Every class of the file, nested ones too.
   std::vector<TSNode> Classes;
   std::optional<llvm::StringSet<>> Globals;
+  std::optional<llvm::StringSet<>> ThreadTargets;
 };
 
 /// Whether \p Expr is `torch.cuda.current_stream(...)`.

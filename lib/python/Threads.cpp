@@ -22,7 +22,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/python/Api.h"
 #include "lib/python/Builder.h"
+#include "lib/python/Helpers.h"
 
 namespace streamsafe::py {
 
@@ -251,6 +253,62 @@ bool Builder::startThread(TSNode Call) {
   S.Body = It->second;
   emit(site(SiteKind::ThreadStart, Call), S);
   return true;
+}
+
+// The name a thread's body is given by: `f`, `self.f`, `obj.f`.
+static llvm::StringRef targetName(TSNode Target, const SourceFile &F) {
+  Target = unparen(Target);
+  if (is(Target, "identifier"))
+    return F.text(Target);
+  if (is(Target, "attribute"))
+    return F.text(field(Target, "attribute"));
+  return {};
+}
+
+bool HelperIndex::threadTarget(TSNode Def) {
+  if (!ThreadTargets) {
+    // By name: a def named like a target is taken as one (its stream set
+    // is then not reported, which errs towards silence).
+    ThreadTargets.emplace();
+    std::vector<TSNode> Work{F.root()};
+    while (!Work.empty()) {
+      TSNode N = Work.back();
+      Work.pop_back();
+      for (TSNode C : children(N))
+        Work.push_back(C);
+      if (!is(N, "call"))
+        continue;
+      TSNode Fn = field(N, "function");
+      std::vector<TSNode> A = children(field(N, "arguments"));
+      auto Positional = [&](size_t K) {
+        size_t Seen = 0;
+        for (TSNode X : A)
+          if (!is(X, "keyword_argument") && Seen++ == K)
+            return X;
+        return TSNode{};
+      };
+      TSNode Target = {};
+      std::string Q = I.qualify(Fn);
+      if (apiOf(Q) == PyApi::Thread) {
+        for (TSNode X : A)
+          if (is(X, "keyword_argument") && F.text(field(X, "name")) == "target")
+            Target = field(X, "value");
+        if (ts_node_is_null(Target))
+          Target = Positional(1);
+      } else if (Q == "asyncio.to_thread") {
+        Target = Positional(0);
+      } else if (is(Fn, "attribute")) {
+        llvm::StringRef M = F.text(field(Fn, "attribute"));
+        if (M == "submit" || M == "map")
+          Target = Positional(0);
+        else if (M == "run_in_executor")
+          Target = Positional(1);
+      }
+      if (llvm::StringRef Name = targetName(Target, F); !Name.empty())
+        ThreadTargets->insert(Name);
+    }
+  }
+  return ThreadTargets->contains(F.text(field(Def, "name")));
 }
 
 } // namespace streamsafe::py

@@ -129,3 +129,25 @@ class Stager:
             worker = threading.Thread(target=self._stage_on_own_stream, args=(t,))
             worker.start()
         worker.join()
+
+
+# A thread's body may set its own stream for good: the current stream is
+# thread-local, so no caller sees it.
+def drain_on_own_stream(queue):
+    torch.cuda.set_stream(torch.cuda.Stream())
+    while True:
+        item = queue.get()
+        item.mul_(2)
+
+
+def start_drain(queue):
+    th = threading.Thread(target=drain_on_own_stream, args=(queue,), daemon=True)
+    th.start()
+
+
+# The same set in a def called in place leaks into its caller.
+def set_for_good():
+    torch.cuda.set_stream(torch.cuda.Stream())
+    # CHECK-NOTES: :[[@LINE-1]]:5: warning: the current stream set here is not restored on every path out of 'set_for_good'; the caller's later work silently runs on it (use a `with torch.cuda.stream(...)` block to set the stream for a scope) [streamsafe-unrestored-current-stream]
+    # CHECK-NOTES: :[[@LINE+1]]:37: note: 'set_for_good' can return here with the stream still set
+    x = torch.ones(3, device="cuda")
