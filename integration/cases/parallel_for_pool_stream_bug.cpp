@@ -1,6 +1,7 @@
 // An intra-op parallel loop runs its chunks on the pool's threads, whose
 // current stream is their own default stream, not the pool stream set by
 // this thread's guard: their sums of A run before A's producer.
+// BUILD: openmp
 #include "../harness.h"
 
 #include <ATen/Parallel.h>
@@ -25,7 +26,6 @@ bool sumsInParallelLoop(float V) {
 }
 
 int main(int argc, char **argv) {
-  at::set_num_threads(4);
   return it::run("parallel_for_pool_stream", "bug", argc, argv,
                  [](float V) { return sumsInParallelLoop(V); });
 }

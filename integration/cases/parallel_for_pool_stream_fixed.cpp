@@ -1,6 +1,7 @@
 // An intra-op parallel loop runs its chunks on the pool's threads, whose
 // current stream is their own default stream. Fixed: each chunk sets the
 // producer's stream before it sums A.
+// BUILD: openmp
 #include "../harness.h"
 
 #include <ATen/Parallel.h>
@@ -26,7 +27,6 @@ bool sumsInParallelLoop(float V) {
 }
 
 int main(int argc, char **argv) {
-  at::set_num_threads(4);
   return it::run("parallel_for_pool_stream", "fixed", argc, argv,
                  [](float V) { return sumsInParallelLoop(V); });
 }

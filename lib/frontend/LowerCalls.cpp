@@ -94,6 +94,29 @@ void Lowering::spawn(const Stmt *At, llvm::ArrayRef<const Expr *> Args,
   }
 }
 
+// Whether at::parallel_for, as this unit instantiates it, hands its chunks
+// to the intra-op pool: ATen/Parallel-inl.h calls internal::invoke_parallel
+// only under INTRA_OP_PARALLEL (OpenMP with -fopenmp, or the native
+// backend), and otherwise calls the body inline.
+static bool callsInvokeParallel(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def->getBody())
+    return false;
+  llvm::SmallVector<const Stmt *, 32> Work{Def->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *Callee = CE->getDirectCallee();
+          Callee && Callee->getDeclName().isIdentifier() &&
+          Callee->getName() == "invoke_parallel")
+        return true;
+    for (const Stmt *C : S->children())
+      if (C)
+        Work.push_back(C);
+  }
+  return false;
+}
+
 // std::launch::deferred alone (not "async | deferred").
 static bool isDeferredPolicy(const Expr *E) {
   const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
@@ -468,6 +491,21 @@ bool Lowering::lowerThreadCall(const CallExpr *CE, const ApiEntry &A,
     return true;
   case ApiEffect::ConfiguredThreadSpawn:
     spawn(CE, Args, nullptr, Out);
+    return true;
+  case ApiEffect::ParallelLoop:
+    if (callsInvokeParallel(CE->getDirectCallee())) {
+      spawn(CE, Args, nullptr, Out);
+      return true;
+    }
+    // Compiled without a parallel backend: the body runs here, inline.
+    for (const Expr *Arg : Args)
+      if (const LambdaExpr *L = callableOf(Arg)) {
+        fact::Spawn S;
+        S.Body = LowerBody(*L);
+        S.InPlace = true;
+        emit(Out, site(SiteKind::Other, CE), S);
+        break;
+      }
     return true;
   case ApiEffect::ConfiguredExecutorLaunch: {
     const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);

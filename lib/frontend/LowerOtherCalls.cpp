@@ -9,6 +9,7 @@
 
 #include "lib/frontend/Lowering.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include <algorithm>
 
 using namespace clang;
@@ -25,12 +26,17 @@ bool Lowering::lowerInlinedCall(const CallExpr *CE, FactList &Out) {
   if (!Callee || !Callee->hasBody(Def))
     return false;
   // Lambdas handed to the helper run where it calls them; each body is
-  // lowered in the context it is written in (here).
+  // lowered in the context it is written in (here). Library code (a
+  // container's push_back, an executor of a library) may also keep one and
+  // run it later.
+  bool Library = SM.isInSystemHeader(Def->getLocation());
   BoundCallables Lambdas;
   for (unsigned I = 0; I < CE->getNumArgs() && I < Def->getNumParams(); ++I)
     if (const LambdaExpr *L = callableOf(CE->getArg(I))) {
       Lambdas.push_back({Def->getParamDecl(I), L});
       LowerBody(*L);
+      if (Library)
+        escapeCapturedEvents(*L, CE, Out);
     }
   std::optional<BodyId> Body = LowerCallee(*Callee, Lambdas, false);
   if (!Body)
@@ -93,6 +99,20 @@ Lowering::bindParameters(const FunctionDecl &Def,
   return Bound;
 }
 
+// A callable handed to code that may keep it (a task for an executor the
+// analysis does not know, a queue's element) may run later, elsewhere: the
+// events it captures may be recorded there.
+void Lowering::escapeCapturedEvents(const LambdaExpr &L, const CallExpr *At,
+                                    FactList &Out) {
+  for (const LambdaCapture &Cap : L.captures()) {
+    const auto *V = dyn_cast_or_null<VarDecl>(
+        Cap.capturesVariable() ? Cap.getCapturedVar() : nullptr);
+    ValueClass C = V ? Table.classify(V->getType()) : ValueClass::None;
+    if (C == ValueClass::Event || C == ValueClass::RawEvent)
+      emit(Out, site(SiteKind::Other, At), fact::EscapeEvent{varOf(V)});
+  }
+}
+
 void Lowering::lowerUnknownCall(const CallExpr *CE, FactList &Out) {
   // An unknown callee taking tensors is an op on the current stream, and it
   // may keep them. Library code (std::, c10::) only keeps them.
@@ -123,6 +143,9 @@ void Lowering::lowerUnknownCall(const CallExpr *CE, FactList &Out) {
     if (C == ValueClass::Event || C == ValueClass::RawEvent)
       emit(Out, site(SiteKind::Other, CE), fact::EscapeEvent{eventVar(Arg)});
     GivesStream |= C == ValueClass::Stream || C == ValueClass::RawStream;
+    // A task for an executor the analysis does not know may run there.
+    if (const LambdaExpr *L = callableOf(Arg))
+      escapeCapturedEvents(*L, CE, Out);
   }
   if (GivesStream && !Library)
     emit(Out, site(SiteKind::Other, CE), fact::EscapeEvent{NoVar});

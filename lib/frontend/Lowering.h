@@ -134,6 +134,8 @@ private:
   CaptureMode captureMode(const clang::CallExpr *CE, int Index) const;
   void lowerUnknownCall(const clang::CallExpr *CE, FactList &Out);
   bool lowerInlinedCall(const clang::CallExpr *CE, FactList &Out);
+  void escapeCapturedEvents(const clang::LambdaExpr &L,
+                            const clang::CallExpr *At, FactList &Out);
   /// Binds \p Def's parameters to \p Args at \p At; returns the variables
   /// to unbind after the body has run.
   llvm::SmallVector<VarId, 4>

@@ -128,6 +128,8 @@ const char *effectName(ApiEffect E) {
     return "RestrictedStreamQuery";
   case ApiEffect::SpawnThread:
     return "SpawnThread";
+  case ApiEffect::ParallelLoop:
+    return "ParallelLoop";
   case ApiEffect::CaptureRegion:
     return "CaptureRegion";
   case ApiEffect::TensorMetadata:

@@ -74,7 +74,8 @@ enum class ApiEffect : uint8_t {
   RestrictedEventQuery,  ///< cudaEventQuery(e), ev.query()
   RestrictedStreamQuery, ///< cudaStreamQuery(s), s.query()
   // Threads.
-  SpawnThread, ///< the callable argument runs on a new thread
+  SpawnThread,  ///< the callable argument runs on a new thread
+  ParallelLoop, ///< at::parallel_for: on pool threads where compiled so
   // Python's context managers (with-blocks) with no C++ function.
   CaptureRegion, ///< with torch.cuda.graph(g): a capture of the block
   // Methods of at::Tensor.

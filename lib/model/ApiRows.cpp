@@ -208,16 +208,18 @@ const ApiRow Rows[] = {
      "torch.cuda.Stream.query", fx(E::RestrictedStreamQuery)},
     // Threads (section 7). std::async with the default policy may run
     // deferred on the caller; it is treated as another thread (it may be).
-    // at::parallel_for and at::parallel_reduce run their body on the
-    // intra-op pool's threads as well as on the caller's: it is taken as
-    // another thread's. C++'s std::thread is a class
-    // (isThreadClass in lib/frontend).
+    // C++'s std::thread is a class (isThreadClass in lib/frontend).
     {nullptr, "threading.Thread", fx(E::SpawnThread),
      "C++ starts a thread by constructing std::thread"},
     {"std::async;at::launch;at::intraop_launch;c10::ThreadPool::run;c10::"
-     "TaskThreadPoolBase::run;c10::TaskThreadPool::run;at::parallel_for;at::"
-     "parallel_reduce",
+     "TaskThreadPoolBase::run;c10::TaskThreadPool::run",
      nullptr, fx(E::SpawnThread), NotInPython},
+    // ATen/Parallel-inl.h: the chunks run on the intra-op pool's threads
+    // (and one on the caller) where the unit's compile gives ATen a
+    // parallel backend (OpenMP with -fopenmp, or the native one); else the
+    // body runs inline on the caller.
+    {"at::parallel_for;at::parallel_reduce", nullptr, fx(E::ParallelLoop),
+     "Python has no intra-op loop of its own"},
     // Calls that pass their argument on.
     {"std::move;std::forward;std::as_const", nullptr, fx(E::TransparentCast),
      "C++ value categories: Python has none"},

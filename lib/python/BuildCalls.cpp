@@ -165,16 +165,17 @@ Builder::Value Builder::call(TSNode N) {
 }
 
 Builder::Value Builder::unknownCall(const Args &A, bool Escapes) {
-  for (TSNode P : A.Positional) {
+  auto Argument = [&](TSNode P) {
     Value V = expr(P);
-    if (Escapes)
+    if (Escapes) {
       escape(V, P);
-  }
-  for (const auto &[K, P] : A.Keywords) {
-    Value V = expr(P);
-    if (Escapes)
-      escape(V, P);
-  }
+      escapeCallable(P); // `pool.run(task)`: task may run there
+    }
+  };
+  for (TSNode P : A.Positional)
+    Argument(P);
+  for (const auto &[K, P] : A.Keywords)
+    Argument(P);
   return Value();
 }
 

@@ -106,7 +106,7 @@ void Builder::escape(const Value &V, TSNode At) {
     emit(site(SiteKind::Other, At), fact::EscapeEvent{NoVar});
 }
 
-void Builder::escapeCaptured(TSNode Body, const Scope &Inner) {
+void Builder::escapeCaptured(TSNode Body, const Scope &Inner, bool Events) {
   // Every identifier the body names that is not its own: a tensor of an
   // enclosing scope, kept alive by the closure.
   std::vector<TSNode> Work{Body};
@@ -125,6 +125,8 @@ void Builder::escapeCaptured(TSNode Body, const Scope &Inner) {
         VarId V = varOf(Name);
         if (V != NoVar && IR->var(V).Class == VarClass::Tensor)
           emit(site(SiteKind::Other, N), fact::EscapeTensor{TensorRef::var(V)});
+        else if (V != NoVar && Events && IR->var(V).Class == VarClass::Event)
+          emit(site(SiteKind::Other, N), fact::EscapeEvent{V});
       }
       continue;
     }
@@ -139,6 +141,22 @@ void Builder::escapeCaptured(TSNode Body, const Scope &Inner) {
     uint32_t Count = ts_node_named_child_count(N);
     for (uint32_t K = 0; K < Count; ++K)
       Work.push_back(ts_node_named_child(N, K));
+  }
+}
+
+void Builder::escapeCallable(TSNode Arg) {
+  Arg = unparen(Arg);
+  if (!is(Arg, "identifier"))
+    return;
+  llvm::StringRef Name = F.text(Arg);
+  for (const Scope *S = St->S; S; S = S->Parent) {
+    if (auto It = S->Defs.find(Name); It != S->Defs.end()) {
+      auto Inner = makeScope(It->second, Scope::Def, S, F, I);
+      escapeCaptured(field(It->second, "body"), *Inner, /*Events=*/true);
+      return;
+    }
+    if (S->Locals.count(Name))
+      return;
   }
 }
 
@@ -264,9 +282,10 @@ Builder::Value Builder::expr(TSNode N) {
     return V;
   }
   if (T == "lambda") {
-    // It may run later: the tensors it names are kept alive by it.
+    // It may run later, anywhere: the tensors it names are kept alive by
+    // it, and the events it names may be recorded there.
     auto Inner = makeScope(N, Scope::Lambda, St->S, F, I);
-    escapeCaptured(field(N, "body"), *Inner);
+    escapeCaptured(field(N, "body"), *Inner, /*Events=*/true);
     return V;
   }
   if (T == "list_comprehension" || T == "set_comprehension" ||

@@ -169,8 +169,12 @@ private:
   Value binary(TSNode N, const std::vector<TSNode> &Operands);
   void escape(const Value &V, TSNode At);
   void readTensor(const Value &V, TSNode At);
-  /// Tensor variables of enclosing scopes a nested def or lambda names.
-  void escapeCaptured(TSNode Body, const Scope &Inner);
+  /// Tensor variables of enclosing scopes a nested def or lambda names
+  /// (\p Events: its event variables too, which it may record).
+  void escapeCaptured(TSNode Body, const Scope &Inner, bool Events = false);
+  /// \p Arg, handed to code the analysis does not see, names a def of this
+  /// or an enclosing scope: it may run there, later.
+  void escapeCallable(TSNode Arg);
 
   //===-- Regions (Regions.cpp) -------------------------------------------===//
   std::optional<int64_t> constantInt(TSNode N);
