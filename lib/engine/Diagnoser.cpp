@@ -27,8 +27,11 @@ void Diagnoser::before(const Fact &F, const StreamState &S,
       threadCurrentStream(F, S, /*Query=*/false);
     return;
   }
-  if (F.as<fact::CurrentQuery>())
-    return threadCurrentStream(F, S, /*Query=*/true);
+  if (const auto *X = F.as<fact::CurrentQuery>()) {
+    if (!X->AsWaiter)
+      threadCurrentStream(F, S, /*Query=*/true);
+    return;
+  }
   if (const auto *X = F.as<fact::HostAccess>())
     return hostAccess(F, X->Tensor, X->Write, S);
   if (const auto *X = F.as<fact::EventWait>())

@@ -118,6 +118,13 @@ void Transfer::apply(const Fact &, const fact::EventWait &X, StreamState &S) {
   auto It = X.Event != NoVar ? S.Events.find(X.Event) : S.Events.end();
   if (It != S.Events.end() && !It->second.MayRecorded)
     return; // never recorded: the wait is a no-op
+  // A thread whose stream waits for its spawner's stream (or for an event
+  // it cannot follow, taken to order everything below) orders its work
+  // itself: it no longer relies on the stream it was spawned under.
+  if (S.ThreadStart != NoSite && W == S.Current &&
+      (It == S.Events.end() || It->second.CoversAll ||
+       (It->second.MustRecorded && It->second.RecordedOn == S.SpawnerStream)))
+    S.SpawnerSetAt = NoSite;
   // An event we cannot follow, or a waiting stream we cannot name: assume
   // the wait orders everything rather than report what it may have fixed.
   if (It == S.Events.end() || W == StreamTable::Unknown || It->second.CoversAll)

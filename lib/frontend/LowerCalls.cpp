@@ -10,6 +10,7 @@
 #include "lib/model/Naming.h"
 #include "lib/model/Recipes.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 #include <algorithm>
 
 using namespace clang;
@@ -113,6 +114,43 @@ static bool callsInvokeParallel(const FunctionDecl *FD) {
     for (const Stmt *C : S->children())
       if (C)
         Work.push_back(C);
+  }
+  return false;
+}
+
+// `ev.block(getCurrentCUDAStream())`, `cudaStreamWaitEvent(
+// getCurrentCUDAStream().stream(), e, 0)`, `getCurrentCUDAStream().wait(ev)`:
+// the stream asked for is only made to wait.
+bool Lowering::onlyWaits(const CallExpr *Query) {
+  const Stmt *Child = Query;
+  for (const Stmt *P = Parents ? Parents->getParent(Query) : nullptr; P;
+       Child = P, P = Parents->getParent(P)) {
+    if (isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+            ExprWithCleanups, ParenExpr, CXXConstructExpr, MemberExpr>(P))
+      continue;
+    const auto *Call = dyn_cast<CallExpr>(P);
+    if (!Call)
+      return false;
+    const ApiEntry &A = Table.lookup(Call->getDirectCallee());
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+    // The query is the object: `q.f(...)` reaches the call through its
+    // callee, a MemberExpr.
+    bool IsObject = MC && MC->getCallee()->IgnoreParens() == Child;
+    switch (A.Effect) {
+    case ApiEffect::StreamIdentity:
+      if (IsObject)
+        continue; // getCurrentCUDAStream().stream()
+      return false;
+    case ApiEffect::StreamWaitEvent:
+      return IsObject;
+    case ApiEffect::EventBlock:
+    case ApiEffect::ConfiguredEventWait:
+      return !IsObject;
+    case ApiEffect::RawStreamWaitEvent:
+      return Call->getNumArgs() > 0 && Call->getArg(0) == Child;
+    default:
+      return false;
+    }
   }
   return false;
 }
@@ -301,7 +339,7 @@ bool Lowering::lowerStreamCall(const CallExpr *CE, const ApiEntry &A,
     return true;
   case ApiEffect::CurrentStream:
   case ApiEffect::ConfiguredCurrentStream:
-    emit(Out, site(SiteKind::Other, CE), fact::CurrentQuery{});
+    emit(Out, site(SiteKind::Other, CE), fact::CurrentQuery{onlyWaits(CE)});
     // The stable ABI's getters write the stream through an out-parameter:
     // aoti_torch_get_current_cuda_stream(device, (void **)&stream).
     if (A.Stream >= 0 && unsigned(A.Stream) < CE->getNumArgs())

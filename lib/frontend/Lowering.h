@@ -146,6 +146,8 @@ private:
   VarId returnVar(const clang::FunctionDecl &F);
   void lowerLauncher(const clang::CallExpr *CE, const clang::FunctionDecl &FD,
                      FactList &Out);
+  /// Whether the current-stream query \p Query is only made to wait.
+  bool onlyWaits(const clang::CallExpr *Query);
   void spawn(const clang::Stmt *At, llvm::ArrayRef<const clang::Expr *> Args,
              const clang::Expr *Executor, FactList &Out);
 

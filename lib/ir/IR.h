@@ -258,7 +258,12 @@ struct Spawn {
   VarId ExecutorName = NoVar;
 };
 /// The current stream is asked for (getCurrentCUDAStream()).
-struct CurrentQuery {};
+struct CurrentQuery {
+  /// The stream asked for is only made to wait there (`current_stream()
+  /// .wait_stream(s)`, `ev.block(getCurrentCUDAStream())`): nothing relies
+  /// on which stream it is.
+  bool AsWaiter = false;
+};
 /// The host reads or writes Tensor's memory (item, data_ptr, memcpy).
 struct HostAccess {
   bool Write = false;

@@ -164,6 +164,24 @@ Builder::Value Builder::call(TSNode N) {
   return unknownCall(A, Keeps);
 }
 
+// `current_stream().wait_stream(s)`, `current_stream().wait_event(e)`,
+// `e.wait(current_stream())`: the stream asked for is only made to wait.
+bool Builder::onlyWaits(TSNode Query) const {
+  TSNode P = ts_node_parent(Query);
+  if (is(P, "attribute") && field(P, "object").id == Query.id) {
+    llvm::StringRef M = F.text(field(P, "attribute"));
+    TSNode Call = ts_node_parent(P);
+    return (M == "wait_stream" || M == "wait_event") && is(Call, "call") &&
+           field(Call, "function").id == P.id;
+  }
+  if (!is(P, "argument_list") || children(P).size() != 1)
+    return false;
+  TSNode Call = ts_node_parent(P);
+  TSNode Fn = field(Call, "function");
+  return is(Call, "call") && is(Fn, "attribute") &&
+         F.text(field(Fn, "attribute")) == "wait";
+}
+
 Builder::Value Builder::unknownCall(const Args &A, bool Escapes) {
   auto Argument = [&](TSNode P) {
     Value V = expr(P);
@@ -197,7 +215,7 @@ Builder::Value Builder::apiCall(TSNode N, int ApiInt, const std::string &Q,
     return R;
   case PyApi::CurrentStream: {
     unknownCall(A, false);
-    emit(site(SiteKind::Other, N), fact::CurrentQuery{});
+    emit(site(SiteKind::Other, N), fact::CurrentQuery{onlyWaits(N)});
     R.Class = VarClass::Stream;
     R.Stream = StreamRef::queried();
     // current_stream(1): the current stream of device 1.

@@ -241,6 +241,8 @@ private:
   Value eventMethod(TSNode N, const Value &Self, llvm::StringRef Method,
                     const Args &A);
   Value unknownCall(const Args &A, bool Escapes);
+  /// Whether the current_stream() call \p Query is only made to wait.
+  bool onlyWaits(TSNode Query) const;
   /// `threading.Thread(target=f, args=(...), kwargs={...})`.
   void threadCall(TSNode N, const Args &A);
   /// The non_blocking argument: by keyword, or at \p Position (null: none).
