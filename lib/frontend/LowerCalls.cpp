@@ -570,8 +570,11 @@ bool Lowering::lowerAtenCall(const CallExpr *CE, const ApiEntry &A,
   StringRef Bare =
       FD && FD->getDeclName().isIdentifier() ? FD->getName() : StringRef();
   C.AllocateOnly = naming::allocatesOnly(Bare);
-  if (A.Effect == ApiEffect::AtenFactory)
+  if (A.Effect == ApiEffect::AtenFactory) {
     C.Place = placementOf(CE, naming::isLikeFactory(Bare), &C.Device);
+    // at::tensor({1, 2}, opts): its data is host data, never a tensor.
+    C.FromHostData = naming::copiesData(Bare) && C.Args.empty();
+  }
   emitRecipe(C, Nodes, Out);
   return true;
 }

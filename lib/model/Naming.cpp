@@ -23,4 +23,6 @@ bool isLikeFactory(llvm::StringRef Name) { return Name.ends_with("_like"); }
 
 bool allocatesOnly(llvm::StringRef Name) { return Name.starts_with("empty"); }
 
+bool copiesData(llvm::StringRef Name) { return Name == "tensor"; }
+
 } // namespace streamsafe::naming

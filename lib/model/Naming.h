@@ -29,6 +29,9 @@ bool isOutLast(llvm::StringRef Name);
 bool isLikeFactory(llvm::StringRef Name);
 /// `empty`, `empty_like`, `empty_strided`: allocates, writes no values.
 bool allocatesOnly(llvm::StringRef Name);
+/// `tensor(data, ...)`: copies its data (a list, a number) into the new
+/// tensor.
+bool copiesData(llvm::StringRef Name);
 
 } // namespace streamsafe::naming
 

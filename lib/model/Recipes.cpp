@@ -158,6 +158,11 @@ Recipe Cook::function() {
   case E::AtenFactory:
   case E::AtenFromBlob:
     allocate(C.Place, false, C.Effect == E::AtenFromBlob);
+    // Host data copied to the device: built on the host, then copied as
+    // by a blocking to(device), which waits for the current stream (the
+    // copy from pageable memory is followed by a stream synchronize).
+    if (C.FromHostData && C.Place == Placement::Device)
+      syncCurrent();
     break;
   case E::AtenInPlace:
   case E::AtenOutFirst:

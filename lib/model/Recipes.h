@@ -59,6 +59,9 @@ struct TensorCall {
   int8_t Device = StreamRef::NoDevice;
   /// empty*(): allocates without writing.
   bool AllocateOnly = false;
+  /// tensor(data) of host data (a list, a number): a blocking copy from the
+  /// host.
+  bool FromHostData = false;
 };
 
 /// One fact a recipe makes, sited at the front end's node At.

@@ -97,3 +97,22 @@ def unknown_copy_while_capturing(g: torch.cuda.CUDAGraph, x: torch.Tensor,
         n = stats.cpu()
     torch.cuda.current_stream().wait_stream(s)
     return y, n
+
+
+# torch.tensor of data written out in the call copies host data to the
+# device as a blocking to() does: it waits for the current stream.
+def tensor_from_a_list_syncs(x: torch.Tensor):
+    h = torch.empty(4, pin_memory=True)
+    h.copy_(x, non_blocking=True)
+    idx = torch.tensor([0, 1], device="cuda")
+    return h.sum()
+
+
+# Of a name, the data may be a CUDA tensor (a copy on the device): no wait.
+def tensor_from_a_name(x: torch.Tensor, data):
+    h = torch.empty(4, pin_memory=True)
+    h.copy_(x, non_blocking=True)
+    idx = torch.tensor(data, device="cuda")
+    return h.sum()
+    # CHECK-NOTES: :[[@LINE-1]]:12: warning: the host reads tensor 'h' while a non_blocking copy into it on the caller's current stream may still be running; synchronize the stream or an event first [streamsafe-host-read-before-sync]
+    # CHECK-NOTES: :[[@LINE-4]]:5: note: the non_blocking copy is enqueued on the caller's current stream here
