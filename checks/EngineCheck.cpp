@@ -48,7 +48,10 @@ void EngineCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
     Options.store(Opts, Name, Value);
 }
 
-void EngineCheck::onStartOfTranslationUnit() { Shared->beginTranslationUnit(); }
+void EngineCheck::onStartOfTranslationUnit() {
+  Shared->beginTranslationUnit();
+  WarnedAt.clear();
+}
 
 void EngineCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
@@ -87,7 +90,14 @@ void EngineCheck::report(const FunctionResult &R, const Finding &F,
   std::optional<FixItHint> Fix;
   if (const auto *M = F.as<finding::MissingRecordStream>())
     Fix = recordStreamFixIt(R, *M, FD, Ctx);
-  for (const report::Line &L : report::word(F, V)) {
+  std::vector<report::Line> Lines = report::word(F, V);
+  auto Warning =
+      llvm::find_if(Lines, [](const report::Line &L) { return !L.Note; });
+  if (Warning != Lines.end() &&
+      WarnedAt.try_emplace(R.loc(Warning->At).getRawEncoding(), &FD)
+              .first->second != &FD)
+    return;
+  for (const report::Line &L : Lines) {
     if (L.Note) {
       diag(R.loc(L.At), verbatim(L.Text), DiagnosticIDs::Note);
       continue;

@@ -14,6 +14,7 @@
 #include "clang-tidy/ClangTidyCheck.h"
 #include "lib/frontend/FunctionAnalysis.h"
 #include "lib/frontend/TranslationUnitSession.h"
+#include "llvm/ADT/DenseMap.h"
 #include <memory>
 
 namespace clang::tidy::streamsafe {
@@ -47,6 +48,11 @@ private:
   /// The option values as written, echoed by storeOptions.
   std::vector<std::pair<std::string, std::string>> ApiOptions;
   std::shared_ptr<SharedSession> Shared;
+  /// Where this check has warned in the translation unit, and for which
+  /// function: a finding in a helper is found again by each function that
+  /// runs it in place (and by the helper's own analysis), worded for each;
+  /// it is reported as the first function to find it words it.
+  llvm::DenseMap<unsigned, const FunctionDecl *> WarnedAt;
 };
 
 } // namespace clang::tidy::streamsafe

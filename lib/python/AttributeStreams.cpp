@@ -241,10 +241,7 @@ const llvm::StringMap<TSNode> &HelperIndex::freshAttributes(TSNode Class) {
 bool HelperIndex::globalMayChange(llvm::StringRef Name) {
   if (!Globals) {
     Globals.emplace();
-    std::vector<TSNode> Work{F.root()};
-    while (!Work.empty()) {
-      TSNode N = Work.back();
-      Work.pop_back();
+    everyNode(F.root(), [&](TSNode N) {
       if (is(N, "global_statement"))
         for (TSNode C : children(N))
           Globals->insert(F.text(C));
@@ -256,9 +253,7 @@ bool HelperIndex::globalMayChange(llvm::StringRef Name) {
         if (!A.empty() && is(unparen(A[0]), "identifier"))
           Globals->insert(F.text(unparen(A[0])));
       }
-      for (TSNode C : children(N))
-        Work.push_back(C);
-    }
+    });
   }
   return Globals->contains(Name);
 }

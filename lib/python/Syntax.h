@@ -117,6 +117,20 @@ template <typename Fn> void ownCode(TSNode N, Fn Visit) {
   }
 }
 
+/// Visits every node of \p N, nested defs, lambdas and classes too.
+template <typename Fn> void everyNode(TSNode N, Fn Visit) {
+  std::vector<TSNode> Work{N};
+  while (!Work.empty()) {
+    TSNode X = Work.back();
+    Work.pop_back();
+    if (ts_node_is_null(X))
+      continue;
+    Visit(X);
+    for (TSNode C : children(X))
+      Work.push_back(C);
+  }
+}
+
 } // namespace streamsafe::py
 
 #endif // STREAMSAFE_LIB_PYTHON_SYNTAX_H

@@ -270,14 +270,9 @@ bool HelperIndex::threadTarget(TSNode Def) {
     // By name: a def named like a target is taken as one (its stream set
     // is then not reported, which errs towards silence).
     ThreadTargets.emplace();
-    std::vector<TSNode> Work{F.root()};
-    while (!Work.empty()) {
-      TSNode N = Work.back();
-      Work.pop_back();
-      for (TSNode C : children(N))
-        Work.push_back(C);
+    everyNode(F.root(), [&](TSNode N) {
       if (!is(N, "call"))
-        continue;
+        return;
       TSNode Fn = field(N, "function");
       std::vector<TSNode> A = children(field(N, "arguments"));
       auto Positional = [&](size_t K) {
@@ -306,7 +301,7 @@ bool HelperIndex::threadTarget(TSNode Def) {
       }
       if (llvm::StringRef Name = targetName(Target, F); !Name.empty())
         ThreadTargets->insert(Name);
-    }
+    });
   }
   return ThreadTargets->contains(F.text(field(Def, "name")));
 }
