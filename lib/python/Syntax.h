@@ -98,18 +98,15 @@ Position start(TSNode N);
 /// Strips parentheses.
 TSNode unparen(TSNode N);
 
-/// Visits every node of \p N's own code (not of nested defs, lambdas or
-/// classes), \p N first.
-template <typename Fn> void ownCode(TSNode N, Fn Visit) {
+/// Visits \p N and the nodes below it, \p N first, not descending into a
+/// node (other than \p N) for which \p Skip holds.
+template <typename SkipFn, typename Fn>
+void walkNodes(TSNode N, SkipFn Skip, Fn Visit) {
   std::vector<TSNode> Work{N};
   while (!Work.empty()) {
     TSNode X = Work.back();
     Work.pop_back();
-    if (ts_node_is_null(X))
-      continue;
-    llvm::StringRef T = type(X);
-    if (X.id != N.id && (T == "function_definition" || T == "lambda" ||
-                         T == "class_definition"))
+    if (ts_node_is_null(X) || (X.id != N.id && Skip(X)))
       continue;
     Visit(X);
     for (TSNode C : children(X))
@@ -117,18 +114,22 @@ template <typename Fn> void ownCode(TSNode N, Fn Visit) {
   }
 }
 
+/// Visits every node of \p N's own code (not of nested defs, lambdas or
+/// classes), \p N first.
+template <typename Fn> void ownCode(TSNode N, Fn Visit) {
+  walkNodes(
+      N,
+      [](TSNode X) {
+        llvm::StringRef T = type(X);
+        return T == "function_definition" || T == "lambda" ||
+               T == "class_definition";
+      },
+      Visit);
+}
+
 /// Visits every node of \p N, nested defs, lambdas and classes too.
 template <typename Fn> void everyNode(TSNode N, Fn Visit) {
-  std::vector<TSNode> Work{N};
-  while (!Work.empty()) {
-    TSNode X = Work.back();
-    Work.pop_back();
-    if (ts_node_is_null(X))
-      continue;
-    Visit(X);
-    for (TSNode C : children(X))
-      Work.push_back(C);
-  }
+  walkNodes(N, [](TSNode) { return false; }, Visit);
 }
 
 } // namespace streamsafe::py
