@@ -142,6 +142,13 @@ void Diagnoser::eventWait(const Fact &F, const fact::EventWait &X,
   Fi.Declared = It->second.Declared;
   Fi.RecordedOnSomePaths = Recorded != nullptr;
   Fi.SomePathsRecord = Recorded ? Recorded->LastRecord : NoSite;
+  // Recorded by a thread this one has not waited for on the host.
+  for (const HostRecords &R : S.Deferred)
+    if (auto E = R.Events.find(X.Event);
+        E != R.Events.end() && E->second.MayRecorded) {
+      Fi.OtherThreadRecord = E->second.LastRecord;
+      Fi.OtherThreadStart = R.Spawn;
+    }
   Out.emplace_back(std::move(Fi));
 }
 

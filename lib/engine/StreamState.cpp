@@ -14,7 +14,8 @@ bool StreamState::operator==(const StreamState &O) const {
          Events == O.Events && Guards == O.Guards &&
          Unrestored == O.Unrestored && Assumed == O.Assumed &&
          ThreadStart == O.ThreadStart && SpawnerStream == O.SpawnerStream &&
-         SpawnerSetAt == O.SpawnerSetAt && Capture == O.Capture;
+         SpawnerSetAt == O.SpawnerSetAt && Deferred == O.Deferred &&
+         Signalled == O.Signalled && Capture == O.Capture;
 }
 
 bool EventState::covers(CoveredAccess C) const {
@@ -223,6 +224,31 @@ static void joinDeviceStreams(llvm::SmallVector<DeviceStream, 0> &Mine,
       Mine.push_back({E.Device, StreamTable::Unknown, NoSite});
 }
 
+// Union: a thread one path did not wait for is not waited for after the
+// join. Records both paths hold of one thread: each event as either path
+// may have left it (an event only one of them has is kept, which errs
+// towards taking it as recorded).
+static void joinHostRecords(HostRecordList &Into, const HostRecordList &From,
+                            const TensorMap &Mine, const TensorMap &Theirs) {
+  for (const HostRecords &R : From) {
+    auto It =
+        llvm::find_if(Into, [&](const HostRecords &H) { return H.sameKey(R); });
+    if (It == Into.end()) {
+      Into.push_back(R);
+      continue;
+    }
+    for (const auto &[V, OE] : R.Events) {
+      auto [E, New] = It->Events.try_emplace(V, OE);
+      if (New || E->second == OE)
+        continue;
+      E->second.MustRecorded &= OE.MustRecorded;
+      E->second.MayRecorded |= OE.MayRecorded;
+      E->second.intersectCovers(OE, Mine, Theirs, /*Coarse=*/true);
+      E->second.LastRecord = std::max(E->second.LastRecord, OE.LastRecord);
+    }
+  }
+}
+
 unsigned StreamState::join(const StreamState &O,
                            const std::function<StorageId(VarId)> &PhiFor,
                            bool Coarse) {
@@ -355,6 +381,8 @@ unsigned StreamState::join(const StreamState &O,
     E.LastRecord = std::max(E.LastRecord, OE.LastRecord);
     ++It;
   }
+  joinHostRecords(Deferred, O.Deferred, MineTensors, O.Tensors);
+  joinHostRecords(Signalled, O.Signalled, MineTensors, O.Tensors);
   return Work;
 }
 

@@ -147,6 +147,23 @@ struct EventState {
   bool operator==(const EventState &O) const;
 };
 
+/// Event records another thread made that this one has not waited for on
+/// the host: until it waits on Channel (NoVar: only a wait on anything),
+/// this thread sees those events as they were before the spawn. Inside a
+/// thread body, also the events as a host signal on Channel left them.
+struct HostRecords {
+  VarId Channel = NoVar;
+  SiteId Spawn = NoSite;
+  std::map<VarId, EventState> Events;
+  bool sameKey(const HostRecords &O) const {
+    return Channel == O.Channel && Spawn == O.Spawn;
+  }
+  bool operator==(const HostRecords &O) const {
+    return sameKey(O) && Events == O.Events;
+  }
+};
+using HostRecordList = llvm::SmallVector<HostRecords, 0>;
+
 struct GuardState {
   StreamId Saved = StreamTable::Unknown;
   SiteId SavedSetAt = NoSite;
@@ -200,6 +217,10 @@ struct StreamState {
   SiteId ThreadStart = NoSite;
   StreamId SpawnerStream = StreamTable::Unknown;
   SiteId SpawnerSetAt = NoSite;
+  /// Records of threads not yet waited for (usually empty: no cost).
+  HostRecordList Deferred;
+  /// Inside a thread body: the events as each host signal left them.
+  HostRecordList Signalled;
   /// The CUDA graph capture in progress, if any (CaptureState.h).
   CaptureState Capture;
   /// Storages that may have lost their last variable since the last

@@ -116,6 +116,8 @@ private:
   void apply(const Fact &F, const fact::CaptureBegin &X, StreamState &S);
   void apply(const Fact &F, const fact::CaptureEnd &X, StreamState &S);
   void apply(const Fact &F, const fact::Restricted &X, StreamState &S);
+  void apply(const Fact &F, const fact::HostSignal &X, StreamState &S);
+  void apply(const Fact &F, const fact::HostWait &X, StreamState &S);
   /// While capturing: what \p F (work, an event record or wait) does to
   /// the capture, before its own transfer function runs.
   void followCapture(const Fact &F, StreamState &S);
@@ -133,6 +135,10 @@ private:
   /// storage \p Id in \p S.
   bool held(const StreamState &S, StorageId Id, bool Owning) const;
   void release(StorageId Id, SiteId At, StreamState &S);
+  /// A body run on another thread left \p Exit: its event records become
+  /// \p S's now, or at the host wait that orders after them.
+  void deferRecords(const fact::Spawn &X, SiteId At, StreamState &S,
+                    StreamState &Exit);
   void completeWhere(StreamState &S,
                      llvm::function_ref<bool(StorageId, const Access &)> Done);
 

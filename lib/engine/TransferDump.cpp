@@ -20,7 +20,8 @@ const char *factName(const Fact::Op &Op) {
       "unbind",        "escape-tensor", "escape-event",  "event-record",
       "event-wait",    "event-sync",    "stream-sync",   "device-sync",
       "record-stream", "spawn",         "current-query", "host-access",
-      "forget",        "capture-begin", "capture-end",   "restricted"};
+      "forget",        "capture-begin", "capture-end",   "restricted",
+      "host-signal",   "host-wait"};
   static_assert(sizeof(Names) / sizeof(Names[0]) ==
                     std::variant_size_v<Fact::Op>,
                 "one name per fact kind");

@@ -5,9 +5,14 @@
 // executor's worker thread runs on the stream it bound for itself; a lambda
 // called in place runs here, on the current stream as it is.
 //
+// The host code of two threads is ordered only by a host wait: an event the
+// body records is the spawner's once it joins the thread (or gets the
+// task's future, or waits on a signal the body gave after the record).
+//
 //===----------------------------------------------------------------------===//
 
 #include "lib/engine/Transfer.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe {
 
@@ -24,6 +29,68 @@ static TensorVarMap adoptBindings(const TensorVarMap &Spawner,
           Result.set(V, *Theirs);
       });
   return Result;
+}
+
+// The events \p After holds that differ from \p Before.
+static std::map<VarId, EventState>
+changedEvents(const std::map<VarId, EventState> &Before,
+              const std::map<VarId, EventState> &After) {
+  std::map<VarId, EventState> Changed;
+  for (const auto &[V, E] : After)
+    if (auto It = Before.find(V); It == Before.end() || !(It->second == E))
+      Changed.emplace(V, E);
+  return Changed;
+}
+
+void Transfer::deferRecords(const fact::Spawn &X, SiteId At, StreamState &S,
+                            StreamState &Exit) {
+  // Threads the body spawned and did not wait for are not waited for here.
+  for (HostRecords &R : Exit.Deferred)
+    if (llvm::none_of(S.Deferred,
+                      [&](const HostRecords &H) { return H.sameKey(R); }))
+      S.Deferred.push_back(std::move(R));
+  if (X.Joinable == NoVar && Exit.Signalled.empty()) {
+    // No way to wait for the body is known: it is taken as done here.
+    S.Events = std::move(Exit.Events);
+    return;
+  }
+  // A signal's entry is kept even when it holds nothing: a wait on it then
+  // orders after what the body did before the signal, and no more.
+  auto Defer = [&](VarId Channel, const std::map<VarId, EventState> &Events,
+                   bool KeepEmpty) {
+    HostRecords R{Channel, At, changedEvents(S.Events, Events)};
+    if (R.Events.empty() && !KeepEmpty)
+      return;
+    llvm::erase_if(S.Deferred,
+                   [&](const HostRecords &H) { return H.sameKey(R); });
+    S.Deferred.push_back(std::move(R));
+  };
+  for (const HostRecords &Signal : Exit.Signalled)
+    Defer(Signal.Channel, Signal.Events, /*KeepEmpty=*/true);
+  Defer(X.Joinable, Exit.Events, /*KeepEmpty=*/false);
+}
+
+void Transfer::apply(const Fact &F, const fact::HostSignal &X, StreamState &S) {
+  llvm::erase_if(S.Signalled,
+                 [&](const HostRecords &H) { return H.Channel == X.Channel; });
+  S.Signalled.push_back({X.Channel, F.Site, S.Events});
+}
+
+void Transfer::apply(const Fact &, const fact::HostWait &X, StreamState &S) {
+  // A wait on what no thread we follow signals may be for any of them
+  // (a future handed in, a thread kept elsewhere): precision first.
+  bool Any = X.Channel == NoVar ||
+             llvm::none_of(S.Deferred, [&](const HostRecords &R) {
+               return R.Channel == X.Channel;
+             });
+  // Oldest first: a later thread's record of the same event wins.
+  llvm::erase_if(S.Deferred, [&](HostRecords &R) {
+    if (!Any && R.Channel != X.Channel)
+      return false;
+    for (auto &[V, E] : R.Events)
+      S.Events[V] = std::move(E);
+    return true;
+  });
 }
 
 void Transfer::apply(const Fact &F, const fact::Spawn &X, StreamState &S) {
@@ -48,6 +115,7 @@ void Transfer::apply(const Fact &F, const fact::Spawn &X, StreamState &S) {
     return;
   }
   StreamState Entry = S;
+  Entry.Signalled.clear();
   Entry.Guards.clear();
   Entry.Unrestored.clear();
   Entry.CurrentSetAt = F.Site;
@@ -76,10 +144,12 @@ void Transfer::apply(const Fact &F, const fact::Spawn &X, StreamState &S) {
   StreamState Exit = RunBody(X.Body, Entry, NoSite);
   if (!Exit.Reachable)
     return;
-  // Model the body as done by the next statement: its accesses and event
-  // records flow back; the spawner's stream and guards are its own.
+  // Model the body as done by the next statement: its accesses flow back;
+  // the spawner's stream and guards are its own. Its event records do too,
+  // unless the spawner has a way to wait for it (then they are deferred to
+  // that wait).
+  deferRecords(X, F.Site, S, Exit);
   S.Tensors = std::move(Exit.Tensors);
-  S.Events = std::move(Exit.Events);
   // Variables of the spawner that the body assigned (captured by reference).
   S.TensorVars = adoptBindings(S.TensorVars, Exit.TensorVars);
   S.CollectAll = true;

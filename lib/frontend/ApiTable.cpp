@@ -25,6 +25,20 @@ std::string canonicalName(const NamedDecl *D) {
   return Name;
 }
 
+std::string withoutTemplateArguments(llvm::StringRef Name) {
+  std::string Out;
+  int Depth = 0;
+  for (char C : Name) {
+    if (C == '<')
+      ++Depth;
+    else if (C == '>' && Depth > 0)
+      --Depth;
+    else if (Depth == 0)
+      Out.push_back(C);
+  }
+  return Out;
+}
+
 bool isInTopNamespace(const Decl *D, StringRef NS) {
   const DeclContext *Top = nullptr;
   for (const DeclContext *C = D->getDeclContext(); C && !C->isTranslationUnit();
@@ -200,6 +214,11 @@ ApiEntry BuiltinApis::compute(const FunctionDecl *FD) {
     return entryOf(tensorMethodEffect(FD->getNameAsString(), Language::Cpp));
   if (const ApiEntry *Row = cppApi(Name))
     return *Row;
+  // A member of a class template's specialisation: std::future<void>::get
+  // is the row std::future::get.
+  if (MD && Name.find('<') != std::string::npos)
+    if (const ApiEntry *Row = cppApi(withoutTemplateArguments(Name)))
+      return *Row;
 
   // Methods of a configured event class: record(stream) and wait(stream)
   // take the stream first, or use the current one.

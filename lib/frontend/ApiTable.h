@@ -34,6 +34,8 @@ namespace streamsafe {
 /// The canonical qualified name of a declaration
 /// ("c10::cuda::getStreamFromPool").
 std::string canonicalName(const clang::NamedDecl *D);
+/// "std::future<void>::get" without its template arguments: std::future::get.
+std::string withoutTemplateArguments(llvm::StringRef Name);
 /// True when \p D is declared (at any depth) inside namespace \p NS at top
 /// level.
 bool isInTopNamespace(const clang::Decl *D, llvm::StringRef NS);

@@ -87,6 +87,10 @@ void Lowering::spawn(const Stmt *At, llvm::ArrayRef<const Expr *> Args,
         S.Executor = objectOf(Key);
         S.ExecutorName = varOf(Key);
       }
+    } else {
+      S.Joinable = joinableOf(At);
+      if (S.Joinable != NoVar)
+        Joinables.insert(S.Joinable);
     }
     emit(Out, Start, S);
     for (VarId V : Bound)
@@ -186,9 +190,10 @@ void Lowering::lowerCall(const CallExpr *CE, FactList &Out) {
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
       MC && isTensorEffect(A.Effect) && lowerTensorMethod(MC, A, Out))
     return;
-  if (lowerStreamCall(CE, A, Out) || lowerEventCall(CE, A, Out) ||
-      lowerMemoryCall(CE, A, Out) || lowerThreadCall(CE, A, Out) ||
-      lowerAtenCall(CE, A, Out) || lowerCaptureCall(CE, A, Out))
+  if (lowerHostOrderCall(CE, A, Out) || lowerStreamCall(CE, A, Out) ||
+      lowerEventCall(CE, A, Out) || lowerMemoryCall(CE, A, Out) ||
+      lowerThreadCall(CE, A, Out) || lowerAtenCall(CE, A, Out) ||
+      lowerCaptureCall(CE, A, Out))
     return;
   if (A.Effect == ApiEffect::TransparentCast)
     return;

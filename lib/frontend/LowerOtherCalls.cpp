@@ -149,6 +149,10 @@ void Lowering::lowerUnknownCall(const CallExpr *CE, FactList &Out) {
   }
   if (GivesStream && !Library)
     emit(Out, site(SiteKind::Other, CE), fact::EscapeEvent{NoVar});
+  // Code we do not see may wait for another thread (a join, a latch of its
+  // own): taken to, precision first.
+  if (!Library)
+    emit(Out, site(SiteKind::Other, CE), fact::HostWait{NoVar});
   for (const Expr *T : Tensors) {
     if (!Library)
       access(Out, /*Write=*/false, T, StreamRef::current());

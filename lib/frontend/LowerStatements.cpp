@@ -66,6 +66,19 @@ void Lowering::lowerDtor(const CFGAutomaticObjDtor &D, FactList &Out) {
     return;
   VarId Id = varOf(V);
   VarClass C = IR.var(Id).Class;
+  // A std::jthread joins, and std::async's future waits for its task, when
+  // it goes.
+  if (C == VarClass::Other && Joinables.contains(Id)) {
+    const CXXRecordDecl *RD = V->getType()->getAsCXXRecordDecl();
+    std::string Name = RD ? canonicalName(RD) : std::string();
+    if (Name == "std::jthread" || Name == "std::future")
+      emit(Out,
+           site(SiteKind::LifetimeEnd,
+                D.getTriggerStmt() ? D.getTriggerStmt()->getEndLoc()
+                                   : V->getLocation(),
+                D.getTriggerStmt(), V),
+           fact::HostWait{Id});
+  }
   if (C == VarClass::Other)
     return;
   bool IsGuard = C == VarClass::Guard;
@@ -280,6 +293,10 @@ void Lowering::lowerLambda(const LambdaExpr *LE, FactList &Out) {
 void Lowering::lowerConstruct(const CXXConstructExpr *CE, FactList &Out) {
   if (isThreadClass(CE->getType()->getAsCXXRecordDecl()))
     spawn(CE, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()), nullptr, Out);
+  // std::lock_guard lock(m): a host wait (LowerHostOrder.cpp).
+  if (const CXXConstructorDecl *Ctor = CE->getConstructor();
+      Ctor && Table.lookup(Ctor).Effect == ApiEffect::HostWaitAny)
+    hostOrder(ApiEffect::HostWaitAny, NoVar, site(SiteKind::Other, CE), Out);
   // The elements of a followed container are bound, not kept.
   if (Containers.consumed(CE))
     return;

@@ -22,6 +22,7 @@
 #include "lib/model/Recipes.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include <functional>
 #include <optional>
@@ -151,6 +152,17 @@ private:
   void spawn(const clang::Stmt *At, llvm::ArrayRef<const clang::Expr *> Args,
              const clang::Expr *Executor, FactList &Out);
 
+  //===-- Host-side ordering between threads (LowerHostOrder.cpp) ---------===//
+  /// The channel the object \p E denotes (a variable, a field; a future
+  /// is its promise's), or NoVar.
+  VarId channelOf(const clang::Expr *E);
+  /// What a host wait on orders after the thread \p At starts: the
+  /// std::thread or future it initialises, the pool it runs on.
+  VarId joinableOf(const clang::Stmt *At);
+  bool lowerHostOrderCall(const clang::CallExpr *CE, const ApiEntry &A,
+                          FactList &Out);
+  void hostOrder(ApiEffect E, VarId Channel, SiteId At, FactList &Out);
+
   //===-- Operands (LowerOperands.cpp)
   //-------------------------------------===//
   TensorRef tensorRef(const clang::Expr *E);
@@ -278,6 +290,8 @@ private:
   llvm::DenseMap<const clang::CallExpr *, VarId> InlinedResults;
   llvm::DenseMap<const clang::FunctionDecl *, VarId> ReturnVars;
   llvm::DenseMap<const clang::NamedDecl *, VarId> Vars;
+  /// Variables that hold a thread or a task's future (joinableOf).
+  llvm::DenseSet<VarId> Joinables;
   llvm::DenseMap<const void *, ObjectId> Objects;
   ContainerModel Containers;
   /// Slots of containers, as tensor variables, and the part of a storage

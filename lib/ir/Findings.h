@@ -153,6 +153,10 @@ struct UnrecordedEventWait {
   /// when not known.
   bool RecordedOnSomePaths = false;
   SiteId SomePathsRecord = NoSite;
+  /// Recorded on a thread started at OtherThreadStart that the waiting
+  /// thread has not waited for on the host (NoSite: none).
+  SiteId OtherThreadRecord = NoSite;
+  SiteId OtherThreadStart = NoSite;
   SiteId site() const { return Wait; }
 };
 

@@ -256,6 +256,23 @@ struct Spawn {
   bool ExecutorKnown = false;
   ObjectId Executor = 0;
   VarId ExecutorName = NoVar;
+  /// The host object a wait on which orders after the whole body (the
+  /// std::thread, the task's future, the executor); NoVar: none is known.
+  /// With one (or a HostSignal in the body), the events the body records
+  /// are not this thread's until it waits (docs/api-model.md, threads).
+  VarId Joinable = NoVar;
+};
+/// This thread lets a host waiter on Channel go (promise.set_value,
+/// latch.count_down, cv.notify_one, Python Event.set, Queue.put).
+struct HostSignal {
+  VarId Channel = NoVar;
+};
+/// This thread waits on the host for Channel (join, future.get, latch.wait,
+/// cv.wait; Python join, result, Event.wait, Queue.get). NoVar: for
+/// something the analysis cannot name (an unseen call, a lock), taken to
+/// order after every thread.
+struct HostWait {
+  VarId Channel = NoVar;
 };
 /// The current stream is asked for (getCurrentCUDAStream()).
 struct CurrentQuery {
@@ -303,7 +320,8 @@ struct Fact {
       fact::Unbind, fact::EscapeTensor, fact::EscapeEvent, fact::EventRecord,
       fact::EventWait, fact::EventSync, fact::StreamSync, fact::DeviceSync,
       fact::RecordStream, fact::Spawn, fact::CurrentQuery, fact::HostAccess,
-      fact::Forget, fact::CaptureBegin, fact::CaptureEnd, fact::Restricted>;
+      fact::Forget, fact::CaptureBegin, fact::CaptureEnd, fact::Restricted,
+      fact::HostSignal, fact::HostWait>;
   SiteId Site = NoSite;
   Op What;
   template <typename T> const T *as() const { return std::get_if<T>(&What); }

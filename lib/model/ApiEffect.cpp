@@ -130,6 +130,14 @@ const char *effectName(ApiEffect E) {
     return "SpawnThread";
   case ApiEffect::ParallelLoop:
     return "ParallelLoop";
+  case ApiEffect::HostWait:
+    return "HostWait";
+  case ApiEffect::HostSignal:
+    return "HostSignal";
+  case ApiEffect::HostSignalAndWait:
+    return "HostSignalAndWait";
+  case ApiEffect::HostWaitAny:
+    return "HostWaitAny";
   case ApiEffect::CaptureRegion:
     return "CaptureRegion";
   case ApiEffect::TensorMetadata:

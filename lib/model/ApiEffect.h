@@ -76,6 +76,11 @@ enum class ApiEffect : uint8_t {
   // Threads.
   SpawnThread,  ///< the callable argument runs on a new thread
   ParallelLoop, ///< at::parallel_for: on pool threads where compiled so
+  // Host-side ordering between threads: the object is the channel.
+  HostWait,          ///< join(), get(), wait(): after what signalled it
+  HostSignal,        ///< set_value(), count_down(), notify_one(), set()
+  HostSignalAndWait, ///< arrive_and_wait(), Barrier.wait()
+  HostWaitAny,       ///< a lock, concurrent.futures.wait: any thread
   // Python's context managers (with-blocks) with no C++ function.
   CaptureRegion, ///< with torch.cuda.graph(g): a capture of the block
   // Methods of at::Tensor.

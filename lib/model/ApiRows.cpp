@@ -56,6 +56,9 @@ constexpr const char *CppOnly = "C++ only: PyTorch's Python API has no "
                                 "counterpart";
 constexpr const char *NotInPython =
     "exists in Python but is not modelled there yet (unknown code)";
+constexpr const char *HostLibrary =
+    "the language's own threading library; the other language's is a row of "
+    "its own with the same effect";
 constexpr const char *PythonOnly =
     "Python only: C++ writes it as other calls (see docs/api-model.md)";
 
@@ -220,6 +223,54 @@ const ApiRow Rows[] = {
     // body runs inline on the caller.
     {"at::parallel_for;at::parallel_reduce", nullptr, fx(E::ParallelLoop),
      "Python has no intra-op loop of its own"},
+    // The host code of two threads is ordered by a wait on what the other
+    // signalled: a thread's end (join, its task's future), a promise, a
+    // latch, a condition variable, a Python Event or Queue (section 7).
+    // libstdc++ defines future's wait() in its base __basic_future. Each
+    // language's threading library is its own: rows of one language each,
+    // with the same effects.
+    {"std::thread::join;std::jthread::join;std::future::get;std::future::"
+     "wait;std::future::wait_for;std::future::wait_until;std::shared_future::"
+     "get;std::shared_future::wait;std::__basic_future::wait;std::__basic_"
+     "future::wait_for;std::__basic_future::wait_until;std::latch::wait;std::"
+     "barrier::wait;std::condition_variable::wait;std::condition_variable::"
+     "wait_for;std::condition_variable::wait_until;std::condition_variable_"
+     "any::wait;std::condition_variable_any::wait_for;std::condition_"
+     "variable_any::wait_until;std::counting_semaphore::acquire;c10::"
+     "ThreadPool::waitWorkComplete;c10::TaskThreadPoolBase::"
+     "waitWorkComplete",
+     nullptr, fx(E::HostWait), HostLibrary},
+    {"std::promise::set_value;std::promise::set_exception;std::promise::set_"
+     "value_at_thread_exit;std::latch::count_down;std::barrier::arrive;std::"
+     "barrier::arrive_and_drop;std::condition_variable::notify_one;std::"
+     "condition_variable::notify_all;std::condition_variable_any::notify_"
+     "one;std::condition_variable_any::notify_all;std::counting_semaphore::"
+     "release",
+     nullptr, fx(E::HostSignal), HostLibrary},
+    {"std::latch::arrive_and_wait;std::barrier::arrive_and_wait", nullptr,
+     fx(E::HostSignalAndWait), HostLibrary},
+    // A lock may be taken after another thread released it: taken to order
+    // after every thread (precision first).
+    {"std::mutex::lock;std::recursive_mutex::lock;std::shared_mutex::lock;"
+     "std::unique_lock::lock;std::lock_guard::lock_guard;std::unique_lock::"
+     "unique_lock;std::scoped_lock::scoped_lock;std::shared_lock::shared_"
+     "lock",
+     nullptr, fx(E::HostWaitAny), HostLibrary},
+    {nullptr,
+     "threading.Thread.join;concurrent.futures.Future.result;concurrent."
+     "futures.Future.exception;threading.Event.wait;queue.Queue.get;threading."
+     "Condition.wait;threading.Condition.wait_for;threading.Semaphore.acquire",
+     fx(E::HostWait), HostLibrary},
+    {nullptr,
+     "threading.Event.set;queue.Queue.put;queue.Queue.put_nowait;concurrent."
+     "futures.Future.set_result;threading.Condition.notify;threading."
+     "Condition.notify_all;threading.Semaphore.release",
+     fx(E::HostSignal), HostLibrary},
+    {nullptr, "threading.Barrier.wait", fx(E::HostSignalAndWait), HostLibrary},
+    {nullptr,
+     "concurrent.futures.wait;concurrent.futures.as_completed;threading.Lock."
+     "acquire;threading.RLock.acquire",
+     fx(E::HostWaitAny), HostLibrary},
     // Calls that pass their argument on.
     {"std::move;std::forward;std::as_const", nullptr, fx(E::TransparentCast),
      "C++ value categories: Python has none"},

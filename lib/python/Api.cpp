@@ -4,6 +4,8 @@
 #include "lib/model/ApiRows.h"
 #include "lib/model/TensorMethods.h"
 #include "lib/model/TorchFunctions.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
 
 namespace streamsafe::py {
@@ -82,6 +84,41 @@ bool isStreamMethod(llvm::StringRef Name) {
         R->Entry.Effect != ApiEffect::RestrictedStreamQuery)
       return true;
   return tensorMethod(Name) == ApiEffect::TensorRecordStream;
+}
+
+static bool isHostOrder(ApiEffect E) {
+  return E == ApiEffect::HostWait || E == ApiEffect::HostSignal ||
+         E == ApiEffect::HostSignalAndWait || E == ApiEffect::HostWaitAny;
+}
+
+ApiEffect hostOrderMethod(llvm::StringRef Name) {
+  // Built once: method name -> the first row's effect (Event.wait before
+  // Barrier.wait). A row's Python names that are functions of a module
+  // (concurrent.futures.wait) are not methods: a class name starts with a
+  // capital.
+  static const llvm::StringMap<ApiEffect> Methods = [] {
+    llvm::StringMap<ApiEffect> M;
+    for (const ApiRow &R : apiRows()) {
+      if (!R.Python || !isHostOrder(R.Entry.Effect))
+        continue;
+      llvm::SmallVector<llvm::StringRef, 8> Names;
+      llvm::StringRef(R.Python).split(Names, ';');
+      for (llvm::StringRef N : Names) {
+        auto [Owner, Method] = N.rsplit('.');
+        llvm::StringRef Class = Owner.rsplit('.').second;
+        if (!Class.empty() && Class.front() >= 'A' && Class.front() <= 'Z')
+          M.try_emplace(Method, R.Entry.Effect);
+      }
+    }
+    return M;
+  }();
+  auto It = Methods.find(Name);
+  return It == Methods.end() ? ApiEffect::None : It->second;
+}
+
+ApiEffect hostOrderFunction(llvm::StringRef Qualified) {
+  const ApiRow *R = pythonApi(Qualified);
+  return R && isHostOrder(R->Entry.Effect) ? R->Entry.Effect : ApiEffect::None;
 }
 
 ApiEffect tensorMethod(llvm::StringRef Name) {

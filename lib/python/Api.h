@@ -48,6 +48,13 @@ bool usesStreams(PyApi Api);
 /// whatever the receiver is: the pre-scan does not know types.
 bool isStreamMethod(llvm::StringRef Name);
 
+/// HostWait, HostSignal, HostSignalAndWait or HostWaitAny: what a method
+/// named \p Name of a host synchronisation object does (the model's rows,
+/// by name: the receiver's class is not known), else None.
+ApiEffect hostOrderMethod(llvm::StringRef Name);
+/// Likewise for the function \p Qualified (concurrent.futures.wait).
+ApiEffect hostOrderFunction(llvm::StringRef Qualified);
+
 /// What the method \p Name of a tensor does (the model's row, or the naming
 /// conventions).
 ApiEffect tensorMethod(llvm::StringRef Name);

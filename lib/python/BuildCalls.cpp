@@ -111,6 +111,8 @@ Builder::Value Builder::call(TSNode N) {
   // t.start() of a thread made here; a task handed to a worker thread.
   if (startThread(N) || submitTask(N))
     return Value();
+  // t.join(), ev.set(), concurrent.futures.wait(fs): then the call itself.
+  hostOrderCall(N, Q);
   if (!Q.empty()) {
     PyApi Api = apiOf(Q);
     if (Api != PyApi::None)

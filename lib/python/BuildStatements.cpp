@@ -333,6 +333,7 @@ void Builder::withStatement(TSNode N) {
     if (is(C, "with_clause"))
       Clause = C;
   TSNode Body = field(N, "body");
+  bool Unseen = false;
   for (TSNode Item : children(Clause)) {
     TSNode Value = field(Item, "value");
     TSNode Alias = {};
@@ -373,6 +374,7 @@ void Builder::withStatement(TSNode N) {
                  (enterObject(Value, Body) || enterGenerator(Value, Body)))) {
       Builder::Value V = expr(Value);
       escape(V, Value);
+      Unseen = true;
     }
     if (!ts_node_is_null(Alias))
       for (TSNode T : children(Alias))
@@ -382,6 +384,10 @@ void Builder::withStatement(TSNode N) {
   block(Body);
   leaveFrames(Depth);
   St->Frames.resize(Depth);
+  // A context manager we do not see may wait for threads on its exit (a
+  // ThreadPoolExecutor's shutdown, a lock's release).
+  if (Unseen)
+    emit(site(SiteKind::Other, N), fact::HostWait{NoVar});
 }
 
 void Builder::enterGraph(TSNode Call, TSNode Body) {

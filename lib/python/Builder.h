@@ -346,6 +346,16 @@ private:
   /// (bound to its parameters when \p Bind).
   void spawnThread(TSNode N, TSNode Target, const Args &Given, bool Bind);
 
+  //===-- Host-side ordering between threads (HostOrder.cpp) -------------===//
+  /// The channel \p Object (a name, `self.x`) is, for host waits and
+  /// signals; NoVar for any other expression.
+  VarId channelVar(TSNode Object);
+  /// A host wait or signal of the model's (`t.join()`, `ev.set()`,
+  /// `concurrent.futures.wait(fs)`): its facts, before the call's own.
+  /// \p Qualified: the callee's resolved name, if any.
+  bool hostOrderCall(TSNode Call, llvm::StringRef Qualified);
+  void hostOrder(ApiEffect E, VarId Channel, TSNode At);
+
   //===-- Streams kept in objects, globals, side parameters ---------------===//
   /// A method analysed on its own: `self` is an object of its class, its
   /// stream and event attributes variables of it; one only ever given
@@ -396,6 +406,8 @@ private:
   std::map<std::pair<const Scope *, std::string>, const Instance *> ObjectVars;
   /// Threads made here and started later, by the variable that holds them.
   std::map<std::pair<const Scope *, std::string>, BodyId> Unstarted;
+  /// Host channels, by the scope that owns the name (null: `self.x`).
+  std::map<std::pair<const Scope *, std::string>, VarId> Channels;
   std::deque<PendingBody> Pending;
   std::vector<std::unique_ptr<Scope>> OwnedScopes;
   std::map<std::pair<const Scope *, std::string>, Region> NameRegions;

@@ -9,9 +9,10 @@
 // `Thread(...).start()` starts it at once; `t = Thread(...)` followed by
 // `t.start()` in the same body starts it there (at each such call: they may
 // be on different paths). A thread made and not started in its body (kept
-// in an attribute, returned) is taken to start where it is made. join()
-// changes nothing: as in C++, the body's work is already taken as done by
-// the statement after its start.
+// in an attribute, returned) is taken to start where it is made. Its work
+// is taken as done by the statement after its start, but the events it
+// records are the starter's only after `t.join()` (or `fut.result()`, or a
+// wait on a signal it gives: HostOrder.cpp).
 //
 // `ex.submit(f, ...)` and `ex.map(f, ...)` on a ThreadPoolExecutor of this
 // body, `asyncio.to_thread(f, ...)` and `loop.run_in_executor(ex, f, ...)`
@@ -233,6 +234,12 @@ void Builder::spawnThread(TSNode N, TSNode Target, const Args &Given,
   }
   fact::Spawn S;
   S.Body = *Body;
+  // `fut = ex.submit(f)`: fut.result() waits for it.
+  if (TSNode P = ts_node_parent(N);
+      StartAt.id == N.id && is(P, "assignment") &&
+      field(P, "right").id == N.id &&
+      apiOf(I.qualify(field(N, "function"))) != PyApi::Thread)
+    S.Joinable = channelVar(field(P, "left"));
   SiteId At = site(SiteKind::ThreadStart, StartAt);
   emit(At, S);
   for (VarId V : Unbind)
@@ -251,6 +258,7 @@ bool Builder::startThread(TSNode Call) {
     return false;
   fact::Spawn S;
   S.Body = It->second;
+  S.Joinable = channelVar(Object); // t.join() waits for it
   emit(site(SiteKind::ThreadStart, Call), S);
   return true;
 }

@@ -220,6 +220,22 @@ void Writer::word(const finding::UnrestoredCurrentStream &X) {
 
 void Writer::word(const finding::UnrecordedEventWait &X) {
   std::string Event = name(X.Event);
+  if (X.OtherThreadRecord != NoSite && !X.RecordedOnSomePaths) {
+    warn(X.Wait,
+         sub("wait on event '%0', which only another thread records, and "
+             "the host has not waited for that thread here; the wait may "
+             "come before the record, and then it does nothing",
+             {Event}));
+    if (X.Declared != NoSite)
+      note(X.Declared, sub("'%0' is declared here", {Event}));
+    note(X.OtherThreadRecord,
+         sub("'%0' is recorded here, on the other thread", {Event}));
+    note(X.OtherThreadStart,
+         sub("the thread starts here; join it, or wait for its future or "
+             "for a signal it gives after the record, before waiting on '%0'",
+             {Event}));
+    return;
+  }
   if (X.RecordedOnSomePaths)
     warn(X.Wait,
          sub("wait on event '%0', which is not recorded on every path to "

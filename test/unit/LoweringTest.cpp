@@ -285,7 +285,9 @@ std::string str(const Function &IR, const Fact &F) {
              << str(IR, X.Stream);
         else if constexpr (std::is_same_v<T, fact::Spawn>)
           OS << "spawn body " << X.Body << (X.InPlace ? " in place" : "")
-             << (X.Callee ? " callee" : "");
+             << (X.Callee ? " callee" : "")
+             << (X.Joinable != NoVar ? " joined by " + str(IR, X.Joinable)
+                                     : std::string());
         else if constexpr (std::is_same_v<T, fact::CurrentQuery>)
           OS << "current-query";
         else if constexpr (std::is_same_v<T, fact::HostAccess>)
@@ -299,6 +301,10 @@ std::string str(const Function &IR, const Fact &F) {
         else if constexpr (std::is_same_v<T, fact::Restricted>)
           OS << "restricted " << str(X.Call) << " " << str(IR, X.Event) << " "
              << str(IR, X.Stream);
+        else if constexpr (std::is_same_v<T, fact::HostSignal>)
+          OS << "host-signal " << str(IR, X.Channel);
+        else if constexpr (std::is_same_v<T, fact::HostWait>)
+          OS << "host-wait " << str(IR, X.Channel);
         else
           static_assert(sizeof(T) == 0, "every fact kind is printed");
       },

@@ -1,0 +1,69 @@
+//===--- HostOrder.cpp - Host-side ordering between Python threads --------===//
+//
+// As in C++ (lib/frontend/LowerHostOrder.cpp): a thread's host code is
+// ordered after another's by a wait on what the other signalled, its end
+// (`t.join()`, `fut.result()`), a threading.Event, a Queue. The object is
+// the channel: a name or `self.x`. The front end does not know the
+// receiver's class, so a method is taken by its name (`wait`, `join`,
+// `put`) from the model's rows; a name that is not a channel of a thread
+// followed here only releases what any wait would (precision first).
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/python/Api.h"
+#include "lib/python/Builder.h"
+#include "lib/python/Scope.h"
+
+namespace streamsafe::py {
+
+VarId Builder::channelVar(TSNode Object) {
+  Object = unparen(Object);
+  if (!is(Object, "identifier") && !is(Object, "attribute"))
+    return NoVar;
+  std::string Text = F.text(Object).str();
+  const Scope *Owner =
+      is(Object, "identifier") ? St->S->owner(F.text(Object)) : nullptr;
+  auto [It, New] = Channels.try_emplace({Owner, Text}, NoVar);
+  if (New) {
+    Variable V;
+    V.Name = Text;
+    V.Class = VarClass::Other;
+    V.Synthetic = true;
+    IR->Vars.push_back(std::move(V));
+    It->second = IR->Vars.size() - 1;
+  }
+  return It->second;
+}
+
+void Builder::hostOrder(ApiEffect E, VarId Channel, TSNode At) {
+  SiteId S = site(SiteKind::Other, At);
+  if ((E == ApiEffect::HostSignal || E == ApiEffect::HostSignalAndWait) &&
+      Channel != NoVar)
+    emit(S, fact::HostSignal{Channel});
+  if (E == ApiEffect::HostWait || E == ApiEffect::HostSignalAndWait)
+    emit(S, fact::HostWait{Channel});
+  if (E == ApiEffect::HostWaitAny)
+    emit(S, fact::HostWait{NoVar});
+}
+
+bool Builder::hostOrderCall(TSNode Call, llvm::StringRef Qualified) {
+  if (!Qualified.empty()) {
+    ApiEffect E = hostOrderFunction(Qualified);
+    if (E == ApiEffect::None)
+      return false;
+    hostOrder(E, NoVar, Call);
+    return true;
+  }
+  TSNode Fn = field(Call, "function");
+  if (!is(Fn, "attribute"))
+    return false;
+  ApiEffect E = hostOrderMethod(F.text(field(Fn, "attribute")));
+  // ev.wait(s), s.synchronize(): a stream's or an event's own methods.
+  if (E == ApiEffect::None ||
+      classOfExpr(field(Fn, "object"), *St->S, F, I) != VarClass::Other)
+    return false;
+  hostOrder(E, channelVar(field(Fn, "object")), Call);
+  return true;
+}
+
+} // namespace streamsafe::py

@@ -1,0 +1,167 @@
+# RUN: %check_streamsafe_py %s
+
+# An event recorded on another thread is this thread's to wait on only after
+# a host wait orders the two: t.join(), fut.result(), or a threading.Event /
+# queue.Queue signal the thread gives after the record (docs/api-model.md,
+# threads). The C++ twin: test/checkers/unrecorded-event-wait-threads.cpp.
+from concurrent.futures import ThreadPoolExecutor
+import queue
+import threading
+import torch
+
+
+def thread_not_joined(x, out):
+    finished = torch.cuda.Event()
+
+    def work():
+        with torch.cuda.stream(torch.cuda.Stream()):
+            out.copy_(x.relu())
+            finished.record()
+
+    t = threading.Thread(target=work)
+    t.start()
+    finished.wait(torch.cuda.current_stream())
+    # CHECK-NOTES: :[[@LINE-1]]:5: warning: wait on event 'finished', which only another thread records, and the host has not waited for that thread here; the wait may come before the record, and then it does nothing [streamsafe-unrecorded-event-wait]
+    # CHECK-NOTES: :[[@LINE-11]]:5: note: 'finished' is declared here
+    # CHECK-NOTES: :[[@LINE-7]]:13: note: 'finished' is recorded here, on the other thread
+    # CHECK-NOTES: :[[@LINE-5]]:5: note: the thread starts here; join it, or wait for its future or for a signal it gives after the record, before waiting on 'finished'
+    t.join()
+
+
+def thread_joined(x, out):
+    finished = torch.cuda.Event()
+
+    def work():
+        with torch.cuda.stream(torch.cuda.Stream()):
+            out.copy_(x.relu())
+            finished.record()
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    finished.wait(torch.cuda.current_stream())
+
+
+# The seed's executor pipeline: the task records `finished`, then says it
+# ran; the host waits for that, then for the event.
+def signal_waited(x, out):
+    finished = torch.cuda.Event()
+    ran = threading.Event()
+
+    def work():
+        with torch.cuda.stream(torch.cuda.Stream()):
+            out.copy_(x.relu())
+            finished.record()
+        ran.set()
+
+    t = threading.Thread(target=work)
+    t.start()
+    ran.wait()
+    finished.wait(torch.cuda.current_stream())
+    t.join()
+
+
+def signal_not_waited(x, out):
+    finished = torch.cuda.Event()
+    ran = threading.Event()
+
+    def work():
+        with torch.cuda.stream(torch.cuda.Stream()):
+            out.copy_(x.relu())
+            finished.record()
+        ran.set()
+
+    t = threading.Thread(target=work)
+    t.start()
+    finished.wait(torch.cuda.current_stream())
+    # CHECK-NOTES: :[[@LINE-1]]:5: warning: wait on event 'finished', which only another thread records, and the host has not waited for that thread here; the wait may come before the record, and then it does nothing [streamsafe-unrecorded-event-wait]
+    # CHECK-NOTES: :[[@LINE-13]]:5: note: 'finished' is declared here
+    # CHECK-NOTES: :[[@LINE-8]]:13: note: 'finished' is recorded here, on the other thread
+    # CHECK-NOTES: :[[@LINE-5]]:5: note: the thread starts here; join it, or wait for its future or for a signal it gives after the record, before waiting on 'finished'
+    ran.wait()
+    t.join()
+
+
+# The signal comes before the record: waiting for it orders nothing.
+def signal_before_record(x, out):
+    finished = torch.cuda.Event()
+    started = threading.Event()
+
+    def work():
+        started.set()
+        with torch.cuda.stream(torch.cuda.Stream()):
+            out.copy_(x.relu())
+            finished.record()
+
+    t = threading.Thread(target=work)
+    t.start()
+    started.wait()
+    finished.wait(torch.cuda.current_stream())
+    # CHECK-NOTES: :[[@LINE-1]]:5: warning: wait on event 'finished', which only another thread records, and the host has not waited for that thread here; the wait may come before the record, and then it does nothing [streamsafe-unrecorded-event-wait]
+    # CHECK-NOTES: :[[@LINE-14]]:5: note: 'finished' is declared here
+    # CHECK-NOTES: :[[@LINE-8]]:13: note: 'finished' is recorded here, on the other thread
+    # CHECK-NOTES: :[[@LINE-6]]:5: note: the thread starts here; join it, or wait for its future or for a signal it gives after the record, before waiting on 'finished'
+    t.join()
+
+
+def queue_got(x, out):
+    finished = torch.cuda.Event()
+    done = queue.Queue()
+
+    def work():
+        with torch.cuda.stream(torch.cuda.Stream()):
+            out.copy_(x.relu())
+            finished.record()
+        done.put(True)
+
+    t = threading.Thread(target=work)
+    t.start()
+    done.get()
+    finished.wait(torch.cuda.current_stream())
+    t.join()
+
+
+def future_result(x, out):
+    finished = torch.cuda.Event()
+
+    def work():
+        with torch.cuda.stream(torch.cuda.Stream()):
+            out.copy_(x.relu())
+            finished.record()
+
+    ex = ThreadPoolExecutor(max_workers=1)
+    fut = ex.submit(work)
+    fut.result()
+    finished.wait(torch.cuda.current_stream())
+
+
+def future_not_waited(x, out):
+    finished = torch.cuda.Event()
+
+    def work():
+        with torch.cuda.stream(torch.cuda.Stream()):
+            out.copy_(x.relu())
+            finished.record()
+
+    ex = ThreadPoolExecutor(max_workers=1)
+    fut = ex.submit(work)
+    finished.wait(torch.cuda.current_stream())
+    # CHECK-NOTES: :[[@LINE-1]]:5: warning: wait on event 'finished', which only another thread records, and the host has not waited for that thread here; the wait may come before the record, and then it does nothing [streamsafe-unrecorded-event-wait]
+    # CHECK-NOTES: :[[@LINE-11]]:5: note: 'finished' is declared here
+    # CHECK-NOTES: :[[@LINE-7]]:13: note: 'finished' is recorded here, on the other thread
+    # CHECK-NOTES: :[[@LINE-5]]:11: note: the thread starts here; join it, or wait for its future or for a signal it gives after the record, before waiting on 'finished'
+    fut.result()
+
+
+# The executor's with-block ends by waiting for its tasks.
+def executor_block_waits(x, out):
+    finished = torch.cuda.Event()
+
+    def work():
+        with torch.cuda.stream(torch.cuda.Stream()):
+            out.copy_(x.relu())
+            finished.record()
+
+    with ThreadPoolExecutor(max_workers=1) as ex:
+        fut = ex.submit(work)
+    finished.wait(torch.cuda.current_stream())
