@@ -138,6 +138,8 @@ const char *effectName(ApiEffect E) {
     return "HostSignalAndWait";
   case ApiEffect::HostWaitAny:
     return "HostWaitAny";
+  case ApiEffect::GradMode:
+    return "GradMode";
   case ApiEffect::CaptureRegion:
     return "CaptureRegion";
   case ApiEffect::TensorMetadata:

@@ -81,6 +81,8 @@ enum class ApiEffect : uint8_t {
   HostSignal,        ///< set_value(), count_down(), notify_one(), set()
   HostSignalAndWait, ///< arrive_and_wait(), Barrier.wait()
   HostWaitAny,       ///< a lock, concurrent.futures.wait: any thread
+  // Autograd modes: no stream effect. As a decorator the def runs as written.
+  GradMode, ///< torch.no_grad, torch.inference_mode
   // Python's context managers (with-blocks) with no C++ function.
   CaptureRegion, ///< with torch.cuda.graph(g): a capture of the block
   // Methods of at::Tensor.

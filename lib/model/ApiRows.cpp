@@ -271,6 +271,13 @@ const ApiRow Rows[] = {
      "concurrent.futures.wait;concurrent.futures.as_completed;threading.Lock."
      "acquire;threading.RLock.acquire",
      fx(E::HostWaitAny), HostLibrary},
+    // Autograd's modes touch no stream: a def they decorate runs as written.
+    {nullptr,
+     "torch.no_grad;torch.enable_grad;torch.inference_mode;torch.set_grad_"
+     "enabled",
+     fx(E::GradMode),
+     "C++ writes a mode as a guard object (at::NoGradGuard, "
+     "c10::InferenceMode), never as a decorator"},
     // Calls that pass their argument on.
     {"std::move;std::forward;std::as_const", nullptr, fx(E::TransparentCast),
      "C++ value categories: Python has none"},

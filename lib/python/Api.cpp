@@ -121,6 +121,11 @@ ApiEffect hostOrderFunction(llvm::StringRef Qualified) {
   return R && isHostOrder(R->Entry.Effect) ? R->Entry.Effect : ApiEffect::None;
 }
 
+bool isTransparentDecorator(llvm::StringRef Qualified) {
+  const ApiRow *R = pythonApi(Qualified);
+  return R && R->Entry.Effect == ApiEffect::GradMode;
+}
+
 ApiEffect tensorMethod(llvm::StringRef Name) {
   return tensorMethodEffect(Name, Language::Python);
 }

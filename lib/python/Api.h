@@ -55,6 +55,10 @@ ApiEffect hostOrderMethod(llvm::StringRef Name);
 /// Likewise for the function \p Qualified (concurrent.futures.wait).
 ApiEffect hostOrderFunction(llvm::StringRef Qualified);
 
+/// True when a def decorated with \p Qualified (`@torch.no_grad()`) runs as
+/// written as far as streams go.
+bool isTransparentDecorator(llvm::StringRef Qualified);
+
 /// What the method \p Name of a tensor does (the model's row, or the naming
 /// conventions).
 ApiEffect tensorMethod(llvm::StringRef Name);

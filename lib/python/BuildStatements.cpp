@@ -374,7 +374,8 @@ void Builder::withStatement(TSNode N) {
                  (enterObject(Value, Body) || enterGenerator(Value, Body)))) {
       Builder::Value V = expr(Value);
       escape(V, Value);
-      Unseen = true;
+      // torch.no_grad(), torch.autocast(...): PyTorch's own, no thread.
+      Unseen |= Q.empty() || apiOf(Q) == PyApi::None;
     }
     if (!ts_node_is_null(Alias))
       for (TSNode T : children(Alias))

@@ -279,6 +279,9 @@ private:
     bool Method = false;
   };
   std::optional<CalleeDef> calleeDef(TSNode Fn);
+  /// Whether \p Def runs as written: undecorated, or decorated only with
+  /// modes that touch no stream (`@torch.no_grad()`).
+  bool runsAsWritten(TSNode Def) const;
   /// Which argument each parameter of \p Def gets (a method's first
   /// parameter is its object), and the classes they hold.
   struct ArgumentMatch {

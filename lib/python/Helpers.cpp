@@ -547,6 +547,23 @@ bool Builder::helperCall(TSNode N, Value &Result) {
   return C && runInPlace(N, A, C->Def, C->Outer, C->Self, C->Method, Result);
 }
 
+bool Builder::runsAsWritten(TSNode Def) const {
+  if (!decorated(Def))
+    return true;
+  // `@torch.no_grad()`, `@torch.inference_mode`: a mode, no stream.
+  for (TSNode D : children(ts_node_parent(Def))) {
+    if (!is(D, "decorator"))
+      continue;
+    std::vector<TSNode> C = children(D);
+    TSNode Name = C.empty() ? TSNode{} : unparen(C[0]);
+    if (is(Name, "call"))
+      Name = field(Name, "function");
+    if (ts_node_is_null(Name) || !isTransparentDecorator(I.qualify(Name)))
+      return false;
+  }
+  return true;
+}
+
 std::optional<Builder::CalleeDef> Builder::calleeDef(TSNode Fn) {
   Fn = unparen(Fn);
   if (is(Fn, "identifier")) {
@@ -555,7 +572,7 @@ std::optional<Builder::CalleeDef> Builder::calleeDef(TSNode Fn) {
     for (const Scope *S = St->S; S; S = S->Parent) {
       auto It = S->Defs.find(Name);
       if (It != S->Defs.end()) {
-        if (decorated(It->second) || !ts_node_is_null(classOf(It->second)))
+        if (!runsAsWritten(It->second) || !ts_node_is_null(classOf(It->second)))
           return std::nullopt;
         return CalleeDef{It->second, S, nullptr, false};
       }

@@ -5,6 +5,7 @@
 # parameters are bound to them, as a helper's are, and it runs on the
 # thread's default stream.
 import asyncio
+import functools
 from concurrent.futures import ThreadPoolExecutor
 import threading
 import torch
@@ -151,3 +152,40 @@ def set_for_good():
     # CHECK-NOTES: :[[@LINE-1]]:5: warning: the current stream set here is not restored on every path out of 'set_for_good'; the caller's later work silently runs on it (use a `with torch.cuda.stream(...)` block to set the stream for a scope) [streamsafe-unrestored-current-stream]
     # CHECK-NOTES: :[[@LINE+1]]:37: note: 'set_for_good' can return here with the stream still set
     x = torch.ones(3, device="cuda")
+
+
+# A target decorated with an autograd mode runs as written.
+@torch.no_grad()
+def scaled_copy(t):
+    return t * 2
+    # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 't' is read on the default stream while its write on pool stream 's' may still be pending; nothing makes the default stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE+13]]:9: note: the current stream is thread-local: the thread started here runs on the default stream
+    # CHECK-NOTES: :[[@LINE+10]]:13: note: 't' is written on pool stream 's' here
+    # CHECK-NOTES: :[[@LINE+8]]:10: note: the current stream was set to pool stream 's' here
+    # CHECK-NOTES: :[[@LINE-5]]:12: warning: this work runs on the default stream, not on pool stream 's' that was current where the thread was spawned; the current stream is thread-local [streamsafe-thread-current-stream]
+    # CHECK-NOTES: :[[@LINE+9]]:9: note: the thread starts here on the default stream; pass the stream in and set a stream guard inside the thread
+    # CHECK-NOTES: :[[@LINE+5]]:10: note: the spawning thread's current stream is set to pool stream 's' here
+
+
+def decorated_target_under_a_side_stream():
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        t = torch.randn(100, device="cuda:0")
+        th = threading.Thread(target=scaled_copy, args=(t,))
+        th.start()
+    th.join()
+
+
+# Any other decorator may change what runs: not followed (silent).
+@functools.lru_cache(maxsize=None)
+def cached_copy(t):
+    return t * 2
+
+
+def other_decorator_under_a_side_stream():
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        t = torch.randn(100, device="cuda:0")
+        th = threading.Thread(target=cached_copy, args=(t,))
+        th.start()
+    th.join()
