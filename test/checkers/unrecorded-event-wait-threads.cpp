@@ -7,6 +7,7 @@
 #include <ATen/ATen.h>
 #include <ATen/cuda/CUDAEvent.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <c10/core/thread_pool.h>
 #include <c10/cuda/CUDAStream.h>
 #include <condition_variable>
 #include <future>
@@ -168,4 +169,31 @@ void foreign_future(const at::Tensor &X, at::Tensor &Out,
   Done.wait();
   Finished.block(at::cuda::getCurrentCUDAStream());
   Worker.join();
+}
+
+// A pool's waitWorkComplete() waits for every task it ran.
+void pool_work_complete(c10::ThreadPool &Pool, const at::Tensor &X,
+                        at::Tensor &Out) {
+  at::cuda::CUDAEvent Finished;
+  Pool.run([&] {
+    Out.copy_(X.relu());
+    Finished.record(at::cuda::getStreamFromPool());
+  });
+  Pool.waitWorkComplete();
+  Finished.block(at::cuda::getCurrentCUDAStream());
+}
+
+void pool_work_not_waited(c10::ThreadPool &Pool, const at::Tensor &X,
+                          at::Tensor &Out) {
+  at::cuda::CUDAEvent Finished;
+  Pool.run([&] {
+    Out.copy_(X.relu());
+    Finished.record(at::cuda::getStreamFromPool());
+  });
+  Finished.block(at::cuda::getCurrentCUDAStream());
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: wait on event 'Finished', which only another thread records, and the host has not waited for that thread here; the wait may come before the record, and then it does nothing [streamsafe-unrecorded-event-wait]
+  // CHECK-NOTES: :[[@LINE-7]]:23: note: 'Finished' is declared here
+  // CHECK-NOTES: :[[@LINE-5]]:5: note: 'Finished' is recorded here, on the other thread
+  // CHECK-NOTES: :[[@LINE-8]]:3: note: the thread starts here; join it, or wait for its future or for a signal it gives after the record, before waiting on 'Finished'
+  Pool.waitWorkComplete();
 }
