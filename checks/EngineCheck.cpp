@@ -51,6 +51,7 @@ void EngineCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 void EngineCheck::onStartOfTranslationUnit() {
   Shared->beginTranslationUnit();
   WarnedAt.clear();
+  WarnedThrough.clear();
 }
 
 void EngineCheck::registerMatchers(MatchFinder *Finder) {
@@ -93,10 +94,26 @@ void EngineCheck::report(const FunctionResult &R, const Finding &F,
   std::vector<report::Line> Lines = report::word(F, V);
   auto Warning =
       llvm::find_if(Lines, [](const report::Line &L) { return !L.Note; });
-  if (Warning != Lines.end() &&
-      WarnedAt.try_emplace(R.loc(Warning->At).getRawEncoding(), &FD)
+  // One report per location. A finding reached through a call of a helper
+  // run in place is keyed by where it happens in the helper: a caller of a
+  // function that already reported it does not repeat it at its own call.
+  if (Warning != Lines.end()) {
+    // Where it happens, what kind it is, and what it is about, by name (the
+    // helper's own analysis and each caller's name the helper's variable).
+    std::string Key = std::to_string(R.loc(F.site()).getRawEncoding()) + " " +
+                      std::to_string(static_cast<unsigned>(F.kind()));
+    if (VarId V = F.subject(); V != NoVar)
+      Key += " " + R.IR->var(V).Name;
+    if (F.CallSite != NoSite) {
+      if (WarnedThrough.try_emplace(Key, &FD).first->getValue() != &FD)
+        return;
+    } else {
+      if (WarnedAt.try_emplace(R.loc(Warning->At).getRawEncoding(), &FD)
               .first->second != &FD)
-    return;
+        return;
+      WarnedThrough.try_emplace(Key, &FD);
+    }
+  }
   for (const report::Line &L : Lines) {
     if (L.Note) {
       diag(R.loc(L.At), verbatim(L.Text), DiagnosticIDs::Note);

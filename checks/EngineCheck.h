@@ -15,6 +15,7 @@
 #include "lib/frontend/FunctionAnalysis.h"
 #include "lib/frontend/TranslationUnitSession.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 #include <memory>
 
 namespace clang::tidy::streamsafe {
@@ -53,6 +54,10 @@ private:
   /// runs it in place (and by the helper's own analysis), worded for each;
   /// it is reported as the first function to find it words it.
   llvm::DenseMap<unsigned, const FunctionDecl *> WarnedAt;
+  /// Every finding reported, by its site, kind and subject: one reached
+  /// through a helper's call is not repeated by a caller of the function
+  /// that reported it, or by the helper's own report.
+  llvm::StringMap<const FunctionDecl *> WarnedThrough;
 };
 
 } // namespace clang::tidy::streamsafe

@@ -15,7 +15,7 @@ float sumAfterBookkeeping(float V) {
   at::cuda::sleep(it::spin());                      // earlier work still runs on the current stream
   at::Tensor A = at::full({it::kN}, V, it::opts()); // produced on the current
   sideBookkeeping();
-  return at::sum(A).item<float>(); // runs on whatever stream is current now
+  return at::sum(A).item<float>(); // EXPECT: streamsafe-unsynchronized-access (runs on whatever stream is current now: the pool stream)
 }
 
 int main(int argc, char **argv) {

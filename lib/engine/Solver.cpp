@@ -303,8 +303,15 @@ private:
   /// Runs a callable's body from \p Entry. While diagnosing, the body is
   /// diagnosed too (it runs from the spawner's converged state).
   StreamState runBody(BodyId Id, const StreamState &Entry, SiteId CallSite) {
-    if (Depth >= MaxBodyNesting || Id >= IR.Bodies.size())
+    if (Id >= IR.Bodies.size())
       return StreamState();
+    // Nested too deep to run: as code the analysis does not see, which may
+    // synchronise, record or wait on anything (precision first).
+    if (Depth >= MaxBodyNesting) {
+      StreamState Exit = Entry;
+      T.unseenBody(Exit);
+      return Exit;
+    }
     // A body has a budget of its own: its visits do not count against the
     // function that runs it.
     ++Depth;
@@ -350,20 +357,15 @@ struct Distinction {
 Distinction distinction(const Finding &F) {
   Distinction D;
   D.Paired = pairedSite(F);
-  if (const auto *X = F.as<finding::UnsynchronizedAccess>()) {
-    D.Subject = X->Tensor;
-  } else if (const auto *X = F.as<finding::MissingRecordStream>()) {
-    D.Subject = X->Tensor;
+  D.Subject = F.subject();
+  if (const auto *X = F.as<finding::MissingRecordStream>()) {
     D.Related = X->FreedAt;
   } else if (const auto *X = F.as<finding::ThreadCurrentStream>()) {
     D.Related = X->ThreadStart;
   } else if (const auto *X = F.as<finding::UnrestoredCurrentStream>()) {
     D.Related = X->Exit;
   } else if (const auto *X = F.as<finding::UnrecordedEventWait>()) {
-    D.Subject = X->Event;
     D.Related = X->Declared;
-  } else if (const auto *X = F.as<finding::HostReadBeforeSync>()) {
-    D.Subject = X->Tensor;
   } else if (const auto *X = F.as<finding::GraphCapture>()) {
     if (const auto *U = std::get_if<finding::capture::Unjoined>(&X->Problem))
       D.Related = U->LastWork;

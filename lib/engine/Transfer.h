@@ -50,6 +50,10 @@ public:
                                              SiteId At, const StreamState &S)>;
 
   explicit Transfer(const Function &IR);
+  /// A body that is not run (nested too deep): whatever it may do is taken
+  /// as done. Every pending access completes, and no event or other
+  /// thread's records are followed any more.
+  void unseenBody(StreamState &S);
   void setBodyRunner(BodyRunner R) { RunBody = std::move(R); }
   void setReleaseObserver(ReleaseObserver O) { OnRelease = std::move(O); }
 

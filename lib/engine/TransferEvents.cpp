@@ -22,7 +22,7 @@ void Transfer::apply(const Fact &F, const fact::SetCurrent &X, StreamState &S) {
   // a restore rather than a guess at what the caller had. A stream set for
   // the rest of the program on purpose is no scope's to restore.
   S.Unrestored.clear();
-  if (!X.ForProcess && S.Current != StreamTable::EntryCurrent &&
+  if (!X.ForProcess && !X.Restores && S.Current != StreamTable::EntryCurrent &&
       S.Current != StreamTable::Default)
     S.Unrestored.push_back(F.Site);
 }

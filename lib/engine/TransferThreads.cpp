@@ -42,8 +42,19 @@ changedEvents(const std::map<VarId, EventState> &Before,
   return Changed;
 }
 
+void Transfer::unseenBody(StreamState &S) {
+  completeWhere(S, [](StorageId, const Access &) { return true; });
+  S.Events.clear();
+  S.Deferred.clear();
+  S.Signalled.clear();
+}
+
 void Transfer::deferRecords(const fact::Spawn &X, SiteId At, StreamState &S,
                             StreamState &Exit) {
+  // An event the body let go (handed to unseen code) is not followed here
+  // either.
+  for (auto It = S.Events.begin(); It != S.Events.end();)
+    It = Exit.Events.count(It->first) ? std::next(It) : S.Events.erase(It);
   // Threads the body spawned and did not wait for are not waited for here.
   for (HostRecords &R : Exit.Deferred)
     if (llvm::none_of(S.Deferred,
@@ -142,8 +153,12 @@ void Transfer::apply(const Fact &F, const fact::Spawn &X, StreamState &S) {
     Entry.SpawnerStream = StreamTable::Unknown;
   }
   StreamState Exit = RunBody(X.Body, Entry, NoSite);
-  if (!Exit.Reachable)
+  if (!Exit.Reachable) {
+    // A worker that never returns, or a body nested too deep to be run:
+    // the events it may record are no longer followed.
+    S.Events.clear();
     return;
+  }
   // Model the body as done by the next statement: its accesses flow back;
   // the spawner's stream and guards are its own. Its event records do too,
   // unless the spawner has a way to wait for it (then they are deferred to

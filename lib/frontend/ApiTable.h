@@ -98,6 +98,9 @@ public:
   /// stream (0 but for a hand-written switcher, see StreamSwitchers.h).
   unsigned guardStreamParameter(const clang::CXXRecordDecl *RD);
   const ApiConfig &config() const { return Config; }
+  /// What mentionsStreamApis found for each function it scanned (its
+  /// callees' answers are part of a caller's): one scan per function.
+  llvm::DenseMap<const clang::FunctionDecl *, bool> StreamMentions;
 
 private:
   ValueClass recognise(const clang::CXXRecordDecl &RD);

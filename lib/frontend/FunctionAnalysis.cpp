@@ -7,6 +7,7 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/CFG.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
@@ -50,10 +51,22 @@ private:
       const auto *MD = dyn_cast<CXXMethodDecl>(FD);
       Found |= isStreamEffect(E) ||
                (MD && streamValue(Table.classify(MD->getParent())));
+      // A function of the unit that does (`S.Begin()` of a class whose
+      // methods set streams) runs in place here.
+      if (!Found && E == ApiEffect::None)
+        Found |= calleeMentions(*FD);
     } else if (const auto *VD = dyn_cast_or_null<ValueDecl>(D)) {
       Found |= streamValue(Table.classify(VD->getType()));
     }
     return !Found;
+  }
+  bool calleeMentions(const FunctionDecl &FD) {
+    const FunctionDecl *Def = nullptr;
+    if (!FD.hasBody(Def) || !Def->getBody() ||
+        Def->getASTContext().getSourceManager().isInSystemHeader(
+            Def->getLocation()))
+      return false;
+    return mentionsStreamApis(*Def, Table);
   }
   ApiTable &Table;
 };
@@ -61,8 +74,14 @@ private:
 } // namespace
 
 bool mentionsStreamApis(const FunctionDecl &FD, ApiTable &Table) {
+  const FunctionDecl *Key = FD.getCanonicalDecl();
+  // Taken as no while it is being scanned (recursion).
+  auto [It, New] = Table.StreamMentions.try_emplace(Key, false);
+  if (!New)
+    return It->second;
   StreamApiFinder Finder(Table);
   Finder.TraverseStmt(FD.getBody());
+  Table.StreamMentions[Key] = Finder.Found;
   return Finder.Found;
 }
 
@@ -88,11 +107,13 @@ std::unique_ptr<FunctionResult> analyzeFunction(const FunctionDecl &FD,
   // unit runs as a thread's body (its thread's current stream is its own
   // business; thread bodies are checked where they are spawned) or a
   // method of a guard class (configured, or a hand-written switcher: its
-  // constructor sets what its destructor restores).
+  // constructor sets what its destructor restores), or a section's opener
+  // (its partner method restores; StreamSections.cpp).
   const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
   IR.MayLeaveStreamSet =
       Opts.Config.StreamBindingInitializers.contains(canonicalName(&FD)) ||
       (MD && MD->getParent()->isLambda()) || (Held && Held->threadBody(&FD)) ||
+      (Held && Held->opensSection(&FD)) ||
       (MD && Table.classify(MD->getParent()) == ValueClass::StreamGuard);
 
   SolverLimits Limits = Opts.Limits;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/frontend/Lowering.h"
+#include "lib/frontend/ObjectStreams.h"
 #include "lib/model/Naming.h"
 #include "lib/model/Recipes.h"
 #include "clang/AST/ExprCXX.h"
@@ -338,10 +339,18 @@ bool Lowering::lowerStreamCall(const CallExpr *CE, const ApiEntry &A,
   };
   switch (A.Effect) {
   case ApiEffect::SetCurrentStream:
-  case ApiEffect::ConfiguredSetCurrent:
-    emit(Out, site(SiteKind::SetCurrent, CE),
-         fact::SetCurrent{streamArg(CE, 0, StreamRef::unknown())});
+  case ApiEffect::ConfiguredSetCurrent: {
+    fact::SetCurrent Set{streamArg(CE, 0, StreamRef::unknown())};
+    // setCurrentCUDAStream(saved_) of a member a method saved the current
+    // stream in: a restore (StreamSections.cpp).
+    if (const auto *ME = dyn_cast_or_null<MemberExpr>(
+            CE->getNumArgs() ? streamOperand(CE->getArg(0), Table) : nullptr))
+      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+          F && Held && Held->savedCurrent(F))
+        Set.Restores = true;
+    emit(Out, site(SiteKind::SetCurrent, CE), Set);
     return true;
+  }
   case ApiEffect::CurrentStream:
   case ApiEffect::ConfiguredCurrentStream:
     emit(Out, site(SiteKind::Other, CE), fact::CurrentQuery{onlyWaits(CE)});

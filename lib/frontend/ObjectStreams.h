@@ -25,11 +25,15 @@
 #include "lib/ir/IR.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include <utility>
 
 namespace clang {
 class ASTContext;
+class CXXRecordDecl;
 class Expr;
+class FieldDecl;
 class FunctionDecl;
 class ParmVarDecl;
 class Stmt;
@@ -66,8 +70,28 @@ public:
   /// (`std::thread(FD, ...)`, `std::async(policy, FD)`): the stream it sets
   /// is its thread's, not a caller's.
   bool threadBody(const clang::FunctionDecl *FD);
+  /// True when \p FD is a method that saves the current stream in a member
+  /// and sets another, and its class sets that member back elsewhere (a
+  /// `Begin()` to an `End()`): the stream it leaves set is the section's
+  /// (StreamSections.cpp).
+  bool opensSection(const clang::FunctionDecl *FD);
+  /// True when some method of \p F's class saves the current stream in it:
+  /// setting it back is a restore.
+  bool savedCurrent(const clang::FieldDecl *F);
 
 private:
+  struct MethodSections {
+    llvm::SmallPtrSet<const clang::FieldDecl *, 2> Saves;
+    /// The streams it makes current: a member, or null (any other).
+    llvm::SmallVector<const clang::FieldDecl *, 2> Sets;
+  };
+  struct ClassSections {
+    llvm::SmallPtrSet<const clang::FieldDecl *, 2> Saved, SetFrom;
+    llvm::DenseMap<const clang::FunctionDecl *, MethodSections> Methods;
+  };
+  const ClassSections &sections(const clang::CXXRecordDecl *RD);
+  llvm::DenseMap<const clang::CXXRecordDecl *, ClassSections> Sections;
+
   void scan();
   bool trackable(const clang::ValueDecl *D) const;
 

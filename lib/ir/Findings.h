@@ -326,6 +326,19 @@ struct Finding {
   SiteId site() const {
     return std::visit([](const auto &D) { return D.site(); }, Details);
   }
+  /// The tensor or event the finding is about (NoVar: none, or another
+  /// kind of subject).
+  VarId subject() const {
+    if (const auto *X = as<finding::UnsynchronizedAccess>())
+      return X->Tensor;
+    if (const auto *X = as<finding::MissingRecordStream>())
+      return X->Tensor;
+    if (const auto *X = as<finding::HostReadBeforeSync>())
+      return X->Tensor;
+    if (const auto *X = as<finding::UnrecordedEventWait>())
+      return X->Event;
+    return NoVar;
+  }
 
   Kinds Details;
   /// When the finding is in a helper run in place: the call, in the analysed

@@ -138,6 +138,9 @@ namespace fact {
 struct SetCurrent {
   StreamRef Stream;
   bool ForProcess = false;
+  /// Sets back a stream saved from the current stream (a section's
+  /// `End()`): a restore, whatever stream that is.
+  bool Restores = false;
 };
 /// Guard saves the current stream and sets Stream (KeepCurrent: only saves,
 /// an empty optional guard).

@@ -236,11 +236,13 @@ Builder::Value Builder::apiCall(TSNode N, int ApiInt, const std::string &Q,
     R.FreshEvent = true;
     return R;
   case PyApi::SetStream: {
-    Value S = expr(A.get(0, "stream"));
-    emit(site(SiteKind::SetCurrent, N),
-         fact::SetCurrent{S.Class == VarClass::Stream ? S.Stream
-                                                      : StreamRef::unknown(),
-                          setsForProcess(A.get(0, "stream"))});
+    TSNode Arg = A.get(0, "stream");
+    Value S = expr(Arg);
+    fact::SetCurrent Set{S.Class == VarClass::Stream ? S.Stream
+                                                     : StreamRef::unknown(),
+                         setsForProcess(Arg)};
+    Set.Restores = restoresSaved(Arg);
+    emit(site(SiteKind::SetCurrent, N), Set);
     return R;
   }
   case PyApi::Synchronize:

@@ -324,6 +324,9 @@ private:
   /// on purpose: in a constructor that keeps it in `self`, or in a def that
   /// keeps it in a module global (ProcessStreams.cpp).
   bool setsForProcess(TSNode Arg) const;
+  /// `set_stream(self.saved)` of an attribute its class saves the current
+  /// stream in: a restore.
+  bool restoresSaved(TSNode Arg) const;
   /// A def whose stream set is its job: a context manager's __enter__ or
   /// __exit__, or a setter that sets the stream it is given.
   bool maySetForCaller(const Scope &S) const;

@@ -262,8 +262,9 @@ bool Builder::maySetForCaller(const Scope &S) const {
       (Name == "__enter__" || Name == "__exit__" || Name == "__aenter__" ||
        Name == "__aexit__"))
     return true;
-  // A thread's body: the stream it sets is its thread's.
-  if (X->threadTarget(S.Node))
+  // A thread's body: the stream it sets is its thread's. A section's
+  // opener: its partner restores.
+  if (X->threadTarget(S.Node) || X->opensSection(S.Node))
     return true;
   // A forwarding setter: every set_stream sets a parameter it was given
   // (its caller chose the stream, and restoring it is the caller's job;

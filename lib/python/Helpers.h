@@ -80,8 +80,27 @@ public:
   /// `asyncio.to_thread(f, ...)`, `loop.run_in_executor(ex, f, ...)`): the
   /// stream it sets is its thread's (Threads.cpp).
   bool threadTarget(TSNode Def);
+  /// Whether \p Def is a method that saves the current stream in an
+  /// attribute and sets another, where its class sets the attribute back
+  /// (`begin()` to an `end()`): its stream is the section's
+  /// (StreamSections.cpp).
+  bool opensSection(TSNode Def);
+  /// Whether a method of \p Class saves the current stream in `self.Attr`:
+  /// setting it back is a restore.
+  bool savedCurrent(TSNode Class, llvm::StringRef Attr);
 
 private:
+  struct MethodSections {
+    std::vector<std::string> Saves;
+    std::vector<std::string> Sets; ///< an attribute, or empty (any other)
+  };
+  struct ClassSections {
+    llvm::StringSet<> Saved, SetFrom;
+    llvm::DenseMap<const void *, MethodSections> Methods;
+  };
+  const ClassSections &sections(TSNode Class);
+  llvm::DenseMap<const void *, ClassSections> Sections;
+
   /// The file's classes whose methods may run on an object of \p Class:
   /// its lineage, the classes derived from it and their lineages.
   std::vector<TSNode> family(TSNode Class) const;

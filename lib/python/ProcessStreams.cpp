@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/python/Builder.h"
+#include "lib/python/Helpers.h"
 
 namespace streamsafe::py {
 
@@ -65,6 +66,20 @@ bool Builder::setsForProcess(TSNode Arg) const {
     }
   });
   return Global && Assigned;
+}
+
+// `set_stream(self.saved)` in a method, where a method of the class saved
+// the current stream in `self.saved` (StreamSections.cpp): a restore.
+bool Builder::restoresSaved(TSNode Arg) const {
+  if (!St || !St->S || St->S->K != Scope::Def || ts_node_is_null(Arg))
+    return false;
+  Arg = unparen(Arg);
+  std::vector<std::string> Params = paramNames(St->S->Node, F);
+  if (Params.empty() || !is(Arg, "attribute") ||
+      !is(field(Arg, "object"), "identifier") ||
+      F.text(field(Arg, "object")) != Params[0])
+    return false;
+  return X->savedCurrent(classOf(St->S->Node), F.text(field(Arg, "attribute")));
 }
 
 } // namespace streamsafe::py
