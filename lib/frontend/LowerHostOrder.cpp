@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/frontend/Lowering.h"
+#include "lib/model/HostOrder.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 
@@ -69,8 +70,7 @@ VarId Lowering::joinableOf(const Stmt *At) {
 bool Lowering::lowerHostOrderCall(const CallExpr *CE, const ApiEntry &A,
                                   FactList &Out) {
   ApiEffect E = A.Effect;
-  if (E != ApiEffect::HostWait && E != ApiEffect::HostSignal &&
-      E != ApiEffect::HostSignalAndWait && E != ApiEffect::HostWaitAny)
+  if (!isHostOrder(E))
     return false;
   VarId Channel = NoVar;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
@@ -81,14 +81,8 @@ bool Lowering::lowerHostOrderCall(const CallExpr *CE, const ApiEntry &A,
 }
 
 void Lowering::hostOrder(ApiEffect E, VarId Channel, SiteId At, FactList &Out) {
-  // A signal on what no variable names reaches no waiter we follow.
-  if ((E == ApiEffect::HostSignal || E == ApiEffect::HostSignalAndWait) &&
-      Channel != NoVar)
-    emit(Out, At, fact::HostSignal{Channel});
-  if (E == ApiEffect::HostWait || E == ApiEffect::HostSignalAndWait)
-    emit(Out, At, fact::HostWait{Channel});
-  if (E == ApiEffect::HostWaitAny)
-    emit(Out, At, fact::HostWait{NoVar});
+  for (Fact::Op &Op : hostOrderFacts(E, Channel))
+    emit(Out, At, std::move(Op));
 }
 
 } // namespace streamsafe

@@ -2,6 +2,7 @@
 
 #include "lib/python/Api.h"
 #include "lib/model/ApiRows.h"
+#include "lib/model/HostOrder.h"
 #include "lib/model/TensorMethods.h"
 #include "lib/model/TorchFunctions.h"
 #include "llvm/ADT/SmallVector.h"
@@ -84,11 +85,6 @@ bool isStreamMethod(llvm::StringRef Name) {
         R->Entry.Effect != ApiEffect::RestrictedStreamQuery)
       return true;
   return tensorMethod(Name) == ApiEffect::TensorRecordStream;
-}
-
-static bool isHostOrder(ApiEffect E) {
-  return E == ApiEffect::HostWait || E == ApiEffect::HostSignal ||
-         E == ApiEffect::HostSignalAndWait || E == ApiEffect::HostWaitAny;
 }
 
 ApiEffect hostOrderMethod(llvm::StringRef Name) {

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/model/HostOrder.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "lib/python/Scope.h"
@@ -37,13 +38,8 @@ VarId Builder::channelVar(TSNode Object) {
 
 void Builder::hostOrder(ApiEffect E, VarId Channel, TSNode At) {
   SiteId S = site(SiteKind::Other, At);
-  if ((E == ApiEffect::HostSignal || E == ApiEffect::HostSignalAndWait) &&
-      Channel != NoVar)
-    emit(S, fact::HostSignal{Channel});
-  if (E == ApiEffect::HostWait || E == ApiEffect::HostSignalAndWait)
-    emit(S, fact::HostWait{Channel});
-  if (E == ApiEffect::HostWaitAny)
-    emit(S, fact::HostWait{NoVar});
+  for (Fact::Op &Op : hostOrderFacts(E, Channel))
+    emit(S, std::move(Op));
 }
 
 bool Builder::hostOrderCall(TSNode Call, llvm::StringRef Qualified) {
