@@ -13,9 +13,10 @@
 
 namespace streamsafe {
 
-void CaptureState::begin(SiteId At, StreamId O, CaptureMode M) {
+void CaptureState::begin(SiteId At, StreamId O, CaptureMode M, VarId G) {
   *this = CaptureState();
   Begin = At;
+  Graph = G;
   Origin = O;
   Mode = M;
   // An unknown capturing stream is in no set: nothing forks from it, and
@@ -109,7 +110,7 @@ void CaptureState::join(const CaptureState &O) {
   if (*this == O)
     return;
   bool Same = active() && O.active() && Begin == O.Begin &&
-              Origin == O.Origin && Mode == O.Mode;
+              Origin == O.Origin && Mode == O.Mode && Graph == O.Graph;
   if (!Same) {
     // Capturing on one path and not on the other (or two different
     // captures): the analysis does not guess which.
@@ -152,8 +153,9 @@ void CaptureState::join(const CaptureState &O) {
 
 bool CaptureState::operator==(const CaptureState &O) const {
   return Begin == O.Begin && Unsure == O.Unsure && Origin == O.Origin &&
-         Mode == O.Mode && Members == O.Members && MayMembers == O.MayMembers &&
-         Forks == O.Forks && Tails == O.Tails && Records == O.Records;
+         Mode == O.Mode && Graph == O.Graph && Members == O.Members &&
+         MayMembers == O.MayMembers && Forks == O.Forks && Tails == O.Tails &&
+         Records == O.Records;
 }
 
 } // namespace streamsafe

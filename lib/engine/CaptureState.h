@@ -56,6 +56,8 @@ struct CaptureState {
   bool Unsure = false;
   StreamId Origin = StreamTable::Unknown;
   CaptureMode Mode = CaptureMode::Global;
+  /// The graph object it records into (NoVar: not known at the begin).
+  VarId Graph = NoVar;
   /// Streams in the capture on every path (Members) and on some path
   /// (MayMembers): the capturing stream and those forked into it.
   uint64_t Members = 0;
@@ -73,8 +75,8 @@ struct CaptureState {
   bool mayBeMember(StreamId S) const {
     return MayMembers & StreamTable::bit(S);
   }
-  /// Starts a capture on \p Origin at \p At.
-  void begin(SiteId At, StreamId Origin, CaptureMode Mode);
+  /// Starts a capture into \p Graph on \p Origin at \p At.
+  void begin(SiteId At, StreamId Origin, CaptureMode Mode, VarId Graph = NoVar);
   /// Work enqueued on \p S at \p At: a forked stream's new tail.
   void work(StreamId S, SiteId At);
   /// \p Event recorded on \p S (Unknown: a stream not named) at \p At.

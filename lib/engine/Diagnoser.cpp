@@ -12,6 +12,8 @@ AccessInfo Diagnoser::info(const Access &A) const {
   I.Stream = T.streams().describe(A.Stream);
   I.StreamSetAt = A.StreamSetAt;
   I.OnCurrentStream = A.OnCurrent;
+  I.CapturedAt = A.CapturedAt;
+  I.Graph = A.Graph;
   return I;
 }
 
@@ -20,6 +22,20 @@ void Diagnoser::before(const Fact &F, const StreamState &S,
   // Functions that capture nothing pay one test per fact.
   if (S.Capture.active() || F.as<fact::CaptureBegin>())
     capture(F, S);
+  // Work that runs now while a capture records is checked against the
+  // tensors as they are now (Transfer::runsNow).
+  if (S.Uncaptured && T.runsNow(F, S)) {
+    StreamState Now = S;
+    std::swap(Now.Tensors, *Now.Uncaptured);
+    return check(F, Now, Paths);
+  }
+  check(F, S, Paths);
+}
+
+void Diagnoser::check(const Fact &F, const StreamState &S,
+                      llvm::ArrayRef<StreamState> Paths) {
+  if (const auto *X = F.as<fact::GraphReplay>())
+    return replay(F, *X, S);
   if (const auto *X = F.as<fact::Access>())
     return access(F, *X, S);
   if (const auto *X = F.as<fact::Allocate>()) {
@@ -55,6 +71,12 @@ void Diagnoser::access(const Fact &F, const fact::Access &X,
     threadCurrentStream(F, S, /*Query=*/false);
   if (A.Stream == StreamTable::Unknown || !Found)
     return;
+  if (const Access *Conflict = conflict(A, *Found, S))
+    race(T.nameOf(X.Tensor, Id), *Id, A, *Conflict);
+}
+
+const Access *Diagnoser::conflict(const Access &A, const TensorState &Found,
+                                  const StreamState &S) const {
   const StreamTable &Streams = T.streams();
   const Access *Conflict = nullptr;
   // A tensor handed in together with a side-stream parameter: the caller
@@ -69,23 +91,50 @@ void Diagnoser::access(const Fact &F, const fact::Access &X,
           Streams.knownDistinct(P.Stream, A.Stream))
         Conflict = &P;
   };
-  Find(Found->Writes);
+  Find(Found.Writes);
   if (A.Mode != AccessMode::Read)
-    Find(Found->Reads);
+    Find(Found.Reads);
   if (!Conflict)
-    return;
+    return nullptr;
   // A parameter read in an executor's task: the framework hands inputs to
   // its streams in ways we do not see (its own events, queue order).
   if (Conflict->Mode == AccessMode::EntryReady && S.ThreadStart != NoSite &&
       Streams.kind(S.Current) == StreamKind::Executor)
-    return;
+    return nullptr;
+  return Conflict;
+}
+
+void Diagnoser::race(VarId Tensor, StorageId Id, const Access &A,
+                     const Access &Prior) {
   finding::UnsynchronizedAccess Fi;
-  Fi.Tensor = T.nameOf(X.Tensor, Id);
-  VarId Owner = T.storage(*Id).Named;
+  Fi.Tensor = Tensor;
+  VarId Owner = T.storage(Id).Named;
   Fi.Storage = Owner == NoVar ? Fi.Tensor : Owner;
   Fi.Access = info(A);
-  Fi.Prior = info(*Conflict);
+  Fi.Prior = info(Prior);
   Out.emplace_back(std::move(Fi));
+}
+
+void Diagnoser::replay(const Fact &F, const fact::GraphReplay &X,
+                       const StreamState &S) {
+  auto It = S.Graphs.find(X.Graph);
+  if (It == S.Graphs.end())
+    return;
+  Access Replay = T.accessOf(F, S);
+  if (Replay.Stream == StreamTable::Unknown)
+    return;
+  // Each storage the graph uses is used on the replay stream, as captured.
+  for (const CapturedAccess &C : It->second) {
+    const TensorState *Found = S.Tensors.lookup(C.Storage);
+    if (!Found)
+      continue;
+    Access A = Replay;
+    A.Mode = C.Mode;
+    A.CapturedAt = C.Site;
+    A.Graph = C.Graph;
+    if (const Access *Conflict = conflict(A, *Found, S))
+      race(C.Named, C.Storage, A, *Conflict);
+  }
 }
 
 void Diagnoser::hostAccess(const Fact &F, const TensorRef &Tensor, bool Write,

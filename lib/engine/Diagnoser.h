@@ -33,12 +33,21 @@ public:
   void atExit(const StreamState &S, SiteId Exit);
 
 private:
+  /// before(), on the tensors the fact acts on.
+  void check(const Fact &F, const StreamState &S,
+             llvm::ArrayRef<StreamState> Paths);
   void access(const Fact &F, const fact::Access &X, const StreamState &S);
   void hostAccess(const Fact &F, const TensorRef &Tensor, bool Write,
                   const StreamState &S);
   void eventWait(const Fact &F, const fact::EventWait &X, const StreamState &S,
                  llvm::ArrayRef<StreamState> Paths);
   void threadCurrentStream(const Fact &F, const StreamState &S, bool Query);
+  /// The pending access of \p Found that \p A races with, if any.
+  const Access *conflict(const Access &A, const TensorState &Found,
+                         const StreamState &S) const;
+  void race(VarId Tensor, StorageId Id, const Access &A, const Access &Prior);
+  /// A CUDA graph's replay: its captured accesses, on the replay stream.
+  void replay(const Fact &F, const fact::GraphReplay &X, const StreamState &S);
   AccessInfo info(const Access &A) const;
   // CUDA graph capture (DiagnoseCapture.cpp).
   void capture(const Fact &F, const StreamState &S);

@@ -15,7 +15,8 @@ bool StreamState::operator==(const StreamState &O) const {
          Unrestored == O.Unrestored && Assumed == O.Assumed &&
          ThreadStart == O.ThreadStart && SpawnerStream == O.SpawnerStream &&
          SpawnerSetAt == O.SpawnerSetAt && Deferred == O.Deferred &&
-         Signalled == O.Signalled && Capture == O.Capture;
+         Signalled == O.Signalled && Capture == O.Capture &&
+         Uncaptured == O.Uncaptured && Graphs == O.Graphs;
 }
 
 bool EventState::covers(CoveredAccess C) const {
@@ -258,6 +259,23 @@ unsigned StreamState::join(const StreamState &O,
     *this = O;
     return 1;
   }
+  if (Uncaptured || O.Uncaptured) {
+    // Capturing on one path and not on the other, or two captures: the
+    // capture is no longer followed (CaptureState::join), and what it
+    // recorded is dropped.
+    const CaptureState &C = Capture, &OC = O.Capture;
+    bool Same = Uncaptured && O.Uncaptured && C.Begin == OC.Begin &&
+                C.Origin == OC.Origin && C.Mode == OC.Mode;
+    if (!Same) {
+      if (Uncaptured)
+        endCapturedTensors(*this);
+      if (!O.Uncaptured)
+        return join(O, PhiFor, Coarse);
+      StreamState Settled = O;
+      endCapturedTensors(Settled);
+      return join(Settled, PhiFor, Coarse);
+    }
+  }
   unsigned Work = 1;
   const TensorMap MineTensors = Tensors; // as this path left them
   if (Current != O.Current) {
@@ -349,24 +367,13 @@ unsigned StreamState::join(const StreamState &O,
   }
   // Storages: union, joining those both paths know (not the phis, which
   // already hold both sides).
-  TensorMap Before = Tensors; // keeps the trie being diffed alive
-  TensorMap::diff(
-      Before, O.Tensors,
-      [&](StorageId Id, const TensorState *Mine, const TensorState *Theirs) {
-        ++Work;
-        if (!Theirs)
-          return;
-        if (!Mine) {
-          Tensors.set(Id, *Theirs);
-          return;
-        }
-        if (llvm::any_of(PhiStates,
-                         [&](const auto &P) { return P.first == Id; }))
-          return;
-        TensorState Joined = *Mine;
-        joinTensor(Joined, *Theirs);
-        Tensors.set(Id, std::move(Joined));
-      });
+  Work += joinTensorMaps(Tensors, O.Tensors, [&](StorageId Id) {
+    return llvm::any_of(PhiStates,
+                        [&](const auto &P) { return P.first == Id; });
+  });
+  if (Uncaptured)
+    Work += joinTensorMaps(*Uncaptured, *O.Uncaptured);
+  joinGraphs(Graphs, O.Graphs);
   for (auto It = Events.begin(); It != Events.end();) {
     auto F = O.Events.find(It->first);
     if (F == O.Events.end()) {
@@ -383,6 +390,29 @@ unsigned StreamState::join(const StreamState &O,
   }
   joinHostRecords(Deferred, O.Deferred, MineTensors, O.Tensors);
   joinHostRecords(Signalled, O.Signalled, MineTensors, O.Tensors);
+  return Work;
+}
+
+unsigned joinTensorMaps(TensorMap &Into, const TensorMap &From,
+                        const std::function<bool(StorageId)> &Skip) {
+  unsigned Work = 0;
+  TensorMap Before = Into; // keeps the trie being diffed alive
+  TensorMap::diff(
+      Before, From,
+      [&](StorageId Id, const TensorState *Mine, const TensorState *Theirs) {
+        ++Work;
+        if (!Theirs)
+          return;
+        if (!Mine) {
+          Into.set(Id, *Theirs);
+          return;
+        }
+        if (Skip && Skip(Id))
+          return;
+        TensorState Joined = *Mine;
+        joinTensor(Joined, *Theirs);
+        Into.set(Id, std::move(Joined));
+      });
   return Work;
 }
 

@@ -45,6 +45,10 @@ struct Access {
   SiteId StreamSetAt = NoSite;
   bool OnCurrent = false;
   Region Part; ///< the part of the storage it touches
+  /// Made by a CUDA graph's replay: where the graph captured it (else
+  /// NoSite), and the graph.
+  SiteId CapturedAt = NoSite;
+  VarId Graph = NoVar;
 
   bool visibleTo(StreamId S) const {
     return Stream == S || (VisibleTo & StreamTable::bit(S));
@@ -52,7 +56,8 @@ struct Access {
   bool operator==(const Access &O) const {
     return Site == O.Site && Stream == O.Stream && VisibleTo == O.VisibleTo &&
            Mode == O.Mode && StreamSetAt == O.StreamSetAt &&
-           OnCurrent == O.OnCurrent && Part == O.Part;
+           OnCurrent == O.OnCurrent && Part == O.Part &&
+           CapturedAt == O.CapturedAt && Graph == O.Graph;
   }
 };
 using AccessList = llvm::SmallVector<Access, 2>;
@@ -164,6 +169,22 @@ struct HostRecords {
 };
 using HostRecordList = llvm::SmallVector<HostRecords, 0>;
 
+/// What a CUDA graph does to one storage at each replay: a write or a
+/// read (the strongest of what it captured), first captured at Site.
+struct CapturedAccess {
+  StorageId Storage = 0;
+  VarId Named = NoVar; ///< the storage's name in messages
+  AccessMode Mode = AccessMode::Read;
+  SiteId Site = NoSite;
+  VarId Graph = NoVar; ///< the graph captured into (its executable replays)
+  bool operator==(const CapturedAccess &O) const {
+    return Storage == O.Storage && Named == O.Named && Mode == O.Mode &&
+           Site == O.Site && Graph == O.Graph;
+  }
+};
+/// A graph's recorded work, by storage (sorted).
+using GraphWork = llvm::SmallVector<CapturedAccess, 4>;
+
 struct GuardState {
   StreamId Saved = StreamTable::Unknown;
   SiteId SavedSetAt = NoSite;
@@ -223,6 +244,13 @@ struct StreamState {
   HostRecordList Signalled;
   /// The CUDA graph capture in progress, if any (CaptureState.h).
   CaptureState Capture;
+  /// While a capture is followed (Capture.active()): the tensors as the
+  /// work that runs now leaves them. Tensors then holds what the capture
+  /// records, which runs only at a replay: it starts with nothing pending,
+  /// so captured work is ordered only with captured work.
+  std::optional<TensorMap> Uncaptured;
+  /// What each graph object recorded (by its variable), for its replays.
+  std::map<VarId, GraphWork> Graphs;
   /// Storages that may have lost their last variable since the last
   /// garbage collection (or all of them, after a thread body returned).
   /// Bookkeeping, not part of the lattice: ignored by == and join.
@@ -241,6 +269,27 @@ struct StreamState {
                 const std::function<StorageId(VarId)> &PhiFor = nullptr,
                 bool Coarse = false);
 };
+
+//===-- Captured work (CapturedTensors.cpp) --------------------------===//
+
+/// A capture begins: the tensors as they are move to Uncaptured, and the
+/// captured view starts with nothing pending.
+void beginCapturedTensors(StreamState &S);
+/// The capture ends, or is no longer followed: the tensors are those of
+/// Uncaptured again, with the storages the capture allocated (their work
+/// runs at a replay: nothing of it is pending now).
+void endCapturedTensors(StreamState &S);
+/// What the captured view holds pending: the graph's work. \p NameOf
+/// gives a storage's name.
+GraphWork capturedWork(const TensorMap &Captured, VarId Graph,
+                       const std::function<VarId(StorageId)> &NameOf);
+/// Paths meet: a graph holds what it recorded on either path.
+void joinGraphs(std::map<VarId, GraphWork> &Into,
+                const std::map<VarId, GraphWork> &From);
+/// Storages: union, joining those both maps hold (\p Skip: already
+/// joined); returns the entries visited.
+unsigned joinTensorMaps(TensorMap &Into, const TensorMap &From,
+                        const std::function<bool(StorageId)> &Skip = nullptr);
 
 /// Folds an access list that grew long: accesses alike (same stream, same
 /// "visible to", same mode) stay alike whatever later orders or completes

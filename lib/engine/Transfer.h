@@ -83,7 +83,12 @@ public:
   /// True when \p F (an Access or Allocate fact) enqueues work on a device
   /// stream (not host code on a host tensor).
   bool isDeviceWork(const Fact &F, const StreamState &S);
-  /// The access \p F (an Access or Allocate fact) enqueues in \p S.
+  /// While a capture is followed: true when \p F is work that runs now
+  /// (on a stream outside the capture, on the host, on another thread),
+  /// not work the graph records.
+  bool runsNow(const Fact &F, const StreamState &S);
+  /// The access \p F (an Access, Allocate or GraphReplay fact) enqueues in
+  /// \p S.
   Access accessOf(const Fact &F, const StreamState &S);
   /// The current stream of device \p D (a constant index or EntryDevice)
   /// in \p S, and where it was set: Unknown when it cannot be told.
@@ -122,6 +127,10 @@ private:
   void apply(const Fact &F, const fact::Restricted &X, StreamState &S);
   void apply(const Fact &F, const fact::HostSignal &X, StreamState &S);
   void apply(const Fact &F, const fact::HostWait &X, StreamState &S);
+  void apply(const Fact &F, const fact::GraphReplay &X, StreamState &S);
+  void apply(const Fact &F, const fact::GraphInstantiate &X, StreamState &S);
+  /// Enqueues access \p A of storage \p Id (whose state is \p T).
+  void enqueue(StorageId Id, TensorState T, const Access &A, StreamState &S);
   /// While capturing: what \p F (work, an event record or wait) does to
   /// the capture, before its own transfer function runs.
   void followCapture(const Fact &F, StreamState &S);

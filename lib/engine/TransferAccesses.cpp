@@ -58,8 +58,12 @@ void Transfer::apply(const Fact &F, const fact::Access &X, StreamState &S) {
   // it); a blocking copy is completed by the StreamSync that follows it.
   if (T.Host && (!X.Copy || !X.Async || !T.Pinned))
     return;
-  Access A = accessOf(F, S);
-  forgetCovers(S, {*Id, F.Site});
+  enqueue(*Id, std::move(T), accessOf(F, S), S);
+}
+
+void Transfer::enqueue(StorageId Id, TensorState T, const Access &A,
+                       StreamState &S) {
+  forgetCovers(S, {Id, A.Site});
   // Is the access ordered after every write? (If not, unsynchronized-access
   // reports it, and that is the finding to fix first.)
   bool Ordered = llvm::all_of(
@@ -91,7 +95,7 @@ void Transfer::apply(const Fact &F, const fact::Access &X, StreamState &S) {
        (SideBlock && Ordered)) &&
       Streams.knownDistinct(A.Stream, T.AllocStream))
     addOrReplaceAccess(T.CrossStreamUses, A);
-  S.Tensors.set(*Id, std::move(T));
+  S.Tensors.set(Id, std::move(T));
 }
 
 void Transfer::apply(const Fact &F, const fact::BindTensor &X, StreamState &S) {
@@ -184,12 +188,19 @@ void Transfer::apply(const Fact &, const fact::RecordStream &X,
 void Transfer::release(StorageId Id, SiteId At, StreamState &S) {
   if (held(S, Id, /*Owning=*/true))
     return;
+  // While capturing, the block is freed now, with the work that runs now
+  // (not its captured work) perhaps still using it.
   const TensorState *Found = S.Tensors.lookup(Id);
+  if (S.Uncaptured)
+    if (const TensorState *Now = S.Uncaptured->lookup(Id))
+      Found = Now;
   if (!Found)
     return;
   if (OnRelease)
     OnRelease(Id, *Found, At, S);
   S.Tensors.erase(Id);
+  if (S.Uncaptured)
+    S.Uncaptured->erase(Id);
 }
 
 void Transfer::collectGarbage(StreamState &S) {
@@ -197,8 +208,11 @@ void Transfer::collectGarbage(StreamState &S) {
   // collection can have become garbage; held() asks only their binders.
   auto Collect = [&](StorageId Id) {
     ++Work;
-    if (!Storages[Id].Persistent && !held(S, Id, /*Owning=*/false))
-      S.Tensors.erase(Id);
+    if (Storages[Id].Persistent || held(S, Id, /*Owning=*/false))
+      return;
+    S.Tensors.erase(Id);
+    if (S.Uncaptured)
+      S.Uncaptured->erase(Id);
   };
   if (S.CollectAll) {
     std::vector<StorageId> All;
@@ -216,10 +230,29 @@ void Transfer::collectGarbage(StreamState &S) {
 }
 
 void Transfer::apply(const Fact &F, StreamState &S) {
+  auto Visit = [&] {
+    std::visit([&](const auto &X) { apply(F, X, S); }, F.What);
+  };
   // Functions that capture nothing pay one test per fact.
-  if (S.Capture.active())
-    followCapture(F, S);
-  std::visit([&](const auto &X) { apply(F, X, S); }, F.What);
+  if (!S.Capture.active())
+    return Visit();
+  followCapture(F, S);
+  if (!S.Uncaptured)
+    return Visit();
+  // Work that runs now acts on the tensors as they are now; a record_stream
+  // tells the allocator of both its work now and at the replays, and a host
+  // allocation makes memory both kinds of work may copy to.
+  bool Both = F.as<fact::RecordStream>() ||
+              (F.as<fact::Allocate>() && !isDeviceWork(F, S));
+  if (Both)
+    Visit();
+  if (Both || runsNow(F, S)) {
+    std::swap(S.Tensors, *S.Uncaptured);
+    Visit();
+    std::swap(S.Tensors, *S.Uncaptured);
+    return;
+  }
+  Visit();
 }
 
 } // namespace streamsafe

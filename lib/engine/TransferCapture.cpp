@@ -15,17 +15,83 @@ namespace streamsafe {
 void Transfer::apply(const Fact &F, const fact::CaptureBegin &X,
                      StreamState &S) {
   StreamId Origin = streamOf(X.Stream, S);
+  endCapturedTensors(S); // a capture begun again before it ended
   // The runtime refuses a capture on the legacy stream (the Diagnoser says
   // so): nothing is captured after it.
   if (Origin == StreamTable::Default) {
     S.Capture = CaptureState();
     return;
   }
-  S.Capture.begin(F.Site, Origin, X.Mode);
+  S.Capture.begin(F.Site, Origin, X.Mode, X.Graph);
+  if (S.Capture.active())
+    beginCapturedTensors(S);
 }
 
-void Transfer::apply(const Fact &, const fact::CaptureEnd &, StreamState &S) {
+void Transfer::apply(const Fact &, const fact::CaptureEnd &X, StreamState &S) {
+  VarId G = X.Graph != NoVar ? X.Graph : S.Capture.Graph;
+  if (S.Uncaptured && G != NoVar)
+    S.Graphs[G] = capturedWork(
+        S.Tensors, G, [&](StorageId Id) { return Storages[Id].Named; });
+  else if (G != NoVar)
+    S.Graphs.erase(G); // recorded what the analysis did not follow
+  endCapturedTensors(S);
   S.Capture = CaptureState();
+}
+
+void Transfer::apply(const Fact &F, const fact::GraphReplay &X,
+                     StreamState &S) {
+  auto It = S.Graphs.find(X.Graph);
+  if (It == S.Graphs.end())
+    return; // a graph captured elsewhere: its work is not known
+  Access Replay = accessOf(F, S);
+  for (const CapturedAccess &C : It->second) {
+    const TensorState *Found = S.Tensors.lookup(C.Storage);
+    if (!Found)
+      continue; // freed since: the replay reuses the graph's own memory
+    Access A = Replay;
+    A.Mode = C.Mode;
+    A.CapturedAt = C.Site;
+    A.Graph = C.Graph;
+    enqueue(C.Storage, *Found, A, S);
+  }
+}
+
+void Transfer::apply(const Fact &, const fact::GraphInstantiate &X,
+                     StreamState &S) {
+  auto It = S.Graphs.find(X.Graph);
+  if (It == S.Graphs.end()) {
+    S.Graphs.erase(X.Exec);
+    return;
+  }
+  GraphWork W = It->second;
+  S.Graphs[X.Exec] = std::move(W);
+}
+
+bool Transfer::runsNow(const Fact &F, const StreamState &S) {
+  if (!S.Uncaptured)
+    return false;
+  // A stream certainly outside the capture runs its work now.
+  auto Outside = [&](const StreamRef &R) {
+    StreamId Y = streamOf(R, S);
+    return Y != StreamTable::Unknown && !S.Capture.mayBeMember(Y);
+  };
+  if (const auto *X = F.as<fact::Spawn>())
+    return !X->InPlace; // another thread is not captured
+  // Host code and host waits happen now.
+  if (F.as<fact::HostAccess>() || F.as<fact::StreamSync>() ||
+      F.as<fact::DeviceSync>() || F.as<fact::EventSync>())
+    return true;
+  if (const auto *X = F.as<fact::EventRecord>())
+    return Outside(X->Stream);
+  if (const auto *X = F.as<fact::EventWait>())
+    return Outside(X->Stream);
+  if (F.as<fact::Access>() || F.as<fact::Allocate>()) {
+    if (!isDeviceWork(F, S))
+      return true;
+    StreamId Y = accessOf(F, S).Stream;
+    return Y != StreamTable::Unknown && !S.Capture.mayBeMember(Y);
+  }
+  return false;
 }
 
 void Transfer::apply(const Fact &, const fact::Restricted &, StreamState &) {

@@ -188,6 +188,8 @@ Access Transfer::accessOf(const Fact &F, const StreamState &S) {
       if (std::optional<StorageId> Src = storageOf(Alloc->Like, S))
         if (const TensorState *T = S.Tensors.lookup(*Src); T && T->Device >= 0)
           Ref.Device = T->Device;
+  } else if (const auto *R = F.as<fact::GraphReplay>()) {
+    Ref = R->Stream;
   }
   if ((Ref.K == StreamRef::Current || Ref.K == StreamRef::Queried) &&
       Ref.Device != StreamRef::NoDevice && Ref.Device != S.CurrentDevice) {

@@ -43,7 +43,13 @@ changedEvents(const std::map<VarId, EventState> &Before,
 }
 
 void Transfer::unseenBody(StreamState &S) {
-  completeWhere(S, [](StorageId, const Access &) { return true; });
+  auto All = [](StorageId, const Access &) { return true; };
+  completeWhere(S, All);
+  if (S.Uncaptured) {
+    std::swap(S.Tensors, *S.Uncaptured);
+    completeWhere(S, All);
+    std::swap(S.Tensors, *S.Uncaptured);
+  }
   S.Events.clear();
   S.Deferred.clear();
   S.Signalled.clear();
@@ -140,8 +146,11 @@ void Transfer::apply(const Fact &F, const fact::Spawn &X, StreamState &S) {
     Entry.CurrentDevice = UnknownDevice;
     Entry.OtherDevices.clear();
   }
-  // Another thread's work is not followed into this thread's capture.
+  // Another thread's work is not followed into this thread's capture (the
+  // spawner's capture swapped its tensors for those of the work that runs
+  // now: Transfer::runsNow).
   Entry.Capture = CaptureState();
+  Entry.Uncaptured.reset();
   if (X.HasExecutor) {
     // The executor's worker thread runs on the stream it bound at start.
     Entry.Current = X.ExecutorKnown

@@ -36,15 +36,39 @@ CaptureMode Lowering::captureMode(const CallExpr *CE, int Index) const {
   }
 }
 
+VarId Lowering::graphVar(const Expr *E) {
+  if (!E)
+    return NoVar;
+  // cudaStreamEndCapture(s, &graph), cudaGraphInstantiate(&exec, graph).
+  E = E->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->getOpcode() == UO_AddrOf)
+    E = U->getSubExpr();
+  return channelOf(E);
+}
+
 bool Lowering::lowerCaptureCall(const CallExpr *CE, const ApiEntry &A,
                                 FactList &Out) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
   const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
+  // The graph: the CUDAGraph whose method it is, or the argument.
+  VarId Graph = graphVar(Obj ? Obj : arg(CE, A.Graph));
   switch (A.Effect) {
-  case ApiEffect::CaptureBegin:
-    emit(Out, site(SiteKind::CaptureBegin, CE),
-         fact::CaptureBegin{streamArg(CE, A.Stream, StreamRef::current()),
-                            captureMode(CE, A.Mode)});
+  case ApiEffect::CaptureBegin: {
+    fact::CaptureBegin B{streamArg(CE, A.Stream, StreamRef::current()),
+                         captureMode(CE, A.Mode)};
+    B.Graph = Graph;
+    emit(Out, site(SiteKind::CaptureBegin, CE), B);
+    return true;
+  }
+  case ApiEffect::GraphReplay:
+    emit(Out, site(SiteKind::Other, CE),
+         fact::GraphReplay{Graph,
+                           streamArg(CE, A.Stream, StreamRef::current())});
+    return true;
+  case ApiEffect::GraphInstantiate:
+    emit(Out, site(SiteKind::Other, CE),
+         fact::GraphInstantiate{graphVar(arg(CE, A.Dest)), Graph});
     return true;
   case ApiEffect::ConfiguredCaptureBegin: {
     // f(stream) captures on its stream argument; f() or obj.f() on the
@@ -60,7 +84,8 @@ bool Lowering::lowerCaptureCall(const CallExpr *CE, const ApiEntry &A,
   case ApiEffect::CaptureEnd:
   case ApiEffect::ConfiguredCaptureEnd:
     emit(Out, site(SiteKind::CaptureEnd, CE),
-         fact::CaptureEnd{streamArg(CE, A.Stream, StreamRef::unknown())});
+         fact::CaptureEnd{streamArg(CE, A.Stream, StreamRef::unknown()),
+                          A.Effect == ApiEffect::CaptureEnd ? Graph : NoVar});
     return true;
   case ApiEffect::RestrictedAllocation:
     emit(Out, site(SiteKind::Other, CE),

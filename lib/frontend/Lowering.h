@@ -156,6 +156,8 @@ private:
   /// The channel the object \p E denotes (a variable, a field; a future
   /// is its promise's), or NoVar.
   VarId channelOf(const clang::Expr *E);
+  /// The graph object \p E names (`g`, `&graph`, a member): NoVar if none.
+  VarId graphVar(const clang::Expr *E);
   /// What a host wait on orders after the thread \p At starts: the
   /// std::thread or future it initialises, the pool it runs on.
   VarId joinableOf(const clang::Stmt *At);

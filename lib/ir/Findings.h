@@ -64,6 +64,10 @@ struct AccessInfo {
   StreamDesc Stream;
   SiteId StreamSetAt = NoSite; ///< guard / setCurrentCUDAStream / restore
   bool OnCurrentStream = false;
+  /// An access a CUDA graph recorded while capturing, made at Site by its
+  /// replay: where it was captured, and the graph (NoSite/NoVar: none).
+  SiteId CapturedAt = NoSite;
+  VarId Graph = NoVar;
 };
 
 /// Where a stream argument comes from, as far as the function shows (for

@@ -295,10 +295,29 @@ struct HostAccess {
 struct CaptureBegin {
   StreamRef Stream;
   CaptureMode Mode = CaptureMode::Global;
+  /// The graph object it captures into (a CUDAGraph, a cudaGraph_t);
+  /// NoVar: not known here.
+  VarId Graph = NoVar;
 };
 /// The capture in progress ends (capture_end(), cudaStreamEndCapture(s)).
+/// What it recorded belongs to Graph (NoVar: not known), to run at each
+/// replay.
 struct CaptureEnd {
   StreamRef Stream;
+  VarId Graph = NoVar;
+};
+/// Graph's recorded work runs on Stream (CUDAGraph::replay() on the
+/// current stream, cudaGraphLaunch(exec, s) on s): ordered after the work
+/// issued on Stream before, and before the work issued on it after.
+struct GraphReplay {
+  VarId Graph = NoVar;
+  StreamRef Stream;
+};
+/// Exec is instantiated from Graph (cudaGraphInstantiate(&exec, graph)):
+/// it replays what Graph recorded.
+struct GraphInstantiate {
+  VarId Exec = NoVar;
+  VarId Graph = NoVar;
 };
 /// A call the runtime restricts during capture (see RestrictedCall), on
 /// Event or Stream when it names one.
@@ -324,7 +343,8 @@ struct Fact {
       fact::EventWait, fact::EventSync, fact::StreamSync, fact::DeviceSync,
       fact::RecordStream, fact::Spawn, fact::CurrentQuery, fact::HostAccess,
       fact::Forget, fact::CaptureBegin, fact::CaptureEnd, fact::Restricted,
-      fact::HostSignal, fact::HostWait>;
+      fact::HostSignal, fact::HostWait, fact::GraphReplay,
+      fact::GraphInstantiate>;
   SiteId Site = NoSite;
   Op What;
   template <typename T> const T *as() const { return std::get_if<T>(&What); }

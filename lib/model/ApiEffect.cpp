@@ -120,6 +120,10 @@ const char *effectName(ApiEffect E) {
     return "CaptureBegin";
   case ApiEffect::CaptureEnd:
     return "CaptureEnd";
+  case ApiEffect::GraphReplay:
+    return "GraphReplay";
+  case ApiEffect::GraphInstantiate:
+    return "GraphInstantiate";
   case ApiEffect::RestrictedAllocation:
     return "RestrictedAllocation";
   case ApiEffect::RestrictedEventQuery:

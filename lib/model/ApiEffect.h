@@ -70,6 +70,8 @@ enum class ApiEffect : uint8_t {
   // CUDA graph capture.
   CaptureBegin,          ///< capture_begin(): current stream; or Stream
   CaptureEnd,            ///< capture_end(), cudaStreamEndCapture(s, &g)
+  GraphReplay,           ///< replay(): current stream; cudaGraphLaunch(g, s)
+  GraphInstantiate,      ///< cudaGraphInstantiate(&exec, g): exec replays g
   RestrictedAllocation,  ///< cudaMalloc, cudaFree: refused while capturing
   RestrictedEventQuery,  ///< cudaEventQuery(e), ev.query()
   RestrictedStreamQuery, ///< cudaStreamQuery(s), s.query()
@@ -136,6 +138,7 @@ struct ApiEntry {
   int8_t Size = -1;      ///< the byte count
   int8_t Direction = -1; ///< the cudaMemcpyKind
   int8_t Mode = -1;      ///< the cudaStreamCaptureMode (absent: global)
+  int8_t Graph = -1;     ///< the graph (cudaGraph_t, cudaGraphExec_t)
   /// For synchronous runtime calls: the stream-ordered alternative.
   const char *AsyncAlternative = nullptr;
 };

@@ -42,10 +42,18 @@ ApiEntry copy(E Effect, int8_t Dest, int8_t Source, int8_t Size,
   A.AsyncAlternative = AsyncAlternative;
   return A;
 }
-ApiEntry capture(E Effect, int8_t Stream, int8_t Mode) {
+ApiEntry capture(E Effect, int8_t Stream, int8_t Mode, int8_t Graph = -1) {
   ApiEntry A{Effect};
   A.Stream = Stream;
   A.Mode = Mode;
+  A.Graph = Graph;
+  return A;
+}
+ApiEntry graph(E Effect, int8_t Graph, int8_t Dest, int8_t Stream) {
+  ApiEntry A{Effect};
+  A.Graph = Graph;
+  A.Dest = Dest;
+  A.Stream = Stream;
   return A;
 }
 
@@ -196,8 +204,16 @@ const ApiRow Rows[] = {
      CudaRuntime},
     {"cudaStreamBeginCaptureToGraph", nullptr, capture(E::CaptureBegin, 0, 5),
      CudaRuntime},
-    {"cudaStreamEndCapture", nullptr, capture(E::CaptureEnd, 0, -1),
+    {"cudaStreamEndCapture", nullptr, capture(E::CaptureEnd, 0, -1, 1),
      CudaRuntime},
+    // A replay runs what the graph recorded on the replay's stream
+    // (CUDAGraph::replay() launches on getCurrentCUDAStream()).
+    {"at::cuda::CUDAGraph::replay", "torch.cuda.CUDAGraph.replay",
+     fx(E::GraphReplay)},
+    {"cudaGraphLaunch", nullptr, graph(E::GraphReplay, 0, -1, 1), CudaRuntime},
+    {"cudaGraphInstantiate;cudaGraphInstantiateWithFlags;"
+     "cudaGraphInstantiateWithParams",
+     nullptr, graph(E::GraphInstantiate, 1, 0, -1), CudaRuntime},
     {"cudaMalloc;cudaFree;cudaMallocHost;cudaHostAlloc;cudaFreeHost;"
      "cudaMallocManaged;cudaMallocPitch",
      nullptr, fx(E::RestrictedAllocation), CudaRuntime},

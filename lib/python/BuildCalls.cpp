@@ -133,6 +133,16 @@ Builder::Value Builder::call(TSNode N) {
     case VarClass::Event:
       return eventMethod(N, Self, Method, A);
     default:
+      // g.replay(): the work a graph of this function recorded runs on the
+      // current stream (a graph it did not capture replays nothing known).
+      if (const ApiRow *Row = pythonApi("torch.cuda.CUDAGraph." + Method.str());
+          Row && Row->Entry.Effect == ApiEffect::GraphReplay) {
+        if (VarId G = channelVar(field(Fn, "object")); G != NoVar) {
+          emit(site(SiteKind::Other, N),
+               fact::GraphReplay{G, StreamRef::current()});
+          return Value();
+        }
+      }
       if (Self.List && is(unparen(field(Fn, "object")), "identifier"))
         return listMethod(N, Self, Method, unparen(field(Fn, "object")));
       // x.cpu(), x.item(), x.to("cuda") of a value not followed: if x is a

@@ -419,13 +419,15 @@ void Builder::enterGraph(TSNode Call, TSNode Body) {
            : Text == "relaxed"      ? CaptureMode::Relaxed
                                     : CaptureMode::Unknown;
   }
-  emit(site(SiteKind::CaptureBegin, Call),
-       fact::CaptureBegin{StreamRef::current(), Mode});
+  fact::CaptureBegin B{StreamRef::current(), Mode};
+  B.Graph = A.Positional.empty() ? NoVar : channelVar(A.Positional[0]);
+  emit(site(SiteKind::CaptureBegin, Call), B);
   Frame W;
   W.K = Frame::With;
   W.Guard = G.Guard;
   W.Node = Body;
   W.Capture = true;
+  W.Graph = B.Graph;
   St->Frames.push_back(W);
 }
 
@@ -440,7 +442,7 @@ void Builder::leaveFrames(size_t Depth) {
       VarId Join = NoVar;
       if (Fr.Capture) {
         emit(siteAt(SiteKind::CaptureEnd, End, Order),
-             fact::CaptureEnd{StreamRef::current()});
+             fact::CaptureEnd{StreamRef::current(), Fr.Graph});
         // What the capture stream did was recorded, not run (and what it
         // did before was synchronised on entry): nothing of it is pending
         // for the stream restored next. An event recorded on it and waited

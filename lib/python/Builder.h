@@ -91,6 +91,7 @@ private:
     unsigned Break = 0, Continue = 0;  ///< Loop: the targets
     VarId Guard = NoVar;               ///< With: the guard to restore
     bool Capture = false;              ///< With: torch.cuda.graph (ends it)
+    VarId Graph = NoVar;               ///< With: the graph it captures into
     TSNode Node = {};                  ///< With: its body; Finally: its block
     unsigned Dispatch = 0;             ///< Handler: where exceptions go
     BodyId ExitBody = 0;               ///< Exit: __exit__, run in place

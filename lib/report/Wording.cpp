@@ -100,6 +100,15 @@ void Writer::noteStreamSetAt(const AccessInfo &A, const char *Verb) {
   }
 }
 
+void Writer::noteCaptured(const AccessInfo &A, const std::string &Tensor) {
+  if (A.CapturedAt == NoSite)
+    return;
+  note(A.CapturedAt,
+       sub("'%0' is %1 here, in the capture of '%2': the work is recorded, "
+           "and each replay runs it on the replay's stream",
+           {Tensor, verb(A.Mode), name(A.Graph)}));
+}
+
 void Writer::noteProven(StreamDesc D) {
   if (D.ProvenAt == NoSite || D.Named == NoVar ||
       llvm::is_contained(Proven, D.ProvenAt))
@@ -137,11 +146,22 @@ void Writer::word(const finding::UnsynchronizedAccess &X) {
                               {Tensor, verb(X.Access.Mode), Stream,
                                callee(F.CallSite, "the helper")}));
   };
+  // An access a graph's replay makes: the replay is the subject.
+  bool Replay = X.Access.CapturedAt != NoSite;
+  std::string Replayer =
+      Replay ? "the replay of CUDA graph '" + name(X.Access.Graph) + "'" : "";
+  const char *Does = X.Access.Mode == AccessMode::Read ? "reads" : "writes";
   if (X.Prior.Mode == AccessMode::EntryReady) {
-    warn(At, sub("tensor '%0' is %1 on %2, but it is only known to be ready "
-                 "on %3; nothing makes %2 wait for it",
-                 {Tensor, verb(X.Access.Mode), Stream, PriorStream}));
+    if (Replay)
+      warn(At, sub("%0 %1 tensor '%2' on %3, but it is only known to be "
+                   "ready on %4; nothing makes %3 wait for it",
+                   {Replayer, Does, Tensor, Stream, PriorStream}));
+    else
+      warn(At, sub("tensor '%0' is %1 on %2, but it is only known to be "
+                   "ready on %3; nothing makes %2 wait for it",
+                   {Tensor, verb(X.Access.Mode), Stream, PriorStream}));
     NoteHelperAccess();
+    noteCaptured(X.Access, Tensor);
     noteStreamSetAt(X.Access, "is");
     note(X.Prior.Site, sub("'%0' is assumed ready on %1 at function entry",
                            {Tensor, PriorStream}));
@@ -152,14 +172,27 @@ void Writer::word(const finding::UnsynchronizedAccess &X) {
   std::string Name = Tensor == Storage
                          ? "'" + Tensor + "'"
                          : "'" + Tensor + "' (a view of '" + Storage + "')";
-  warn(At, sub("tensor %0 is %1 on %2 while its %3 on %4 may still be "
-               "pending; nothing makes %2 wait for it",
-               {Name, verb(X.Access.Mode), Stream, noun(X.Prior.Mode),
-                PriorStream}));
+  if (Replay)
+    warn(At,
+         sub("%0 %1 tensor %2 on %3 while its %4 on %5 may still be "
+             "pending; nothing makes %3 wait for it",
+             {Replayer, Does, Name, Stream, noun(X.Prior.Mode), PriorStream}));
+  else
+    warn(At, sub("tensor %0 is %1 on %2 while its %3 on %4 may still be "
+                 "pending; nothing makes %2 wait for it",
+                 {Name, verb(X.Access.Mode), Stream, noun(X.Prior.Mode),
+                  PriorStream}));
   NoteHelperAccess();
+  noteCaptured(X.Access, Storage);
   noteStreamSetAt(X.Access, "is");
-  note(X.Prior.Site, sub("'%0' is %1 on %2 here",
-                         {Storage, verb(X.Prior.Mode), PriorStream}));
+  if (X.Prior.CapturedAt != NoSite)
+    note(X.Prior.Site,
+         sub("'%0' is %1 on %2 here, by the replay of CUDA graph '%3'",
+             {Storage, verb(X.Prior.Mode), PriorStream, name(X.Prior.Graph)}));
+  else
+    note(X.Prior.Site, sub("'%0' is %1 on %2 here",
+                           {Storage, verb(X.Prior.Mode), PriorStream}));
+  noteCaptured(X.Prior, Storage);
   if (X.Prior.StreamSetAt != X.Access.StreamSetAt)
     noteStreamSetAt(X.Prior, "was");
   noteProven(X.Access.Stream);

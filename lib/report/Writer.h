@@ -65,6 +65,8 @@ private:
   /// Where the stream of an access came from.
   void noteStreamSetAt(const AccessInfo &A, const char *Verb);
   void noteCaptureBegin(const finding::CaptureInfo &C);
+  /// For an access a graph's replay made: where the graph captured it.
+  void noteCaptured(const AccessInfo &A, const std::string &Tensor);
   /// Why a member or parameter stream is another stream (once per site).
   void noteProven(StreamDesc D);
 

@@ -836,7 +836,37 @@ def sc_restricted_stream_query(cpp, py, key, effect):
                    (need(q, cpp, "stream query"), "s.query()"))
 
 
+def sc_graph_replay(cpp, py, key, effect):
+    """A graph that writes y, captured on the side stream s; y written again
+    on the current stream; then the replay. On another pool stream with no
+    wait, the replay's write races with that write; on the current stream
+    it is ordered after it (the fix)."""
+    def body(replay):
+        return [
+            (1, "at::cuda::CUDAGraph gr;", "gr = torch.cuda.CUDAGraph()"),
+            POOL,
+            (1, "{ c10::cuda::CUDAStreamGuard g(s); gr.capture_begin();",
+             "with torch.cuda.graph(gr, stream=s):"),
+            # The guard's "}" and the with-block end on one line.
+            (2, "y.add_(1); gr.capture_end();", "y.add_(1)"),
+            END,
+            (1, "y.mul_(2);", "y.mul_(2)"),
+        ] + replay
+    Y = ("at::Tensor &y", "y: torch.Tensor")
+    name = "api_" + ident(cpp)
+    yield Scenario(name, [key], ["unsynchronized-access"], body([
+        (1, "auto r = c10::cuda::getStreamFromPool();",
+         "r = torch.cuda.Stream()"),
+        (1, "{ c10::cuda::CUDAStreamGuard g2(r);", "with torch.cuda.stream(r):"),
+        (2, "gr.replay();", "gr.replay()"),
+        END]), params=Y)
+    yield Scenario("fixed_" + ident(cpp), [], [],
+                   body([(1, "gr.replay();", "gr.replay()")]), params=Y,
+                   twin_of=name)
+
+
 API_SCENARIOS = {
+    "GraphReplay": sc_graph_replay,
     "StreamFromPool": sc_stream_source,
     "DefaultStream": sc_stream_source,
     "CurrentStream": sc_stream_source,

@@ -109,9 +109,14 @@ void capture(at::cuda::CUDAGraph &g, float *p, cudaStream_t s) {
   void *buf = nullptr;
   cudaMalloc(&buf, 4); // @cap-malloc
   g.capture_end(); // @cap-end
+  g.replay(); // @cap-replay
   cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed); // @cap-raw
   cudaStreamQuery(s); // @cap-query
-  cudaStreamEndCapture(s, nullptr); // @cap-raw-end
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  cudaStreamEndCapture(s, &graph); // @cap-raw-end
+  cudaGraphInstantiate(&exec, graph, 0); // @cap-instantiate
+  cudaGraphLaunch(exec, s); // @cap-launch
 }
 
 // Helpers run in place: parameters bound to the arguments, the body spawned
@@ -295,9 +300,16 @@ std::string str(const Function &IR, const Fact &F) {
         else if constexpr (std::is_same_v<T, fact::Forget>)
           OS << "forget " << str(IR, X.Var);
         else if constexpr (std::is_same_v<T, fact::CaptureBegin>)
-          OS << "capture-begin " << str(IR, X.Stream) << " " << str(X.Mode);
+          OS << "capture-begin " << str(IR, X.Stream) << " " << str(X.Mode)
+             << (X.Graph != NoVar ? " into " + str(IR, X.Graph) : "");
         else if constexpr (std::is_same_v<T, fact::CaptureEnd>)
-          OS << "capture-end " << str(IR, X.Stream);
+          OS << "capture-end " << str(IR, X.Stream)
+             << (X.Graph != NoVar ? " into " + str(IR, X.Graph) : "");
+        else if constexpr (std::is_same_v<T, fact::GraphReplay>)
+          OS << "replay " << str(IR, X.Graph) << " on " << str(IR, X.Stream);
+        else if constexpr (std::is_same_v<T, fact::GraphInstantiate>)
+          OS << "instantiate " << str(IR, X.Exec) << " from "
+             << str(IR, X.Graph);
         else if constexpr (std::is_same_v<T, fact::Restricted>)
           OS << "restricted " << str(X.Call) << " " << str(IR, X.Event) << " "
              << str(IR, X.Stream);
@@ -442,15 +454,18 @@ TEST_F(Lowering, CaptureCallsFromTheApiTable) {
   // when no mode is written; the wait of a synchronous cudaMemcpy is marked.
   EXPECT_EQ(facts("capture"),
             std::vector<std::string>({
-                at("cap-begin") + "capture-begin current global",
+                at("cap-begin") + "capture-begin current global into g",
                 at("cap-copy") + "stream-sync legacy after-copy",
                 at("cap-copy") + "write var p on legacy copy",
                 at("cap-copy") + "read var p on legacy copy",
                 at("cap-malloc") + "restricted allocation - unknown",
-                at("cap-end") + "capture-end unknown",
+                at("cap-end") + "capture-end unknown into g",
+                at("cap-replay") + "replay g on current",
                 at("cap-raw") + "capture-begin var s relaxed",
                 at("cap-query") + "restricted stream-query - var s",
-                at("cap-raw-end") + "capture-end var s",
+                at("cap-raw-end") + "capture-end var s into graph",
+                at("cap-instantiate") + "instantiate exec from graph",
+                at("cap-launch") + "replay exec on var s",
             }));
 }
 
