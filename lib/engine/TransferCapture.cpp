@@ -71,8 +71,7 @@ bool Transfer::runsNow(const Fact &F, const StreamState &S) {
   if (!S.Uncaptured)
     return false;
   // A stream certainly outside the capture runs its work now.
-  auto Outside = [&](const StreamRef &R) {
-    StreamId Y = streamOf(R, S);
+  auto Outside = [&](StreamId Y) {
     return Y != StreamTable::Unknown && !S.Capture.mayBeMember(Y);
   };
   if (const auto *X = F.as<fact::Spawn>())
@@ -82,15 +81,11 @@ bool Transfer::runsNow(const Fact &F, const StreamState &S) {
       F.as<fact::DeviceSync>() || F.as<fact::EventSync>())
     return true;
   if (const auto *X = F.as<fact::EventRecord>())
-    return Outside(X->Stream);
+    return Outside(streamOf(X->Stream, S));
   if (const auto *X = F.as<fact::EventWait>())
-    return Outside(X->Stream);
-  if (F.as<fact::Access>() || F.as<fact::Allocate>()) {
-    if (!isDeviceWork(F, S))
-      return true;
-    StreamId Y = accessOf(F, S).Stream;
-    return Y != StreamTable::Unknown && !S.Capture.mayBeMember(Y);
-  }
+    return Outside(streamOf(X->Stream, S));
+  if (F.as<fact::Access>() || F.as<fact::Allocate>())
+    return !isDeviceWork(F, S) || Outside(accessOf(F, S).Stream);
   return false;
 }
 
