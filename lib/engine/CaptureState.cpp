@@ -151,6 +151,31 @@ void CaptureState::join(const CaptureState &O) {
   }
 }
 
+void ThreadCaptureMode::exchange(VarId Slot, CaptureMode Value, SiteId At) {
+  CaptureMode Old = Mode;
+  if (auto It = Kept.find(Slot); Slot != NoVar && It != Kept.end())
+    Value = It->second;
+  Mode = Value;
+  SetAt = At;
+  if (Slot != NoVar)
+    Kept[Slot] = Old;
+}
+
+void ThreadCaptureMode::join(const ThreadCaptureMode &O) {
+  if (Mode != O.Mode)
+    Mode = CaptureMode::Unknown;
+  SetAt = std::max(SetAt, O.SetAt);
+  // A slot one path did not exchange keeps its own value there, which the
+  // analysis may not know: unknown.
+  for (auto &[Slot, M] : Kept) {
+    auto It = O.Kept.find(Slot);
+    if (It == O.Kept.end() || It->second != M)
+      M = CaptureMode::Unknown;
+  }
+  for (const auto &[Slot, M] : O.Kept)
+    Kept.emplace(Slot, CaptureMode::Unknown);
+}
+
 bool CaptureState::operator==(const CaptureState &O) const {
   return Begin == O.Begin && Unsure == O.Unsure && Origin == O.Origin &&
          Mode == O.Mode && Graph == O.Graph && Members == O.Members &&

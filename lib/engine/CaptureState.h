@@ -95,6 +95,34 @@ private:
   void sortTails();
 };
 
+/// The calling thread's capture interaction mode (CUDA's thread-side half
+/// of cudaStreamCaptureMode). A call the runtime counts as potentially
+/// unsafe is refused only when both the capture's mode and the thread's
+/// are strict (global or thread-local; measured on an H200, see
+/// docs/checks/graph-capture.md).
+struct ThreadCaptureMode {
+  /// Every thread starts in the global mode.
+  CaptureMode Mode = CaptureMode::Global;
+  SiteId SetAt = NoSite; ///< the exchange that set it (NoSite: the default)
+  /// The mode each exchange slot (a mode variable, a mode guard) keeps.
+  std::map<VarId, CaptureMode> Kept;
+
+  /// The exchange of \p Slot with \p Value (its own value when it keeps
+  /// none) at \p At.
+  void exchange(VarId Slot, CaptureMode Value, SiteId At);
+  /// Paths meet: a mode that differs is unknown.
+  void join(const ThreadCaptureMode &O);
+  bool operator==(const ThreadCaptureMode &O) const {
+    return Mode == O.Mode && SetAt == O.SetAt && Kept == O.Kept;
+  }
+};
+
+/// Global and thread-local refuse potentially unsafe calls; relaxed, and a
+/// mode the analysis does not know, may not.
+inline bool strictMode(CaptureMode M) {
+  return M == CaptureMode::Global || M == CaptureMode::ThreadLocal;
+}
+
 } // namespace streamsafe
 
 #endif // STREAMSAFE_LIB_ENGINE_CAPTURESTATE_H

@@ -37,7 +37,9 @@ void Diagnoser::capture(const Fact &F, const StreamState &S) {
   if (F.as<fact::DeviceSync>())
     return reportCapture(S, HostSync{F.Site, std::nullopt});
   if (const auto *X = F.as<fact::EventSync>())
-    return capturedEvent(F, X->Event, S);
+    return capturedEvent(F, X->Event, S, true);
+  if (const auto *X = F.as<fact::EventWait>())
+    return outsideEventWait(F, *X, S);
   if (const auto *X = F.as<fact::Restricted>())
     return restricted(F, *X, S);
 }
@@ -120,36 +122,66 @@ void Diagnoser::captureSync(const Fact &F, const fact::StreamSync &X,
   StreamDesc Waited = T.streams().describe(Y);
   if (C.member(Y))
     return reportCapture(S, HostSync{F.Site, Waited});
-  if (X.AfterCopy ||
-      (C.Mode != CaptureMode::Global && C.Mode != CaptureMode::ThreadLocal))
+  if (X.AfterCopy || !refusesUnsafeCalls(S))
     return;
   reportCapture(S, ForbiddenSync{F.Site, Waited});
 }
 
-void Diagnoser::capturedEvent(const Fact &F, VarId Event,
-                              const StreamState &S) {
+bool Diagnoser::refusesUnsafeCalls(const StreamState &S) const {
+  return strictMode(S.Capture.Mode) && strictMode(S.CaptureModes.Mode);
+}
+
+void Diagnoser::capturedEvent(const Fact &F, VarId Event, const StreamState &S,
+                              bool HostWait) {
   auto It =
       Event != NoVar ? S.Capture.Records.find(Event) : S.Capture.Records.end();
-  if (It == S.Capture.Records.end() || It->second.AnyStream)
+  if (It != S.Capture.Records.end() && !It->second.AnyStream)
+    return reportCapture(S, CapturedEvent{F.Site, Event, It->second.At});
+  // Any other event: refused only where the modes refuse every query
+  // (measured for an event recorded before the capture).
+  if (It == S.Capture.Records.end() && refusesUnsafeCalls(S))
+    reportCapture(S, ForbiddenQuery{F.Site, std::nullopt, Event, HostWait});
+}
+
+// A stream of the capture may only wait on an event recorded in it: the
+// graph cannot depend on work outside it (cudaErrorStreamCaptureIsolation,
+// in every mode, measured), unless the wait is external.
+void Diagnoser::outsideEventWait(const Fact &F, const fact::EventWait &X,
+                                 const StreamState &S) {
+  const CaptureState &C = S.Capture;
+  if (X.External || X.RecordedLaterInLoop || X.Event == NoVar)
     return;
-  reportCapture(S, CapturedEvent{F.Site, Event, It->second.At});
+  StreamId W = T.streamOf(X.Stream, S);
+  auto Ev = S.Events.find(X.Event);
+  // Recorded on every path, and on no path in the capture on a stream that
+  // may be in it.
+  if (!C.member(W) || Ev == S.Events.end() || !Ev->second.MustRecorded ||
+      Ev->second.LastRecord == NoSite || C.Records.count(X.Event))
+    return;
+  reportCapture(S, OutsideEventWait{F.Site, X.Event, Ev->second.LastRecord,
+                                    T.streams().describe(W)});
 }
 
 void Diagnoser::restricted(const Fact &F, const fact::Restricted &X,
                            const StreamState &S) {
   switch (X.Call) {
   case RestrictedCall::EventQuery:
-    return capturedEvent(F, X.Event, S);
+    return capturedEvent(F, X.Event, S, false);
   case RestrictedCall::StreamQuery: {
     StreamId Y = T.streamOf(X.Stream, S);
-    if (!S.Capture.member(Y))
-      return;
-    return reportCapture(S, Restricted{F.Site, T.streams().describe(Y)});
+    // A capturing stream cannot be queried in any mode; any stream at all
+    // where the modes refuse every query.
+    if (S.Capture.member(Y))
+      return reportCapture(S, Restricted{F.Site, T.streams().describe(Y)});
+    if (refusesUnsafeCalls(S))
+      reportCapture(S, ForbiddenQuery{F.Site, T.streams().describe(Y), NoVar,
+                                      false});
+    return;
   }
   case RestrictedCall::Allocation:
-    // Relaxed mode allows it; an unknown mode may be relaxed.
-    if (S.Capture.Mode == CaptureMode::Global ||
-        S.Capture.Mode == CaptureMode::ThreadLocal)
+    // The relaxed mode (of the capture or the thread) allows it; an unknown
+    // mode may be relaxed.
+    if (refusesUnsafeCalls(S))
       reportCapture(S, Restricted{F.Site, std::nullopt});
     return;
   }

@@ -57,7 +57,14 @@ private:
   void captureWork(const Fact &F, const StreamState &S);
   void captureSync(const Fact &F, const fact::StreamSync &X,
                    const StreamState &S);
-  void capturedEvent(const Fact &F, VarId Event, const StreamState &S);
+  /// A query of (or, \p HostWait, a host wait on) \p Event.
+  void capturedEvent(const Fact &F, VarId Event, const StreamState &S,
+                     bool HostWait);
+  void outsideEventWait(const Fact &F, const fact::EventWait &X,
+                        const StreamState &S);
+  /// Both the capture's mode and the thread's refuse potentially unsafe
+  /// calls.
+  bool refusesUnsafeCalls(const StreamState &S) const;
   void restricted(const Fact &F, const fact::Restricted &X,
                   const StreamState &S);
   /// Reports \p P against the capture in progress in \p S.

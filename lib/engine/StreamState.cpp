@@ -16,6 +16,7 @@ bool StreamState::operator==(const StreamState &O) const {
          ThreadStart == O.ThreadStart && SpawnerStream == O.SpawnerStream &&
          SpawnerSetAt == O.SpawnerSetAt && Deferred == O.Deferred &&
          Signalled == O.Signalled && Capture == O.Capture &&
+         CaptureModes == O.CaptureModes &&
          Uncaptured == O.Uncaptured && Graphs == O.Graphs;
 }
 
@@ -293,6 +294,7 @@ unsigned StreamState::join(const StreamState &O,
       Unrestored.push_back(U);
   llvm::sort(Unrestored);
   Capture.join(O.Capture);
+  CaptureModes.join(O.CaptureModes);
   // What both paths assumed still holds.
   llvm::erase_if(Assumed, [&](const Assumption &A) {
     return !llvm::is_contained(O.Assumed, A);

@@ -244,6 +244,8 @@ struct StreamState {
   HostRecordList Signalled;
   /// The CUDA graph capture in progress, if any (CaptureState.h).
   CaptureState Capture;
+  /// This thread's capture interaction mode.
+  ThreadCaptureMode CaptureModes;
   /// While a capture is followed (Capture.active()): the tensors as the
   /// work that runs now leaves them. Tensors then holds what the capture
   /// records, which runs only at a replay: it starts with nothing pending,

@@ -94,6 +94,11 @@ void Transfer::apply(const Fact &, const fact::Restricted &, StreamState &) {
   // capture.
 }
 
+void Transfer::apply(const Fact &F, const fact::CaptureModeExchange &X,
+                     StreamState &S) {
+  S.CaptureModes.exchange(X.Slot, X.Mode, F.Site);
+}
+
 bool Transfer::isDeviceWork(const Fact &F, const StreamState &S) {
   if (const auto *X = F.as<fact::Allocate>())
     return !X->Host;

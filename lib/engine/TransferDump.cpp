@@ -21,7 +21,8 @@ const char *factName(const Fact::Op &Op) {
       "event-wait",    "event-sync",    "stream-sync",   "device-sync",
       "record-stream", "spawn",         "current-query", "host-access",
       "forget",        "capture-begin", "capture-end",   "restricted",
-      "host-signal",   "host-wait",     "graph-replay",  "graph-instantiate"};
+      "host-signal",   "host-wait",     "graph-replay",  "graph-instantiate",
+      "capture-mode"};
   static_assert(sizeof(Names) / sizeof(Names[0]) ==
                     std::variant_size_v<Fact::Op>,
                 "one name per fact kind");

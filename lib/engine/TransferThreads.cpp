@@ -151,6 +151,7 @@ void Transfer::apply(const Fact &F, const fact::Spawn &X, StreamState &S) {
   // now: Transfer::runsNow).
   Entry.Capture = CaptureState();
   Entry.Uncaptured.reset();
+  Entry.CaptureModes = ThreadCaptureMode(); // each thread has its own
   if (X.HasExecutor) {
     // The executor's worker thread runs on the stream it bound at start.
     Entry.Current = X.ExecutorKnown

@@ -439,9 +439,16 @@ bool Lowering::lowerEventCall(const CallExpr *CE, const ApiEntry &A,
     return true;
   case ApiEffect::RawStreamWaitEvent: {
     VarId E = eventVar(arg(CE, A.Event));
-    emit(Out, Here(SiteKind::EventWait),
-         fact::EventWait{E, streamArg(CE, A.Stream, StreamRef::legacy()),
-                         recordedLaterInLoop(CE, E)});
+    fact::EventWait W{E, streamArg(CE, A.Stream, StreamRef::legacy()),
+                      recordedLaterInLoop(CE, E)};
+    // The flags follow the event: anything but a literal 0 may be
+    // cudaEventWaitExternal.
+    if (const Expr *Flags = arg(CE, std::max(A.Event, A.Stream) + 1)) {
+      Expr::EvalResult R;
+      W.External = Flags->isValueDependent() ||
+                   !Flags->EvaluateAsInt(R, Ctx) || R.Val.getInt() != 0;
+    }
+    emit(Out, Here(SiteKind::EventWait), W);
     return true;
   }
   case ApiEffect::RawEventSynchronize:

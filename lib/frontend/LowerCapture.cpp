@@ -20,6 +20,10 @@ CaptureMode Lowering::captureMode(const CallExpr *CE, int Index) const {
   const Expr *E = arg(CE, Index);
   if (!E)
     return CaptureMode::Global; // the default of capture_begin
+  return modeValue(E);
+}
+
+CaptureMode Lowering::modeValue(const Expr *E) const {
   // cudaStreamCaptureModeGlobal, ...ThreadLocal, ...Relaxed are 0, 1, 2.
   Expr::EvalResult R;
   if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
@@ -36,15 +40,34 @@ CaptureMode Lowering::captureMode(const CallExpr *CE, int Index) const {
   }
 }
 
+const Expr *Lowering::stripAddressOf(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->getOpcode() == UO_AddrOf)
+    return U->getSubExpr()->IgnoreParenImpCasts();
+  return E;
+}
+
 VarId Lowering::graphVar(const Expr *E) {
   if (!E)
     return NoVar;
   // cudaStreamEndCapture(s, &graph), cudaGraphInstantiate(&exec, graph).
-  E = E->IgnoreParenImpCasts();
-  if (const auto *U = dyn_cast<UnaryOperator>(E);
-      U && U->getOpcode() == UO_AddrOf)
-    E = U->getSubExpr();
-  return channelOf(E);
+  return channelOf(stripAddressOf(E));
+}
+
+bool Lowering::lowerCaptureModeGuard(const VarDecl *V, const Stmt *DS,
+                                     FactList &Out) {
+  const Expr *Init = V->getInit();
+  const auto *CE =
+      Init ? dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit()) : nullptr;
+  if (!CE || CE->getNumArgs() < 1 ||
+      Table.lookup(CE->getConstructor()).Effect !=
+          ApiEffect::CaptureModeExchange)
+    return false;
+  ModeGuards.insert(V);
+  emit(Out, site(SiteKind::Other, V->getLocation(), DS, V),
+       fact::CaptureModeExchange{varOf(V), modeValue(CE->getArg(0))});
+  return true;
 }
 
 bool Lowering::lowerCaptureCall(const CallExpr *CE, const ApiEntry &A,
@@ -98,6 +121,20 @@ bool Lowering::lowerCaptureCall(const CallExpr *CE, const ApiEntry &A,
                           eventVar(Obj ? Obj : arg(CE, A.Event)),
                           StreamRef::unknown()});
     return true;
+  case ApiEffect::CaptureModeExchange: {
+    // cudaThreadExchangeStreamCaptureMode(&mode): the slot is the variable;
+    // its value is read from its initializer (the engine follows the
+    // exchanges after the first).
+    const Expr *M = arg(CE, A.Mode);
+    VarId Slot = graphVar(M);
+    const auto *D = M ? dyn_cast<DeclRefExpr>(stripAddressOf(M)) : nullptr;
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    emit(Out, site(SiteKind::Other, CE),
+         fact::CaptureModeExchange{Slot, V && V->getInit()
+                                             ? modeValue(V->getInit())
+                                             : CaptureMode::Unknown});
+    return true;
+  }
   case ApiEffect::RestrictedStreamQuery:
     emit(Out, site(SiteKind::Other, CE),
          fact::Restricted{RestrictedCall::StreamQuery, NoVar,

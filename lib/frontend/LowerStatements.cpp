@@ -79,6 +79,13 @@ void Lowering::lowerDtor(const CFGAutomaticObjDtor &D, FactList &Out) {
                 D.getTriggerStmt(), V),
            fact::HostWait{Id});
   }
+  if (ModeGuards.contains(V))
+    emit(Out,
+         site(SiteKind::Other,
+              D.getTriggerStmt() ? D.getTriggerStmt()->getEndLoc()
+                                 : V->getLocation(),
+              D.getTriggerStmt(), V),
+         fact::CaptureModeExchange{Id, CaptureMode::Unknown});
   if (C == VarClass::Other)
     return;
   bool IsGuard = C == VarClass::Guard;
@@ -158,7 +165,7 @@ void Lowering::lowerDecl(const VarDecl *V, const Stmt *DS, FactList &Out) {
     return bind(V, Init, site(SiteKind::Other, V->getLocation(), DS, V), Out);
   if (const Expr *Range = rangeOfLoopVar(V))
     return bind(V, Range, site(SiteKind::Other, V->getLocation(), DS, V), Out);
-  if (lowerContainerDecl(V, DS, Out))
+  if (lowerContainerDecl(V, DS, Out) || lowerCaptureModeGuard(V, DS, Out))
     return;
   if (V->isImplicit() && V->getType()->isReferenceType())
     hoistLoopRecords(DS, Out); // the range of a range-for

@@ -133,6 +133,14 @@ private:
   bool lowerCaptureCall(const clang::CallExpr *CE, const ApiEntry &A,
                         FactList &Out);
   CaptureMode captureMode(const clang::CallExpr *CE, int Index) const;
+  /// A cudaStreamCaptureMode value (Unknown: not a constant).
+  CaptureMode modeValue(const clang::Expr *E) const;
+  /// `&x` to `x`; anything else as it is.
+  static const clang::Expr *stripAddressOf(const clang::Expr *E);
+  /// c10::cuda::CUDAStreamCaptureModeGuard g{mode}: the thread's capture
+  /// mode becomes mode until g's scope ends.
+  bool lowerCaptureModeGuard(const clang::VarDecl *V, const clang::Stmt *DS,
+                             FactList &Out);
   void lowerUnknownCall(const clang::CallExpr *CE, FactList &Out);
   bool lowerInlinedCall(const clang::CallExpr *CE, FactList &Out);
   void escapeCapturedEvents(const clang::LambdaExpr &L,
@@ -294,6 +302,8 @@ private:
   llvm::DenseMap<const clang::NamedDecl *, VarId> Vars;
   /// Variables that hold a thread or a task's future (joinableOf).
   llvm::DenseSet<VarId> Joinables;
+  /// The capture-mode guards declared (their destructor restores the mode).
+  llvm::DenseSet<const clang::VarDecl *> ModeGuards;
   llvm::DenseMap<const void *, ObjectId> Objects;
   ContainerModel Containers;
   /// Slots of containers, as tensor variables, and the part of a storage

@@ -223,6 +223,25 @@ struct Restricted {
   SiteId site() const { return Call; }
 };
 
+/// A query of, or a host wait on, a stream or event outside the capture,
+/// in a mode that forbids every such call.
+struct ForbiddenQuery {
+  SiteId Call = NoSite;
+  std::optional<StreamDesc> Stream; ///< the stream queried
+  VarId Event = NoVar;              ///< or the event queried or waited on
+  bool HostWait = false;            ///< a wait, not a query
+  SiteId site() const { return Call; }
+};
+
+/// A stream of the capture waits on an event recorded outside it.
+struct OutsideEventWait {
+  SiteId Call = NoSite;
+  VarId Event = NoVar;
+  SiteId RecordedAt = NoSite; ///< the last record, outside the capture
+  StreamDesc Waiter;
+  SiteId site() const { return Call; }
+};
+
 /// Work on a stream that is certainly not part of the capture.
 struct Uncaptured {
   AccessInfo Work;
@@ -249,6 +268,7 @@ struct DefaultStreamCapture {
 using CaptureProblem =
     std::variant<capture::Unjoined, capture::HostSync, capture::ForbiddenSync,
                  capture::CapturedEvent, capture::Restricted,
+                 capture::ForbiddenQuery, capture::OutsideEventWait,
                  capture::Uncaptured, capture::LegacyStream,
                  capture::DefaultStreamCapture>;
 

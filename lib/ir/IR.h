@@ -218,6 +218,10 @@ struct EventWait {
   VarId Event = NoVar;
   StreamRef Stream;
   bool RecordedLaterInLoop = false;
+  /// cudaStreamWaitEvent with a flag (cudaEventWaitExternal, or flags the
+  /// front end cannot read): a capturing stream may wait on an event
+  /// recorded outside the capture.
+  bool External = false;
 };
 /// The host waits on Event.
 struct EventSync {
@@ -326,6 +330,16 @@ struct Restricted {
   VarId Event = NoVar;
   StreamRef Stream = StreamRef::unknown();
 };
+/// The calling thread's capture interaction mode becomes Mode
+/// (cudaThreadExchangeStreamCaptureMode(&slot), the constructor of
+/// c10::cuda::CUDAStreamCaptureModeGuard), and Slot keeps the mode it had.
+/// Exchanging with a Slot that keeps a mode swaps that mode back (the
+/// second exchange, the guard's destructor); Mode is Slot's own value when
+/// it keeps none (Unknown: the front end cannot read it).
+struct CaptureModeExchange {
+  VarId Slot = NoVar;
+  CaptureMode Mode = CaptureMode::Unknown;
+};
 /// Var, whose branch outcomes are tracked (see Assumption), is initialised
 /// again (its declaration runs again in a loop): what branches told about
 /// its previous value no longer holds.
@@ -344,7 +358,7 @@ struct Fact {
       fact::RecordStream, fact::Spawn, fact::CurrentQuery, fact::HostAccess,
       fact::Forget, fact::CaptureBegin, fact::CaptureEnd, fact::Restricted,
       fact::HostSignal, fact::HostWait, fact::GraphReplay,
-      fact::GraphInstantiate>;
+      fact::GraphInstantiate, fact::CaptureModeExchange>;
   SiteId Site = NoSite;
   Op What;
   template <typename T> const T *as() const { return std::get_if<T>(&What); }

@@ -130,6 +130,8 @@ const char *effectName(ApiEffect E) {
     return "RestrictedEventQuery";
   case ApiEffect::RestrictedStreamQuery:
     return "RestrictedStreamQuery";
+  case ApiEffect::CaptureModeExchange:
+    return "CaptureModeExchange";
   case ApiEffect::SpawnThread:
     return "SpawnThread";
   case ApiEffect::ParallelLoop:

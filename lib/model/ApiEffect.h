@@ -75,6 +75,7 @@ enum class ApiEffect : uint8_t {
   RestrictedAllocation,  ///< cudaMalloc, cudaFree: refused while capturing
   RestrictedEventQuery,  ///< cudaEventQuery(e), ev.query()
   RestrictedStreamQuery, ///< cudaStreamQuery(s), s.query()
+  CaptureModeExchange,   ///< the thread's capture mode becomes Mode
   // Threads.
   SpawnThread,  ///< the callable argument runs on a new thread
   ParallelLoop, ///< at::parallel_for: on pool threads where compiled so

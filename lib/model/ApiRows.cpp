@@ -225,6 +225,14 @@ const ApiRow Rows[] = {
      CudaRuntime},
     {"c10::cuda::CUDAStream::query;c10::Stream::query",
      "torch.cuda.Stream.query", fx(E::RestrictedStreamQuery)},
+    // The thread's capture mode (cudaThreadExchangeStreamCaptureMode swaps
+    // it with *mode; the guard's constructor sets it, its destructor puts
+    // the old one back): a call the runtime counts as unsafe is refused
+    // only when both the capture's and the thread's modes are strict.
+    {"cudaThreadExchangeStreamCaptureMode", nullptr,
+     capture(E::CaptureModeExchange, -1, 0), CudaRuntime},
+    {"c10::cuda::CUDAStreamCaptureModeGuard::CUDAStreamCaptureModeGuard",
+     nullptr, capture(E::CaptureModeExchange, -1, 0), CppOnly},
     // Threads (section 7). std::async with the default policy may run
     // deferred on the caller; it is treated as another thread (it may be).
     // C++'s std::thread is a class (isThreadClass in lib/frontend).

@@ -93,6 +93,8 @@ private:
     V.FunctionName = Name;
     V.ScopedStreamSetter = "a `with torch.cuda.stream(...)` block";
     V.SideStreamCapture = "a torch.cuda.Stream() under torch.cuda.graph";
+    V.RelaxedCapture = "capture with torch.cuda.graph(..., "
+                       "capture_error_mode=\"relaxed\")";
     V.CurrentStreamGetter = "current_stream";
     V.CalleeAt = [&L](SiteId Site) {
       auto It = L.Callees.find(Site);

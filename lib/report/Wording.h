@@ -37,6 +37,10 @@ struct Vocabulary {
   std::string ScopedStreamSetter = "a c10::cuda::CUDAStreamGuard";
   /// How to capture on a side stream.
   std::string SideStreamCapture = "getStreamFromPool() under a CUDAStreamGuard";
+  /// How to let one call through a strict capture mode.
+  std::string RelaxedCapture =
+      "make the call under c10::cuda::CUDAStreamCaptureModeGuard "
+      "guard{cudaStreamCaptureModeRelaxed}";
   /// The getter of the current stream, when the call is not known.
   std::string CurrentStreamGetter = "getCurrentCUDAStream";
 };

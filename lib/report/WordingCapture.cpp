@@ -110,9 +110,39 @@ void Writer::rule(const finding::CaptureInfo &C, const Restricted &X) {
                      "cudaErrorStreamCaptureUnsupported and invalidates the "
                      "capture; allocate before the capture, use the "
                      "stream-ordered cudaMallocAsync/cudaFreeAsync on the "
-                     "capturing stream, or capture in "
-                     "cudaStreamCaptureModeRelaxed, which allows it",
-                     {Call, stream(C.Stream), modeName(C.Mode)}));
+                     "capturing stream, or %3 (the relaxed mode allows it)",
+                     {Call, stream(C.Stream), modeName(C.Mode),
+                      V.RelaxedCapture}));
+  noteCaptureBegin(C);
+}
+
+void Writer::rule(const finding::CaptureInfo &C, const ForbiddenQuery &X) {
+  std::string What =
+      X.Stream ? stream(*X.Stream) : "event '" + name(X.Event) + "'";
+  warn(X.Call, sub("'%0' %1 %2 while %3 captures into a CUDA graph in %4, "
+                   "which forbids querying or waiting on any stream or "
+                   "event: the runtime refuses it with "
+                   "cudaErrorStreamCaptureUnsupported and invalidates the "
+                   "capture; make the call before the capture begins or "
+                   "after it ends, or %5",
+                   {callee(X.Call, "this call"),
+                    X.HostWait ? "makes the host wait on" : "queries", What,
+                    stream(C.Stream), modeName(C.Mode), V.RelaxedCapture}));
+  noteCaptureBegin(C);
+}
+
+void Writer::rule(const finding::CaptureInfo &C, const OutsideEventWait &X) {
+  std::string Event = name(X.Event);
+  warn(X.Call, sub("%0 waits on event '%1', which was recorded outside the "
+                   "CUDA graph capture: a graph cannot depend on work "
+                   "outside it, so the runtime refuses the wait with "
+                   "cudaErrorStreamCaptureIsolation and invalidates the "
+                   "capture; make the capturing stream wait before the "
+                   "capture begins (and the replay's stream before each "
+                   "replay)",
+                   {stream(X.Waiter), Event}));
+  note(X.RecordedAt,
+       sub("'%0' is recorded here, outside the capture", {Event}));
   noteCaptureBegin(C);
 }
 

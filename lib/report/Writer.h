@@ -44,6 +44,10 @@ private:
   void rule(const finding::CaptureInfo &C,
             const finding::capture::Restricted &X);
   void rule(const finding::CaptureInfo &C,
+            const finding::capture::ForbiddenQuery &X);
+  void rule(const finding::CaptureInfo &C,
+            const finding::capture::OutsideEventWait &X);
+  void rule(const finding::CaptureInfo &C,
             const finding::capture::Uncaptured &X);
   void rule(const finding::CaptureInfo &C,
             const finding::capture::LegacyStream &X);

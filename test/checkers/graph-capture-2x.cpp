@@ -28,7 +28,7 @@ void default_mode(at::cuda::CUDAGraph &G, size_t n) {
   void *buf = nullptr;
   G.capture_begin();
   cudaMalloc(&buf, n);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'cudaMalloc' while pool stream 'cap' captures into a CUDA graph in cudaStreamCaptureModeGlobal, which forbids it: the runtime refuses it with cudaErrorStreamCaptureUnsupported and invalidates the capture; allocate before the capture, use the stream-ordered cudaMallocAsync/cudaFreeAsync on the capturing stream, or capture in cudaStreamCaptureModeRelaxed, which allows it [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'cudaMalloc' while pool stream 'cap' captures into a CUDA graph in cudaStreamCaptureModeGlobal, which forbids it: the runtime refuses it with cudaErrorStreamCaptureUnsupported and invalidates the capture; allocate before the capture, use the stream-ordered cudaMallocAsync/cudaFreeAsync on the capturing stream, or make the call under c10::cuda::CUDAStreamCaptureModeGuard guard{cudaStreamCaptureModeRelaxed} (the relaxed mode allows it) [streamsafe-graph-capture]
   // CHECK-NOTES: :[[@LINE-3]]:3: note: the capture begins here, on pool stream 'cap'
   G.capture_end();
 }

@@ -202,10 +202,10 @@ void runtime_api_capture(cudaStream_t s, float *p, size_t n) {
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'cudaStreamQuery' queries stream 's' while it captures into a CUDA graph: the runtime refuses it with cudaErrorStreamCaptureUnsupported and invalidates the capture; query after the capture ends [streamsafe-graph-capture]
   // CHECK-NOTES: :[[@LINE-7]]:3: note: the capture begins here, on stream 's'
   cudaMalloc(&buf, n);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'cudaMalloc' while stream 's' captures into a CUDA graph in cudaStreamCaptureModeGlobal, which forbids it: the runtime refuses it with cudaErrorStreamCaptureUnsupported and invalidates the capture; allocate before the capture, use the stream-ordered cudaMallocAsync/cudaFreeAsync on the capturing stream, or capture in cudaStreamCaptureModeRelaxed, which allows it [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'cudaMalloc' while stream 's' captures into a CUDA graph in cudaStreamCaptureModeGlobal, which forbids it: the runtime refuses it with cudaErrorStreamCaptureUnsupported and invalidates the capture; allocate before the capture, use the stream-ordered cudaMallocAsync/cudaFreeAsync on the capturing stream, or make the call under c10::cuda::CUDAStreamCaptureModeGuard guard{cudaStreamCaptureModeRelaxed} (the relaxed mode allows it) [streamsafe-graph-capture]
   // CHECK-NOTES: :[[@LINE-10]]:3: note: the capture begins here, on stream 's'
   cudaFree(buf);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'cudaFree' while stream 's' captures into a CUDA graph in cudaStreamCaptureModeGlobal, which forbids it: the runtime refuses it with cudaErrorStreamCaptureUnsupported and invalidates the capture; allocate before the capture, use the stream-ordered cudaMallocAsync/cudaFreeAsync on the capturing stream, or capture in cudaStreamCaptureModeRelaxed, which allows it [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'cudaFree' while stream 's' captures into a CUDA graph in cudaStreamCaptureModeGlobal, which forbids it: the runtime refuses it with cudaErrorStreamCaptureUnsupported and invalidates the capture; allocate before the capture, use the stream-ordered cudaMallocAsync/cudaFreeAsync on the capturing stream, or make the call under c10::cuda::CUDAStreamCaptureModeGuard guard{cudaStreamCaptureModeRelaxed} (the relaxed mode allows it) [streamsafe-graph-capture]
   // CHECK-NOTES: :[[@LINE-13]]:3: note: the capture begins here, on stream 's'
   cudaEventRecord(ev, s);
   cudaEventQuery(ev);

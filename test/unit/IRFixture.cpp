@@ -99,6 +99,12 @@ const char *problemName(const finding::capture::CapturedEvent &) {
 const char *problemName(const finding::capture::Restricted &) {
   return "restricted";
 }
+const char *problemName(const finding::capture::ForbiddenQuery &) {
+  return "forbidden-query";
+}
+const char *problemName(const finding::capture::OutsideEventWait &) {
+  return "outside-event-wait";
+}
 const char *problemName(const finding::capture::Uncaptured &) {
   return "uncaptured";
 }
@@ -421,6 +427,19 @@ void fill(Slots &S, const finding::capture::Restricted &P) {
   S.Access.Site = P.Call;
   if (P.Queried)
     S.Access.Stream = *P.Queried;
+}
+void fill(Slots &S, const finding::capture::ForbiddenQuery &P) {
+  S.Access.Site = P.Call;
+  if (P.Stream)
+    S.Access.Stream = *P.Stream;
+  S.Tensor = P.Event;
+  S.Query = !P.HostWait;
+}
+void fill(Slots &S, const finding::capture::OutsideEventWait &P) {
+  S.Access.Site = P.Call;
+  S.Access.Stream = P.Waiter;
+  S.Tensor = P.Event;
+  S.Related = P.RecordedAt;
 }
 void fill(Slots &S, const finding::capture::Uncaptured &P) {
   S.Access = P.Work;

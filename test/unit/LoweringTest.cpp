@@ -317,6 +317,8 @@ std::string str(const Function &IR, const Fact &F) {
           OS << "host-signal " << str(IR, X.Channel);
         else if constexpr (std::is_same_v<T, fact::HostWait>)
           OS << "host-wait " << str(IR, X.Channel);
+        else if constexpr (std::is_same_v<T, fact::CaptureModeExchange>)
+          OS << "capture-mode " << str(IR, X.Slot) << " " << str(X.Mode);
         else
           static_assert(sizeof(T) == 0, "every fact kind is printed");
       },
