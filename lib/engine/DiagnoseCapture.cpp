@@ -174,8 +174,8 @@ void Diagnoser::restricted(const Fact &F, const fact::Restricted &X,
     if (S.Capture.member(Y))
       return reportCapture(S, Restricted{F.Site, T.streams().describe(Y)});
     if (refusesUnsafeCalls(S))
-      reportCapture(S, ForbiddenQuery{F.Site, T.streams().describe(Y), NoVar,
-                                      false});
+      reportCapture(
+          S, ForbiddenQuery{F.Site, T.streams().describe(Y), NoVar, false});
     return;
   }
   case RestrictedCall::Allocation:

@@ -16,8 +16,8 @@ bool StreamState::operator==(const StreamState &O) const {
          ThreadStart == O.ThreadStart && SpawnerStream == O.SpawnerStream &&
          SpawnerSetAt == O.SpawnerSetAt && Deferred == O.Deferred &&
          Signalled == O.Signalled && Capture == O.Capture &&
-         CaptureModes == O.CaptureModes &&
-         Uncaptured == O.Uncaptured && Graphs == O.Graphs;
+         CaptureModes == O.CaptureModes && Uncaptured == O.Uncaptured &&
+         Graphs == O.Graphs;
 }
 
 bool EventState::covers(CoveredAccess C) const {

@@ -125,8 +125,7 @@ private:
   void apply(const Fact &F, const fact::CaptureBegin &X, StreamState &S);
   void apply(const Fact &F, const fact::CaptureEnd &X, StreamState &S);
   void apply(const Fact &F, const fact::Restricted &X, StreamState &S);
-  void apply(const Fact &F, const fact::CaptureModeExchange &X,
-             StreamState &S);
+  void apply(const Fact &F, const fact::CaptureModeExchange &X, StreamState &S);
   void apply(const Fact &F, const fact::HostSignal &X, StreamState &S);
   void apply(const Fact &F, const fact::HostWait &X, StreamState &S);
   void apply(const Fact &F, const fact::GraphReplay &X, StreamState &S);

@@ -445,8 +445,8 @@ bool Lowering::lowerEventCall(const CallExpr *CE, const ApiEntry &A,
     // cudaEventWaitExternal.
     if (const Expr *Flags = arg(CE, std::max(A.Event, A.Stream) + 1)) {
       Expr::EvalResult R;
-      W.External = Flags->isValueDependent() ||
-                   !Flags->EvaluateAsInt(R, Ctx) || R.Val.getInt() != 0;
+      W.External = Flags->isValueDependent() || !Flags->EvaluateAsInt(R, Ctx) ||
+                   R.Val.getInt() != 0;
     }
     emit(Out, Here(SiteKind::EventWait), W);
     return true;

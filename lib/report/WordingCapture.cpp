@@ -105,14 +105,14 @@ void Writer::rule(const finding::CaptureInfo &C, const Restricted &X) {
                      "capture; query after the capture ends",
                      {Call, stream(*X.Queried)}));
   else
-    warn(X.Call, sub("'%0' while %1 captures into a CUDA graph in %2, which "
-                     "forbids it: the runtime refuses it with "
-                     "cudaErrorStreamCaptureUnsupported and invalidates the "
-                     "capture; allocate before the capture, use the "
-                     "stream-ordered cudaMallocAsync/cudaFreeAsync on the "
-                     "capturing stream, or %3 (the relaxed mode allows it)",
-                     {Call, stream(C.Stream), modeName(C.Mode),
-                      V.RelaxedCapture}));
+    warn(X.Call,
+         sub("'%0' while %1 captures into a CUDA graph in %2, which "
+             "forbids it: the runtime refuses it with "
+             "cudaErrorStreamCaptureUnsupported and invalidates the "
+             "capture; allocate before the capture, use the "
+             "stream-ordered cudaMallocAsync/cudaFreeAsync on the "
+             "capturing stream, or %3 (the relaxed mode allows it)",
+             {Call, stream(C.Stream), modeName(C.Mode), V.RelaxedCapture}));
   noteCaptureBegin(C);
 }
 
