@@ -158,8 +158,12 @@ void Diagnoser::outsideEventWait(const Fact &F, const fact::EventWait &X,
   if (!C.member(W) || Ev == S.Events.end() || !Ev->second.MustRecorded ||
       Ev->second.LastRecord == NoSite || C.Records.count(X.Event))
     return;
-  reportCapture(S, OutsideEventWait{F.Site, X.Event, Ev->second.LastRecord,
-                                    T.streams().describe(W)});
+  OutsideEventWait P{F.Site, X.Event, Ev->second.LastRecord,
+                     T.streams().describe(W), std::nullopt};
+  if (T.function().var(X.Event).Synthetic &&
+      Ev->second.RecordedOn != StreamTable::Unknown)
+    P.WaitedStream = T.streams().describe(Ev->second.RecordedOn);
+  reportCapture(S, std::move(P));
 }
 
 void Diagnoser::restricted(const Fact &F, const fact::Restricted &X,

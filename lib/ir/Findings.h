@@ -239,6 +239,9 @@ struct OutsideEventWait {
   VarId Event = NoVar;
   SiteId RecordedAt = NoSite; ///< the last record, outside the capture
   StreamDesc Waiter;
+  /// The event stands for a stream the waiter waits for (Python's
+  /// wait_stream): that stream.
+  std::optional<StreamDesc> WaitedStream;
   SiteId site() const { return Call; }
 };
 

@@ -132,6 +132,18 @@ void Writer::rule(const finding::CaptureInfo &C, const ForbiddenQuery &X) {
 }
 
 void Writer::rule(const finding::CaptureInfo &C, const OutsideEventWait &X) {
+  if (X.WaitedStream) {
+    // No event of the user's: the wait is the whole story.
+    warn(X.Call, sub("%0 waits for %1, which is not part of the CUDA graph "
+                     "capture: a graph cannot depend on work outside it, so "
+                     "the runtime refuses the wait with "
+                     "cudaErrorStreamCaptureIsolation and invalidates the "
+                     "capture; make %0 wait before the capture begins (and "
+                     "the replay's stream before each replay)",
+                     {stream(X.Waiter), stream(*X.WaitedStream)}));
+    noteCaptureBegin(C);
+    return;
+  }
   std::string Event = name(X.Event);
   warn(X.Call, sub("%0 waits on event '%1', which was recorded outside the "
                    "CUDA graph capture: a graph cannot depend on work "
