@@ -368,11 +368,13 @@ StreamRef Lowering::streamRef(const Expr *E) {
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     // A member the class only ever gives fresh streams is a variable of
-    // its own kind (varOf); any other member is a stream of its own.
-    if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
-        FD && Held && Held->held(FD).Proof != StreamProof::None)
+    // its own kind (varOf); any other member is a stream of its own, named
+    // by the member in the messages.
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (FD && Held && Held->held(FD).Proof != StreamProof::None)
       return StreamRef::var(varOf(FD));
-    return {StreamRef::Other, objectOf(ME->getMemberDecl()), NoVar};
+    return {StreamRef::Other, objectOf(ME->getMemberDecl()),
+            FD ? varOf(FD) : NoVar};
   }
   return StreamRef::unknown();
 }

@@ -162,6 +162,33 @@ public:
       threadBodies(llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()));
     return true;
   }
+  // `Runner r{s}`, `Runner{.side = s}`: each field braces name is written;
+  // one they leave out keeps its in-class initializer.
+  bool VisitInitListExpr(InitListExpr *IL) {
+    // The visitor walks the written form; the fields are in the semantic one.
+    if (!IL->isSemanticForm() && IL->getSemanticForm())
+      IL = IL->getSemanticForm();
+    const auto *RD = IL->getType()->getAsCXXRecordDecl();
+    if (!RD)
+      return true;
+    unsigned I = RD->getNumBases();
+    for (const FieldDecl *FD : RD->fields()) {
+      if (I >= IL->getNumInits())
+        break;
+      const Expr *Init = IL->getInit(I++);
+      if (Tracked(FD) && !isa<CXXDefaultInitExpr>(Init->IgnoreImplicit()))
+        assign(FD, Init, IL);
+    }
+    return true;
+  }
+  // `Runner(s)` (C++20): not read field by field; taken to change them all.
+  bool VisitCXXParenListInitExpr(CXXParenListInitExpr *PL) {
+    if (const auto *RD = PL->getType()->getAsCXXRecordDecl())
+      for (const FieldDecl *FD : RD->fields())
+        if (Tracked(FD))
+          Writes[FD].Other = true;
+    return true;
+  }
   bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
     for (unsigned I = 0; I < CE->getNumArgs(); ++I)
       given(CE->getConstructor(), I, CE->getArg(I));
@@ -365,12 +392,15 @@ bool ObjectStreams::trackable(const ValueDecl *D) const {
            !V->getDeclContext()->isDependentContext();
   const auto *FD = dyn_cast<FieldDecl>(D);
   const auto *RD = FD ? dyn_cast<CXXRecordDecl>(FD->getParent()) : nullptr;
-  // Templates (each instantiation has its own fields) and aggregates (their
-  // members are set by braces, from anywhere) are not followed.
+  // Templates (each instantiation has its own fields) are not followed, nor
+  // aggregates of a header (their members are set by braces, from any
+  // unit); an aggregate of the main file is built only here, and the scan
+  // reads its brace initialisers.
   if (!RD || !RD->hasDefinition() || RD->isUnion() || RD->isLambda() ||
-      RD->isDependentContext() || isa<ClassTemplateSpecializationDecl>(RD) ||
-      RD->isAggregate())
+      RD->isDependentContext() || isa<ClassTemplateSpecializationDecl>(RD))
     return false;
+  if (RD->isAggregate())
+    return SM.isInMainFile(RD->getLocation());
   // A class of the main file is seen by no other unit; a class of a header
   // may have methods or friends defined elsewhere, which only a private
   // member of a class whose methods are all defined here rules out.

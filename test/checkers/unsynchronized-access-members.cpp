@@ -114,3 +114,50 @@ at::Tensor on_global(const at::Tensor &X) {
   // CHECK-NOTES: :[[@LINE-11]]:32: note: the current stream was set to global stream 'SideStream' here
   // CHECK-NOTES: :[[@LINE-18]]:36: note: 'SideStream' is given a fresh stream here, its only assignment, so it is not the caller's current stream
 }
+
+// An aggregate of this file whose stream member has an in-class pool
+// stream, and no brace initialiser anywhere gives it another: another
+// stream than the caller's current one.
+struct Prefetcher {
+  c10::cuda::CUDAStream side = at::cuda::getStreamFromPool();
+
+  at::Tensor prefetch(const at::Tensor &X) {
+    at::Tensor Y;
+    {
+      c10::cuda::CUDAStreamGuard guard(side);
+      Y = X * 2;
+      // CHECK-NOTES: :[[@LINE-1]]:11: warning: tensor 'X' is read on stream member 'side', but it is only known to be ready on the caller's current stream; nothing makes stream member 'side' wait for it [streamsafe-unsynchronized-access]
+      // CHECK-NOTES: :[[@LINE-3]]:34: note: the current stream is set to stream member 'side' here
+      // CHECK-NOTES: :[[@LINE-7]]:41: note: 'X' is assumed ready on the caller's current stream at function entry
+      // CHECK-NOTES: :[[@LINE-10]]:32: note: 'side' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+    }
+    return Y + 1;
+    // CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'Y' is read on the caller's current stream while its write on stream member 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+    // CHECK-NOTES: :[[@LINE-9]]:11: note: 'Y' is written on stream member 'side' here
+    // CHECK-NOTES: :[[@LINE-11]]:34: note: the current stream was set to stream member 'side' here
+    // CHECK-NOTES: :[[@LINE-17]]:32: note: 'side' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+  }
+};
+
+// The braces give the member a fresh stream too: still followed.
+Prefetcher make_prefetcher() {
+  return Prefetcher{at::cuda::getStreamFromPool()};
+}
+
+// The same aggregate shape, once built by braces from a parameter: its
+// member may be the caller's current stream, and nothing is reported.
+struct SharedPrefetcher {
+  c10::cuda::CUDAStream side = at::cuda::getStreamFromPool();
+
+  at::Tensor prefetch(const at::Tensor &X) {
+    at::Tensor Y;
+    {
+      c10::cuda::CUDAStreamGuard guard(side);
+      Y = X * 2;
+    }
+    return Y + 1;
+  }
+};
+
+SharedPrefetcher share(c10::cuda::CUDAStream S) { return SharedPrefetcher{S}; }
