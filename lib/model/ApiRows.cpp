@@ -67,6 +67,8 @@ constexpr const char *NotInPython =
 constexpr const char *HostLibrary =
     "the language's own threading library; the other language's is a row of "
     "its own with the same effect";
+constexpr const char *PythonOnlyApi =
+    "Python only: PyTorch's C++ API has no counterpart";
 constexpr const char *PythonOnly =
     "Python only: C++ writes it as other calls (see docs/api-model.md)";
 
@@ -137,6 +139,10 @@ const ApiRow Rows[] = {
     {"cudaDeviceSynchronize;c10::cuda::device_synchronize;torch::cuda::"
      "synchronize",
      "torch.cuda.synchronize", fx(E::DeviceSynchronize)},
+    // It synchronises the device before its warm-up (on a side stream) and
+    // again before its captures (torch/cuda/graphs.py).
+    {nullptr, "torch.cuda.make_graphed_callables", fx(E::DeviceSynchronize),
+     PythonOnlyApi},
     // The caching allocator (section 5).
     {"c10::cuda::CUDACachingAllocator::recordStream", nullptr,
      copy(E::AllocatorRecordStream, 0, -1, -1, -1, 1),

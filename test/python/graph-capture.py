@@ -60,3 +60,21 @@ def synchronize_while_capturing(static_in: torch.Tensor):
         # CHECK-NOTES: :[[@LINE-1]]:9: warning: 'synchronize' waits for the whole device while a pool stream captures into a CUDA graph: the runtime refuses it with cudaErrorStreamCaptureUnsupported and invalidates the capture; synchronise after the capture ends [streamsafe-graph-capture]
         # CHECK-NOTES: :[[@LINE-4]]:10: note: the capture begins here, on a pool stream
     return out
+
+
+def graphed_inside_capture(model, x: torch.Tensor):
+    # make_graphed_callables synchronises the device before its warm-up.
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        fn = torch.cuda.make_graphed_callables(model, (x,))
+        # CHECK-NOTES: :[[@LINE-1]]:14: warning: 'make_graphed_callables' waits for the whole device while a pool stream captures into a CUDA graph: the runtime refuses it with cudaErrorStreamCaptureUnsupported and invalidates the capture; synchronise after the capture ends [streamsafe-graph-capture]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the capture begins here, on a pool stream
+    return fn
+
+
+def graphed_before_capture(model, x: torch.Tensor):
+    fn = torch.cuda.make_graphed_callables(model, (x,))
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = x * 2
+    return fn, y
