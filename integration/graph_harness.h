@@ -78,6 +78,31 @@ inline void endCapture(cudaStream_t S) {
   cudaGetLastError();
 }
 
+// Notes the result of one call of a probe ("name: error", comma-separated)
+// and counts it in Failed when it is an error.
+inline void note(std::string &What, int &Failed, const char *Name,
+                 cudaError_t E) {
+  What += std::string(What.empty() ? "" : ", ") + Name + ": " +
+          cudaGetErrorName(E);
+  Failed += E != cudaSuccess;
+  cudaGetLastError();
+}
+
+// Ends the capture on S, replays its graph once and notes both results.
+inline void endAndReplay(std::string &What, int &Failed, cudaStream_t S) {
+  cudaGraph_t G = nullptr;
+  cudaGraphExec_t Exec = nullptr;
+  note(What, Failed, "end", cudaStreamEndCapture(S, &G));
+  if (!G)
+    return;
+  note(What, Failed, "instantiate", cudaGraphInstantiate(&Exec, G, 0));
+  if (Exec) {
+    note(What, Failed, "replay", cudaGraphLaunch(Exec, S));
+    cudaGraphExecDestroy(Exec);
+  }
+  cudaGraphDestroy(G);
+}
+
 // Runs Body(V) Runs times (argv[1], else $STREAMSAFE_RUNS, else 20) with a
 // fresh value V each time; counts the attempts whose Outcome is Bad, and
 // reports the names of what went wrong. A c10::Error is a refused call.

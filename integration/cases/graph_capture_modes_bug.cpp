@@ -5,14 +5,6 @@
 // its mode to relaxed and back. Each returns an error.
 #include "../graph_harness.h"
 
-// Notes the error of one call: "name: error".
-void note(std::string &What, int &Refused, const char *Name, cudaError_t E) {
-  What += std::string(What.empty() ? "" : ", ") + Name + ": " +
-          cudaGetErrorName(E);
-  Refused += E != cudaSuccess;
-  cudaGetLastError();
-}
-
 it::Outcome probe(float, at::cuda::CUDAStream Cap, at::Tensor Y) {
   it::sync(); // Y is ready
   cudaStream_t S = Cap.stream();
@@ -27,19 +19,19 @@ it::Outcome probe(float, at::cuda::CUDAStream Cap, at::Tensor Y) {
 
   cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
   cudaMemsetAsync(Y.data_ptr<float>(), 0, Bytes, S);
-  note(What, Refused, "cudaStreamQuery (other stream)",
+  it::note(What, Refused, "cudaStreamQuery (other stream)",
        cudaStreamQuery(Other)); // EXPECT: streamsafe-graph-capture
   it::endCapture(S);
 
   cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
   cudaMemsetAsync(Y.data_ptr<float>(), 0, Bytes, S);
-  note(What, Refused, "cudaEventQuery (outside event)",
+  it::note(What, Refused, "cudaEventQuery (outside event)",
        cudaEventQuery(Ev)); // EXPECT: streamsafe-graph-capture
   it::endCapture(S);
 
   cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
   cudaMemsetAsync(Y.data_ptr<float>(), 0, Bytes, S);
-  note(What, Refused, "cudaEventSynchronize (outside event)",
+  it::note(What, Refused, "cudaEventSynchronize (outside event)",
        cudaEventSynchronize(Ev)); // EXPECT: streamsafe-graph-capture
   it::endCapture(S);
 
@@ -49,7 +41,7 @@ it::Outcome probe(float, at::cuda::CUDAStream Cap, at::Tensor Y) {
   cudaStreamCaptureMode Mode = cudaStreamCaptureModeRelaxed;
   cudaThreadExchangeStreamCaptureMode(&Mode);
   cudaThreadExchangeStreamCaptureMode(&Mode);
-  note(What, Refused, "cudaMalloc (thread mode restored)",
+  it::note(What, Refused, "cudaMalloc (thread mode restored)",
        cudaMalloc(&P, 1 << 20)); // EXPECT: streamsafe-graph-capture
   it::endCapture(S);
 

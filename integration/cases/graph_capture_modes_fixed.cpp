@@ -6,29 +6,6 @@
 
 #include <c10/cuda/CUDAGraphsC10Utils.h>
 
-// Notes the error of one call: "name: error".
-void note(std::string &What, int &Failed, const char *Name, cudaError_t E) {
-  What += std::string(What.empty() ? "" : ", ") + Name + ": " +
-          cudaGetErrorName(E);
-  Failed += E != cudaSuccess;
-  cudaGetLastError();
-}
-
-// Ends the capture on S, replays its graph once and notes both results.
-void endAndReplay(std::string &What, int &Failed, cudaStream_t S) {
-  cudaGraph_t G = nullptr;
-  cudaGraphExec_t Exec = nullptr;
-  note(What, Failed, "end", cudaStreamEndCapture(S, &G));
-  if (!G)
-    return;
-  note(What, Failed, "instantiate", cudaGraphInstantiate(&Exec, G, 0));
-  if (Exec) {
-    note(What, Failed, "replay", cudaGraphLaunch(Exec, S));
-    cudaGraphExecDestroy(Exec);
-  }
-  cudaGraphDestroy(G);
-}
-
 it::Outcome probe(float, at::cuda::CUDAStream Cap, at::Tensor Y) {
   it::sync(); // Y is ready
   cudaStream_t S = Cap.stream();
@@ -46,32 +23,32 @@ it::Outcome probe(float, at::cuda::CUDAStream Cap, at::Tensor Y) {
   {
     c10::cuda::CUDAStreamCaptureModeGuard Relaxed{cudaStreamCaptureModeRelaxed};
     cudaError_t E = cudaStreamQuery(Other);
-    note(What, Failed, "cudaStreamQuery (other stream)",
+    it::note(What, Failed, "cudaStreamQuery (other stream)",
          E == cudaErrorNotReady ? cudaSuccess : E);
   }
-  endAndReplay(What, Failed, S);
+  it::endAndReplay(What, Failed, S);
 
   cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
   cudaMemsetAsync(Y.data_ptr<float>(), 0, Bytes, S);
   {
     c10::cuda::CUDAStreamCaptureModeGuard Relaxed{cudaStreamCaptureModeRelaxed};
     cudaError_t E = cudaEventQuery(Ev);
-    note(What, Failed, "cudaEventQuery (outside event)",
+    it::note(What, Failed, "cudaEventQuery (outside event)",
          E == cudaErrorNotReady ? cudaSuccess : E);
-    note(What, Failed, "cudaEventSynchronize (outside event)",
+    it::note(What, Failed, "cudaEventSynchronize (outside event)",
          cudaEventSynchronize(Ev));
   }
-  endAndReplay(What, Failed, S);
+  it::endAndReplay(What, Failed, S);
 
   // Relaxed for the call, then the global mode is back.
   cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
   cudaMemsetAsync(Y.data_ptr<float>(), 0, Bytes, S);
   cudaStreamCaptureMode Mode = cudaStreamCaptureModeRelaxed;
   cudaThreadExchangeStreamCaptureMode(&Mode);
-  note(What, Failed, "cudaMalloc (thread mode relaxed)",
+  it::note(What, Failed, "cudaMalloc (thread mode relaxed)",
        cudaMalloc(&P, 1 << 20));
   cudaThreadExchangeStreamCaptureMode(&Mode);
-  endAndReplay(What, Failed, S);
+  it::endAndReplay(What, Failed, S);
 
   it::sync();
   cudaFree(P);

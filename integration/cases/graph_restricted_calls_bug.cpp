@@ -7,14 +7,6 @@
 // legacy stream, outside the graph) and cudaMalloc in the relaxed mode.
 #include "../graph_harness.h"
 
-// Notes the error of one call: "name: error".
-void note(std::string &What, int &Refused, const char *Name, cudaError_t E) {
-  What += std::string(What.empty() ? "" : ", ") + Name + ": " +
-          cudaGetErrorName(E);
-  Refused += E != cudaSuccess;
-  cudaGetLastError();
-}
-
 it::Outcome probe(float, at::cuda::CUDAStream Cap, at::Tensor Y) {
   it::sync(); // Y is ready
   cudaStream_t S = Cap.stream();
@@ -30,45 +22,45 @@ it::Outcome probe(float, at::cuda::CUDAStream Cap, at::Tensor Y) {
 
   cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
   cudaMemsetAsync(Y.data_ptr<float>(), 0, Bytes, S);
-  note(What, Refused, "cudaDeviceSynchronize",
+  it::note(What, Refused, "cudaDeviceSynchronize",
        cudaDeviceSynchronize()); // EXPECT: streamsafe-graph-capture
   it::endCapture(S);
 
   cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
   cudaMemsetAsync(Y.data_ptr<float>(), 0, Bytes, S);
-  note(What, Refused, "cudaStreamSynchronize",
+  it::note(What, Refused, "cudaStreamSynchronize",
        cudaStreamSynchronize(S)); // EXPECT: streamsafe-graph-capture
   it::endCapture(S);
 
   cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
   cudaMemsetAsync(Y.data_ptr<float>(), 0, Bytes, S);
-  note(What, Refused, "cudaStreamQuery",
+  it::note(What, Refused, "cudaStreamQuery",
        cudaStreamQuery(S)); // EXPECT: streamsafe-graph-capture
   it::endCapture(S);
 
   cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
   cudaMemsetAsync(Y.data_ptr<float>(), 0, Bytes, S);
-  note(What, Refused, "cudaMalloc",
+  it::note(What, Refused, "cudaMalloc",
        cudaMalloc(&P, 1 << 20)); // EXPECT: streamsafe-graph-capture
   it::endCapture(S);
 
   cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
   cudaMemsetAsync(Y.data_ptr<float>(), 0, Bytes, S);
   cudaEventRecord(Ev, S);
-  note(What, Refused, "cudaEventQuery",
+  it::note(What, Refused, "cudaEventQuery",
        cudaEventQuery(Ev)); // EXPECT: streamsafe-graph-capture
   it::endCapture(S);
 
   cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
   cudaMemsetAsync(Y.data_ptr<float>(), 0, Bytes, S);
   cudaEventRecord(Ev, S);
-  note(What, Refused, "cudaEventSynchronize",
+  it::note(What, Refused, "cudaEventSynchronize",
        cudaEventSynchronize(Ev)); // EXPECT: streamsafe-graph-capture
   it::endCapture(S);
 
   cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
   cudaMemsetAsync(Y.data_ptr<float>(), 0, Bytes, S);
-  note(What, Refused, "cudaStreamSynchronize (legacy)",
+  it::note(What, Refused, "cudaStreamSynchronize (legacy)",
        cudaStreamSynchronize(0)); // EXPECT: streamsafe-graph-capture
   it::endCapture(S);
 
@@ -77,11 +69,11 @@ it::Outcome probe(float, at::cuda::CUDAStream Cap, at::Tensor Y) {
   cudaStream_t Other = at::cuda::getStreamFromPool().stream();
   cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
   cudaMemsetAsync(Y.data_ptr<float>(), 0, Bytes, S);
-  note(What, Refused, "cudaStreamSynchronize (other stream)",
+  it::note(What, Refused, "cudaStreamSynchronize (other stream)",
        cudaStreamSynchronize(Other)); // EXPECT: streamsafe-graph-capture
   it::endCapture(S);
 
-  note(What, Refused, "cudaStreamBeginCapture (legacy)",
+  it::note(What, Refused, "cudaStreamBeginCapture (legacy)",
        cudaStreamBeginCapture( // EXPECT: streamsafe-graph-capture
            0, cudaStreamCaptureModeGlobal));
   it::endCapture(nullptr);
@@ -94,13 +86,13 @@ it::Outcome probe(float, at::cuda::CUDAStream Cap, at::Tensor Y) {
   cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
   cudaMemsetAsync(Y.data_ptr<float>(), 0, Bytes, S);
   cudaError_t Copied = cudaMemcpy(&Host, Y.data_ptr<float>(), 4, cudaMemcpyDeviceToHost); // EXPECT: streamsafe-graph-capture // EXPECT: streamsafe-default-stream-launch
-  note(What, NotRefused, "cudaMemcpy", Copied);
+  it::note(What, NotRefused, "cudaMemcpy", Copied);
   it::endCapture(S);
 
   cudaStreamBeginCapture(S, cudaStreamCaptureModeRelaxed);
   cudaMemsetAsync(Y.data_ptr<float>(), 0, Bytes, S);
-  note(What, NotRefused, "cudaMalloc (relaxed)", cudaMalloc(&Q, 1 << 20));
-  note(What, NotRefused, "end (relaxed)", cudaStreamEndCapture(S, &G));
+  it::note(What, NotRefused, "cudaMalloc (relaxed)", cudaMalloc(&Q, 1 << 20));
+  it::note(What, NotRefused, "end (relaxed)", cudaStreamEndCapture(S, &G));
   if (G)
     cudaGraphDestroy(G);
 

@@ -4,29 +4,6 @@
 // stream, then waited for.
 #include "../graph_harness.h"
 
-// Notes the error of one call: "name: error".
-void note(std::string &What, int &Failed, const char *Name, cudaError_t E) {
-  What += std::string(What.empty() ? "" : ", ") + Name + ": " +
-          cudaGetErrorName(E);
-  Failed += E != cudaSuccess;
-  cudaGetLastError();
-}
-
-// Ends the capture on S, replays its graph once and notes both results.
-void endAndReplay(std::string &What, int &Failed, cudaStream_t S) {
-  cudaGraph_t G = nullptr;
-  cudaGraphExec_t Exec = nullptr;
-  note(What, Failed, "end", cudaStreamEndCapture(S, &G));
-  if (!G)
-    return;
-  note(What, Failed, "instantiate", cudaGraphInstantiate(&Exec, G, 0));
-  if (Exec) {
-    note(What, Failed, "replay", cudaGraphLaunch(Exec, S));
-    cudaGraphExecDestroy(Exec);
-  }
-  cudaGraphDestroy(G);
-}
-
 it::Outcome probe(float V, at::cuda::CUDAStream Cap, at::Tensor Y) {
   it::sync(); // Y is ready
   cudaStream_t S = Cap.stream();
@@ -41,42 +18,42 @@ it::Outcome probe(float V, at::cuda::CUDAStream Cap, at::Tensor Y) {
 
   cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
   cudaMemsetAsync(Y.data_ptr<float>(), 0, Bytes, S);
-  endAndReplay(What, Failed, S);
-  note(What, Failed, "cudaDeviceSynchronize", cudaDeviceSynchronize());
+  it::endAndReplay(What, Failed, S);
+  it::note(What, Failed, "cudaDeviceSynchronize", cudaDeviceSynchronize());
 
   cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
   cudaMemsetAsync(Y.data_ptr<float>(), 0, Bytes, S);
-  endAndReplay(What, Failed, S);
-  note(What, Failed, "cudaStreamSynchronize", cudaStreamSynchronize(S));
+  it::endAndReplay(What, Failed, S);
+  it::note(What, Failed, "cudaStreamSynchronize", cudaStreamSynchronize(S));
   cudaError_t Idle = cudaStreamQuery(S);
-  note(What, Failed, "cudaStreamQuery", Idle);
+  it::note(What, Failed, "cudaStreamQuery", Idle);
 
-  note(What, Failed, "cudaMalloc", cudaMalloc(&P, 1 << 20));
+  it::note(What, Failed, "cudaMalloc", cudaMalloc(&P, 1 << 20));
   cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
   cudaMemsetAsync(P, 0, 1 << 20, S);
-  endAndReplay(What, Failed, S);
+  it::endAndReplay(What, Failed, S);
 
   cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
   cudaMemsetAsync(Y.data_ptr<float>(), 0, Bytes, S);
-  endAndReplay(What, Failed, S);
+  it::endAndReplay(What, Failed, S);
   cudaEventRecord(Ev, S);
-  note(What, Failed, "cudaEventSynchronize", cudaEventSynchronize(Ev));
-  note(What, Failed, "cudaEventQuery", cudaEventQuery(Ev));
+  it::note(What, Failed, "cudaEventSynchronize", cudaEventSynchronize(Ev));
+  it::note(What, Failed, "cudaEventQuery", cudaEventQuery(Ev));
 
   cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
   cudaMemsetAsync(Y.data_ptr<float>(), 0, Bytes, S);
-  endAndReplay(What, Failed, S);
-  note(What, Failed, "cudaMemcpyAsync",
+  it::endAndReplay(What, Failed, S);
+  it::note(What, Failed, "cudaMemcpyAsync",
        cudaMemcpyAsync(&Host, Y.data_ptr<float>(), sizeof(float),
                        cudaMemcpyDeviceToHost, S));
-  note(What, Failed, "cudaStreamSynchronize", cudaStreamSynchronize(S));
+  it::note(What, Failed, "cudaStreamSynchronize", cudaStreamSynchronize(S));
 
-  note(What, Failed, "cudaStreamSynchronize (legacy)", cudaStreamSynchronize(0));
+  it::note(What, Failed, "cudaStreamSynchronize (legacy)", cudaStreamSynchronize(0));
 
   cudaStreamBeginCapture(S, cudaStreamCaptureModeRelaxed);
   cudaMemsetAsync(Y.data_ptr<float>(), 0, Bytes, S);
-  note(What, Failed, "cudaMalloc (relaxed)", cudaMalloc(&Q, 1 << 20));
-  endAndReplay(What, Failed, S);
+  it::note(What, Failed, "cudaMalloc (relaxed)", cudaMalloc(&Q, 1 << 20));
+  it::endAndReplay(What, Failed, S);
 
   cudaStreamSynchronize(S);
   cudaFree(P);
