@@ -11,10 +11,47 @@
 #include "lib/frontend/Lowering.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang;
 
 namespace streamsafe {
+
+namespace {
+
+/// True when every use of the local \p V in its function is `&V` handed to
+/// cudaThreadExchangeStreamCaptureMode: then only the exchanges change it,
+/// and its initializer is its value before the first.
+class OnlyExchanged : public RecursiveASTVisitor<OnlyExchanged> {
+public:
+  OnlyExchanged(const VarDecl *V, ApiLookup &Table) : V(V), Table(Table) {}
+  bool VisitCallExpr(CallExpr *CE) {
+    if (CE->getNumArgs() && Table.lookup(CE->getDirectCallee()).Effect ==
+                                ApiEffect::CaptureModeExchange)
+      if (const auto *U =
+              dyn_cast<UnaryOperator>(CE->getArg(0)->IgnoreParenImpCasts());
+          U && U->getOpcode() == UO_AddrOf)
+        Exchanged.insert(U->getSubExpr()->IgnoreParenImpCasts());
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *R) {
+    if (R->getDecl() == V)
+      Uses.push_back(R);
+    return true;
+  }
+  bool holds() const {
+    return llvm::all_of(Uses,
+                        [&](const Expr *R) { return Exchanged.contains(R); });
+  }
+
+private:
+  const VarDecl *V;
+  ApiLookup &Table;
+  llvm::SmallVector<const Expr *, 4> Uses;
+  llvm::SmallPtrSet<const Expr *, 4> Exchanged;
+};
+
+} // namespace
 
 CaptureMode Lowering::captureMode(const CallExpr *CE, int Index) const {
   const Expr *E = arg(CE, Index);
@@ -126,13 +163,22 @@ bool Lowering::lowerCaptureCall(const CallExpr *CE, const ApiEntry &A,
     // its value is read from its initializer (the engine follows the
     // exchanges after the first).
     const Expr *M = arg(CE, A.Mode);
-    VarId Slot = graphVar(M);
-    const auto *D = M ? dyn_cast<DeclRefExpr>(stripAddressOf(M)) : nullptr;
+    const Expr *Slot = M ? stripAddressOf(M) : nullptr;
+    const auto *D = dyn_cast_or_null<DeclRefExpr>(Slot);
     const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    CaptureMode Value = CaptureMode::Unknown;
+    // A local written only by the exchanges: its initializer is the value.
+    if (V && V->hasLocalStorage() && V->getInit())
+      if (const auto *FD =
+              dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+          FD && FD->getBody()) {
+        OnlyExchanged Scan(V, Table);
+        Scan.TraverseStmt(FD->getBody());
+        if (Scan.holds())
+          Value = modeValue(V->getInit());
+      }
     emit(Out, site(SiteKind::Other, CE),
-         fact::CaptureModeExchange{Slot, V && V->getInit()
-                                             ? modeValue(V->getInit())
-                                             : CaptureMode::Unknown});
+         fact::CaptureModeExchange{Slot ? channelOf(Slot) : NoVar, Value});
     return true;
   }
   case ApiEffect::RestrictedStreamQuery:

@@ -227,3 +227,17 @@ void wait_maybe_outside(at::cuda::CUDAGraph &G, at::Tensor &X) {
   X.mul_(2);
   G.capture_end();
 }
+
+// The mode variable is assigned before the exchange: its initializer is not
+// what the thread gets, and the analysis does not guess (silent).
+void thread_exchange_assigned(cudaStream_t s) {
+  cudaGraph_t graph;
+  void *a = nullptr;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeGlobal;
+  mode = cudaStreamCaptureModeRelaxed;
+  cudaThreadExchangeStreamCaptureMode(&mode);
+  cudaMalloc(&a, 64);
+  cudaThreadExchangeStreamCaptureMode(&mode);
+  cudaStreamEndCapture(s, &graph);
+}
