@@ -45,7 +45,7 @@ COMMANDS=(
 )
 
 installed() {
-  dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
+  dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep "install ok installed" >/dev/null
 }
 
 missing=()

@@ -8,6 +8,9 @@
 # (libtree-sitter0 for streamsafe-py, no grammar package) are there.
 # CI runs it before the suite (.ci/run). Ends "package: N passed, N failed".
 set -uo pipefail
+# Under pipefail, `cmd | grep -q` fails at random: grep quits at the first
+# match and cmd (or tee) dies of SIGPIPE. So grep reads all and prints to
+# /dev/null.
 cd "$(dirname "$0")/.."
 
 if ! out=$(scripts/package.sh 2>&1); then
@@ -55,7 +58,7 @@ extract() {
 warnings() { grep -o 'warning: .*\[streamsafe-[a-z-]*\]' | sort; }
 
 driver_finds_bugs() {
-  readelf -d "$root/usr/bin/streamsafe" | grep -q RUNPATH &&
+  readelf -d "$root/usr/bin/streamsafe" | grep RUNPATH >/dev/null &&
     { echo "the installed driver has a RUNPATH"; return 1; }
   "$root/usr/bin/streamsafe" -p build/examples --quiet "$example" >"$tmp/driver.txt" 2>&1
   cat "$tmp/driver.txt"
@@ -80,13 +83,13 @@ plugin_loads() {
 
 py_finds_bugs() {
   local py=$root/usr/bin/streamsafe-py status=0
-  readelf -d "$py" | grep -q RUNPATH &&
+  readelf -d "$py" | grep RUNPATH >/dev/null &&
     { echo "the installed streamsafe-py has a RUNPATH"; return 1; }
   # The grammar is compiled in: only tree-sitter's runtime is loaded.
-  ldd "$py" | tee "$tmp/py-ldd.txt" | grep -q 'libtree-sitter.so.0 => /' ||
+  ldd "$py" | tee "$tmp/py-ldd.txt" | grep 'libtree-sitter.so.0 => /' >/dev/null ||
     { cat "$tmp/py-ldd.txt"; return 1; }
   grep -q 'not found' "$tmp/py-ldd.txt" && { cat "$tmp/py-ldd.txt"; return 1; }
-  "$py" --version | grep -q "^streamsafe-py " || return 1
+  "$py" --version | grep "^streamsafe-py " >/dev/null || return 1
   "$py" "$py_example" >"$tmp/py.txt" 2>&1 || status=$?
   cat "$tmp/py.txt"
   echo "exit status $status (1: findings)"
@@ -108,7 +111,7 @@ ci_gate_runs_python() {
 }
 
 ci_gate_runs() {
-  "$root/usr/bin/streamsafe-ci" --version | grep -q "streamsafe-ci " || return 1
+  "$root/usr/bin/streamsafe-ci" --version | grep "streamsafe-ci " >/dev/null || return 1
   local status=0
   "$root/usr/bin/streamsafe-ci" -p build/examples --root "$PWD" -f sarif \
     -o "$tmp/ci.sarif" "$example" || status=$?
@@ -127,9 +130,9 @@ files_there() {
     usr/share/streamsafe/docs/checks/missing-record-stream.md; do
     [[ -s $root/$f ]] || { echo "missing: /$f"; return 1; }
   done
-  zcat "$root/usr/share/man/man1/streamsafe-ci.1.gz" | grep -q 'cache\\-stats' &&
-    zcat "$root/usr/share/man/man1/streamsafe.1.gz" | grep -q 'list\\-checks' &&
-    zcat "$root/usr/share/man/man1/streamsafe-py.1.gz" | grep -q 'list\\-checks' &&
+  zcat "$root/usr/share/man/man1/streamsafe-ci.1.gz" | grep 'cache\\-stats' >/dev/null &&
+    zcat "$root/usr/share/man/man1/streamsafe.1.gz" | grep 'list\\-checks' >/dev/null &&
+    zcat "$root/usr/share/man/man1/streamsafe-py.1.gz" | grep 'list\\-checks' >/dev/null &&
     grep -q '^Files: usr/bin/streamsafe-py' "$root/usr/share/doc/streamsafe/copyright"
 }
 
