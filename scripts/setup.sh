@@ -32,6 +32,7 @@ PACKAGES=(
   libgtest-dev ninja-build pre-commit
   libtree-sitter-dev     # the parser runtime of streamsafe-py (ABI <= 14)
   help2man lintian       # scripts/package.sh, scripts/test-package.sh
+  neovim                 # the real LSP client of the streamsafe-py --lsp test
 )
 if [[ $llvm != 22 ]]; then
   PACKAGES+=("clang-$llvm" "clang-tidy-$llvm" "libclang-$llvm-dev"

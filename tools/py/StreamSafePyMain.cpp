@@ -6,15 +6,16 @@
 // (NOLINT, NOLINTNEXTLINE, NOLINTBEGIN/NOLINTEND), and
 // streamsafe-ci's exit codes: 0 no findings, 1 findings, 2 a file could not
 // be analysed (unreadable, a syntax error) or misuse (a bad option, an
-// unknown check).
+// unknown check). `streamsafe-py --lsp` serves an editor instead
+// (LanguageServer.h); both report what checkFile (CheckedFile.h) finds.
 //
 //===----------------------------------------------------------------------===//
 
 #include "lib/python/Analysis.h"
 #include "tools/py/CheckFilter.h"
+#include "tools/py/CheckedFile.h"
 #include "tools/py/Config.h"
-#include "tools/py/Nolint.h"
-#include "tools/py/NolintBlocks.h"
+#include "tools/py/LanguageServer.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include <string>
@@ -25,6 +26,7 @@ using namespace streamsafe::py;
 
 static const char Usage[] =
     "usage: streamsafe-py [options] FILE...\n"
+    "       streamsafe-py [options] --lsp\n"
     "\n"
     "Finds CUDA stream-safety bugs in PyTorch code (docs/python.md).\n"
     "\n"
@@ -33,6 +35,11 @@ static const char Usage[] =
     "-*,streamsafe-unsynchronized-access\n"
     "                        (after the nearest .clang-tidy's Checks:)\n"
     "  --list-checks         print the enabled checks and exit\n"
+    "  --lsp                 serve an editor over stdio (Language Server "
+    "Protocol):\n"
+    "                        the findings of each open buffer as "
+    "diagnostics\n"
+    "                        (docs/editors.md)\n"
     "  --quiet               no summary line on stderr\n"
     "  --version             print the version and exit\n"
     "  --help                print this and exit\n"
@@ -48,7 +55,7 @@ static const char Usage[] =
 int main(int argc, char **argv) {
   std::vector<std::string> Files;
   std::vector<std::string> CheckArgs;
-  bool ListChecks = false, Quiet = false;
+  bool ListChecks = false, Quiet = false, Lsp = false;
   PyOptions Opts;
   for (int K = 1; K < argc; ++K) {
     llvm::StringRef A = argv[K];
@@ -66,6 +73,10 @@ int main(int argc, char **argv) {
     }
     if (A == "--list-checks") {
       ListChecks = true;
+      continue;
+    }
+    if (A == "--lsp") {
+      Lsp = true;
       continue;
     }
     if (A == "--quiet") {
@@ -89,7 +100,12 @@ int main(int argc, char **argv) {
     }
     Files.push_back(A.str());
   }
-  if (Files.empty() && !ListChecks) {
+  if (Lsp && !Files.empty()) {
+    llvm::errs() << "streamsafe-py: error: --lsp takes no input files (the "
+                    "editor sends them)\n";
+    return 2;
+  }
+  if (Files.empty() && !ListChecks && !Lsp) {
     llvm::errs() << "streamsafe-py: error: no input files (see --help)\n";
     return 2;
   }
@@ -126,6 +142,10 @@ int main(int argc, char **argv) {
     return 0;
   }
 
+  if (Lsp)
+    return serveLanguageClient(stdin, llvm::outs(), llvm::errs(), Opts,
+                               CheckArgs);
+
   bool Failed = false;
   unsigned Warnings = 0, Suppressed = 0;
   for (const std::string &Path : Files) {
@@ -137,60 +157,27 @@ int main(int argc, char **argv) {
       Failed = true;
       continue;
     }
-    FileConfig Config = configFor(Path);
-    if (!Config.Error.empty()) {
-      llvm::errs() << Config.Path
-                   << ": error: cannot read the configuration: " << Config.Error
-                   << "\n";
-      Failed = true;
-      continue;
-    }
-    PyOptions FileOpts = Opts;
-    if (Config.VisitsPerBlock)
-      FileOpts.Limits.VisitsPerBlock = *Config.VisitsPerBlock;
-    if (Config.MaxStateWork)
-      FileOpts.Limits.MaxStateWork = *Config.MaxStateWork;
-    if (Config.DeviceModuleFunctions)
-      FileOpts.DeviceModuleFunctions = *Config.DeviceModuleFunctions;
-    if (Config.SideStreamParameters)
-      FileOpts.SideStreamParameters = *Config.SideStreamParameters;
-    CheckFilter Filter = FilterFor(Config);
-
-    SourceFile F(Path, (*Buf)->getBuffer().str());
-    if (!F.parse()) {
+    CheckedFile R = checkFile(Path, (*Buf)->getBuffer().str(), Opts, CheckArgs);
+    if (R.GrammarRefused) {
       llvm::errs() << "streamsafe-py: error: the tree-sitter runtime refuses "
                       "the Python grammar (ABI mismatch)\n";
       return 2;
     }
-    Position Err;
-    if (F.firstError(Err)) {
-      llvm::errs() << Path << ":" << Err.Line << ":" << Err.Column
-                   << ": error: invalid Python syntax; the file is not "
-                      "analysed\n";
-      Failed = true;
-      continue;
-    }
-    // Unmatched NOLINTBEGIN/END: errors (exit 2), as clang-tidy reports
-    // them; the file's findings are still reported.
-    NolintBlocks Blocks(F);
-    for (const NolintError &E : Blocks.errors()) {
-      llvm::errs() << Path << ":" << E.At.Line << ":" << E.At.Column
-                   << ": error: " << E.Message << " [clang-tidy-nolint]\n";
+    for (const FileError &E : R.Errors) {
+      llvm::errs() << (E.File.empty() ? Path : E.File);
+      if (E.At)
+        llvm::errs() << ":" << E.At->Line << ":" << E.At->Column;
+      llvm::errs() << ": error: " << E.Message;
+      if (!E.Check.empty())
+        llvm::errs() << " [" << E.Check << "]";
+      llvm::errs() << "\n";
       Failed = true;
     }
-    FileResult R = analyzeFile(F, FileOpts);
     for (const std::string &S : R.Skipped)
       llvm::errs() << "streamsafe-py: skipped '" << S << "' in " << Path
                    << ": the analysis budget was exceeded\n";
+    Suppressed += R.Suppressed;
     for (const std::vector<Diagnostic> &D : R.Findings) {
-      const Diagnostic &W = D.front();
-      if (!Filter.enabled(W.Check))
-        continue;
-      if (suppressed(F, W.At.Line, W.Check) ||
-          Blocks.suppresses(W.At, W.Check)) {
-        ++Suppressed;
-        continue;
-      }
       ++Warnings;
       for (const Diagnostic &X : D) {
         llvm::outs() << Path << ":" << X.At.Line << ":" << X.At.Column << ": "
