@@ -7,7 +7,15 @@ extern "C" const TSLanguage *tree_sitter_python(void);
 namespace streamsafe::py {
 
 SourceFile::SourceFile(std::string Path, std::string Text)
-    : Path(std::move(Path)), Text(std::move(Text)) {}
+    : Path(std::move(Path)), Text(std::move(Text)) {
+  // Python ends a line at "\n", "\r\n" or a lone "\r"; the grammar knows
+  // only the first two. A lone "\r" becomes "\n": one byte for one, so
+  // every offset and column stays, and lines count as Python counts them.
+  for (size_t K = 0; K < this->Text.size(); ++K)
+    if (this->Text[K] == '\r' &&
+        (K + 1 == this->Text.size() || this->Text[K + 1] != '\n'))
+      this->Text[K] = '\n';
+}
 
 SourceFile::~SourceFile() {
   if (Tree)
@@ -61,6 +69,29 @@ bool SourceFile::firstError(Position &At) const {
     return false;
   At = original(At);
   return true;
+}
+
+unsigned SourceFile::depth(Position &Deepest) const {
+  unsigned Depth = 0, Max = 0;
+  TSTreeCursor C = ts_tree_cursor_new(root());
+  Deepest = start(root());
+  for (;;) {
+    if (ts_tree_cursor_goto_first_child(&C)) {
+      if (++Depth > Max) {
+        Max = Depth;
+        Deepest = start(ts_tree_cursor_current_node(&C));
+      }
+      continue;
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&C)) {
+      if (!ts_tree_cursor_goto_parent(&C)) {
+        ts_tree_cursor_delete(&C);
+        Deepest = original(Deepest);
+        return Max;
+      }
+      --Depth;
+    }
+  }
 }
 
 llvm::StringRef SourceFile::text(TSNode N) const {

@@ -36,6 +36,9 @@ public:
   bool parse();
   /// Where the first syntax error is, if the tree has one (as written).
   bool firstError(Position &At) const;
+  /// How many levels the tree nests below its root; \p Deepest is where
+  /// its deepest node begins (as written). Counted without recursion.
+  unsigned depth(Position &Deepest) const;
   /// Where position \p P of the parsed text is in the file as written: the
   /// same, except after a parenthesis a repair inserted on its line.
   Position original(Position P) const { return mapToWritten(P, Inserted); }

@@ -8,6 +8,32 @@
 
 namespace streamsafe::py {
 
+// The grammar's scanner keeps each indentation in a byte: a line indented
+// 256 columns or more (a tab counts 8) is misread, and valid code becomes
+// a syntax error. The first such line, if any.
+static std::optional<Position> deepIndent(llvm::StringRef Text) {
+  unsigned Line = 1;
+  while (!Text.empty()) {
+    auto [L, Rest] = Text.split('\n');
+    unsigned Width = 0;
+    for (char C : L) {
+      if (C == ' ')
+        ++Width;
+      else if (C == '\t')
+        Width += 8;
+      else if (C == '\f')
+        Width = 0;
+      else
+        break;
+    }
+    if (Width >= 256 && !L.trim().empty() && !L.trim().starts_with("#"))
+      return Position{Line, 1};
+    Text = Rest;
+    ++Line;
+  }
+  return std::nullopt;
+}
+
 CheckedFile checkFile(const std::string &Path, std::string Text,
                       const PyOptions &Base,
                       llvm::ArrayRef<std::string> CheckArgs) {
@@ -41,8 +67,29 @@ CheckedFile checkFile(const std::string &Path, std::string Text,
   }
   Position Err;
   if (F.firstError(Err)) {
+    if (std::optional<Position> Deep = deepIndent(F.text())) {
+      R.Errors.push_back(
+          {*Deep, "",
+           "the line is indented 256 columns or more, which the "
+           "Python grammar cannot follow; the file is not analysed",
+           ""});
+      return R;
+    }
     R.Errors.push_back(
         {Err, "", "invalid Python syntax; the file is not analysed", ""});
+    return R;
+  }
+  // The analysis walks expressions and blocks recursively. CPython's own
+  // parser gives up near 3,000 levels; real code stays far below.
+  constexpr unsigned MaxNesting = 3000;
+  Position Deepest;
+  if (unsigned Depth = F.depth(Deepest); Depth > MaxNesting) {
+    R.Errors.push_back({Deepest, "",
+                        "the code nests " + std::to_string(Depth) +
+                            " levels deep, more than the " +
+                            std::to_string(MaxNesting) +
+                            " streamsafe-py follows; the file is not analysed",
+                        ""});
     return R;
   }
   // Unmatched NOLINTBEGIN/END are errors, as clang-tidy reports them; the

@@ -18,6 +18,8 @@
 #include "tools/py/LanguageServer.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/thread.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,7 +54,7 @@ static const char Usage[] =
     "(unreadable, a syntax error, an unmatched NOLINTBEGIN/NOLINTEND) or "
     "misuse\n";
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
   std::vector<std::string> Files;
   std::vector<std::string> CheckArgs;
   bool ListChecks = false, Quiet = false, Lsp = false;
@@ -199,4 +201,15 @@ int main(int argc, char **argv) {
   if (Failed)
     return 2;
   return Warnings ? 1 : 0;
+}
+
+// The lowering recurses on the syntax tree: a thread with a stack large
+// enough for the deepest code checkFile accepts (CheckedFile.cpp's bound).
+int main(int argc, char **argv) {
+  constexpr unsigned StackBytes = 512u << 20;
+  int Exit = 2;
+  llvm::thread T(std::optional<unsigned>(StackBytes),
+                 [&] { Exit = run(argc, argv); });
+  T.join();
+  return Exit;
 }

@@ -657,8 +657,10 @@ def classify(code, stderr, data):
         return "abort"
     if code < 0 or code not in (0, 1, 2):
         return "crash"
-    # Exit 2 for an unmatched NOLINTBEGIN/NOLINTEND is right on valid Python.
-    if code == 2 and b"invalid Python syntax" in stderr and valid_python(data):
+    # Exit 2 for an unmatched NOLINTBEGIN/NOLINTEND is right on valid Python;
+    # any other exit 2 on it (a syntax error, code nested or indented
+    # beyond what the grammar or the analysis follows) rejects valid code.
+    if code == 2 and b"NOLINT" not in stderr and valid_python(data):
         return "rejected"
     return None
 
