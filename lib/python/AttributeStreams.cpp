@@ -28,8 +28,7 @@ namespace streamsafe::py {
 
 namespace {
 
-/// What one assignment gives an attribute.
-enum class Given { Fresh, Nothing, Other };
+using Given = AttributeGiven;
 
 /// `torch.cuda.Stream(...)` (a new stream from the pool), None, or a
 /// conditional of those.
@@ -54,14 +53,6 @@ Given givenBy(TSNode Value, const Imports &I) {
                                                   : Given::Nothing;
   }
   return Given::Other;
-}
-
-/// The def \p N's code belongs to (null: the module's).
-TSNode enclosingDef(TSNode N) {
-  for (TSNode P = ts_node_parent(N); !ts_node_is_null(P); P = ts_node_parent(P))
-    if (is(P, "function_definition"))
-      return P;
-  return TSNode{};
 }
 
 bool staticOrClassMethod(TSNode Def, const SourceFile &F) {
@@ -132,50 +123,61 @@ std::vector<TSNode> HelperIndex::family(TSNode Class) const {
   return Out;
 }
 
-const llvm::StringMap<TSNode> &HelperIndex::freshAttributes(TSNode Class) {
-  auto [It, New] = FreshAttributes.try_emplace(Class.id);
-  if (!New)
-    return It->second;
-  std::vector<TSNode> Family = family(Class);
-  auto InFamily = [&](TSNode C) {
-    return llvm::any_of(Family, [&](TSNode X) { return X.id == C.id; });
+const std::vector<HelperIndex::AttributeWrite> &HelperIndex::attributeWrites() {
+  if (AttributeWrites)
+    return *AttributeWrites;
+  AttributeWrites.emplace();
+  std::vector<AttributeWrite> &Out = *AttributeWrites;
+  // What a def is (its class, its first parameter), once per def.
+  struct DefInfo {
+    TSNode Of;
+    std::string Self;
   };
-  // Per attribute name: not only fresh streams and None (Bad), and the
-  // target of a fresh one (the one in Class's __init__ first, else the
-  // first in the file).
-  llvm::StringSet<> Bad;
-  llvm::StringMap<TSNode> Creation;
-  auto Rank = [&](TSNode Target) {
-    TSNode Def = enclosingDef(Target);
-    bool InInit = !ts_node_is_null(Def) && classOf(Def).id == Class.id &&
-                  F.text(field(Def, "name")) == "__init__";
-    return std::make_pair(!InInit, ts_node_start_byte(Target));
-  };
-  bool Opaque = false; // setattr with a name not written out
-  auto Assigned = [&](llvm::StringRef Name, TSNode Target, TSNode Value) {
-    Given G = ts_node_is_null(Value) ? Given::Other : givenBy(Value, I);
-    if (G == Given::Other) {
-      Bad.insert(Name);
-      return;
+  llvm::DenseMap<const void *, DefInfo> Defs;
+  auto InfoOf = [&](TSNode Def) -> const DefInfo & {
+    auto [D, New] = Defs.try_emplace(Def.id);
+    if (New && !ts_node_is_null(Def)) {
+      D->second.Of = classOf(Def);
+      if (!ts_node_is_null(D->second.Of)) {
+        std::vector<std::string> Params = paramNames(Def, F);
+        if (!Params.empty())
+          D->second.Self = Params[0];
+      }
     }
-    if (G != Given::Fresh)
-      return;
-    auto [C, First] = Creation.try_emplace(Name, Target);
-    if (!First && Rank(Target) < Rank(C->second))
-      C->second = Target;
+    return D->second;
   };
-  std::vector<TSNode> Work{F.root()};
+  auto Write = [&](AttributeWrite::Kind K, llvm::StringRef Name, TSNode Target,
+                   TSNode Value, TSNode Def, TSNode Owner) {
+    AttributeWrite W;
+    W.K = K;
+    W.Name = Name;
+    W.Target = Target;
+    W.Def = Def;
+    W.Owner = Owner;
+    W.Given = ts_node_is_null(Value) ? Given::Other : givenBy(Value, I);
+    Out.push_back(W);
+  };
+  // Each node with its two nearest ancestors above its parent and its
+  // innermost def, kept on the way down (ts_node_parent costs a descent
+  // from the root).
+  struct Visit {
+    TSNode N, Parent, Grand, Great, Def;
+  };
+  std::vector<Visit> Work{{F.root(), TSNode{}, TSNode{}, TSNode{}, TSNode{}}};
   while (!Work.empty()) {
-    TSNode N = Work.back();
+    Visit V = Work.back();
     Work.pop_back();
+    TSNode N = V.N;
+    TSNode InnerDef = is(N, "function_definition") ? N : V.Def;
     for (TSNode C : children(N))
-      Work.push_back(C);
+      Work.push_back({C, N, V.Parent, V.Grand, InnerDef});
     if (is(N, "call") && F.text(field(N, "function")) == "setattr") {
       std::vector<TSNode> A = children(field(N, "arguments"));
       if (A.size() >= 2 && is(A[1], "string"))
-        Bad.insert(F.text(A[1]).trim("'\""));
+        Write(AttributeWrite::Setattr, F.text(A[1]).trim("'\""), {}, {}, V.Def,
+              {});
       else
-        Opaque = true;
+        Write(AttributeWrite::SetattrOpaque, "", {}, {}, V.Def, {});
       continue;
     }
     // `torch.cuda.set_stream(self.x)`: x may be the current stream from
@@ -184,7 +186,8 @@ const llvm::StringMap<TSNode> &HelperIndex::freshAttributes(TSNode Class) {
         apiOf(I.qualify(field(N, "function"))) == PyApi::SetStream) {
       std::vector<TSNode> A = children(field(N, "arguments"));
       if (!A.empty() && is(unparen(A[0]), "attribute"))
-        Bad.insert(F.text(field(unparen(A[0]), "attribute")));
+        Write(AttributeWrite::SetStream,
+              F.text(field(unparen(A[0]), "attribute")), {}, {}, V.Def, {});
       continue;
     }
     bool Assign = is(N, "assignment");
@@ -192,16 +195,16 @@ const llvm::StringMap<TSNode> &HelperIndex::freshAttributes(TSNode Class) {
       continue;
     TSNode Left = unparen(field(N, "left"));
     TSNode Right = field(N, "right");
-    // `x = v` directly in a class body of the family: the class attribute
-    // an object reads before (or instead of) its own.
-    TSNode Body = ts_node_parent(ts_node_parent(N));
+    // `x = v` directly in a class body: the class attribute an object
+    // reads before (or instead of) its own.
+    TSNode Body = V.Grand, Owner = V.Great;
     if (is(Left, "identifier") && is(Body, "block") &&
-        is(ts_node_parent(Body), "class_definition") &&
-        InFamily(ts_node_parent(Body))) {
+        is(Owner, "class_definition")) {
       // `x: T` alone declares it; in a decorated class (a dataclass) it is
       // a field that a generated __init__ sets from a parameter.
-      if (!Assign || !ts_node_is_null(Right) || decorated(ts_node_parent(Body)))
-        Assigned(F.text(Left), Left, Assign ? Right : TSNode{});
+      if (!Assign || !ts_node_is_null(Right) || decorated(Owner))
+        Write(AttributeWrite::ClassBody, F.text(Left), Left,
+              Assign ? Right : TSNode{}, V.Def, Owner);
       continue;
     }
     if (Assign && ts_node_is_null(Right))
@@ -214,27 +217,70 @@ const llvm::StringMap<TSNode> &HelperIndex::freshAttributes(TSNode Class) {
       T = unparen(T);
       if (!is(T, "attribute"))
         continue;
-      llvm::StringRef Name = F.text(field(T, "attribute"));
-      // `self.x = v` in a method of a class outside the family is another
-      // class's attribute; any other object may be one of Class's.
-      TSNode Def = enclosingDef(N);
-      TSNode Of = ts_node_is_null(Def) ? TSNode{} : classOf(Def);
-      std::vector<std::string> Params =
-          ts_node_is_null(Of) ? std::vector<std::string>{} : paramNames(Def, F);
+      const DefInfo &D = InfoOf(V.Def);
       TSNode Object = unparen(field(T, "object"));
-      if (!Params.empty() && is(Object, "identifier") &&
-          F.text(Object) == Params[0] && !InFamily(Of))
-        continue;
-      Assigned(Name, T,
-               Assign && !Unpacked && !is(Right, "assignment") ? Right
-                                                               : TSNode{});
+      bool OwnSelf = !D.Self.empty() && is(Object, "identifier") &&
+                     F.text(Object) == D.Self;
+      Write(AttributeWrite::Member, F.text(field(T, "attribute")), T,
+            Assign && !Unpacked && !is(Right, "assignment") ? Right : TSNode{},
+            V.Def, OwnSelf ? D.Of : TSNode{});
     }
   }
-  if (Opaque)
+  return Out;
+}
+
+const llvm::StringMap<TSNode> &HelperIndex::freshAttributes(TSNode Class) {
+  auto [It, New] = FreshAttributes.try_emplace(Class.id);
+  if (!New)
     return It->second;
+  std::vector<TSNode> Family = family(Class);
+  auto InFamily = [&](TSNode C) {
+    return llvm::any_of(Family, [&](TSNode X) { return X.id == C.id; });
+  };
+  // Per attribute name: not only fresh streams and None (Bad), and the
+  // target of a fresh one (the one in Class's __init__ first, else the
+  // first in the file).
+  llvm::StringSet<> Bad;
+  llvm::StringMap<std::pair<TSNode, TSNode>> Creation; // target, its def
+  auto Rank = [&](TSNode Target, TSNode Def) {
+    bool InInit = !ts_node_is_null(Def) && classOf(Def).id == Class.id &&
+                  F.text(field(Def, "name")) == "__init__";
+    return std::make_pair(!InInit, ts_node_start_byte(Target));
+  };
+  for (const AttributeWrite &W : attributeWrites()) {
+    switch (W.K) {
+    case AttributeWrite::SetattrOpaque:
+      return It->second; // any attribute may be set to anything
+    case AttributeWrite::Setattr:
+    case AttributeWrite::SetStream:
+      Bad.insert(W.Name);
+      continue;
+    case AttributeWrite::ClassBody:
+      if (!InFamily(W.Owner))
+        continue;
+      break;
+    case AttributeWrite::Member:
+      // `self.x = v` in a method of a class outside the family is another
+      // class's attribute; any other object may be one of Class's.
+      if (!ts_node_is_null(W.Owner) && !InFamily(W.Owner))
+        continue;
+      break;
+    }
+    if (W.Given == Given::Other) {
+      Bad.insert(W.Name);
+      continue;
+    }
+    if (W.Given != Given::Fresh)
+      continue;
+    auto [C, First] =
+        Creation.try_emplace(W.Name, std::make_pair(W.Target, W.Def));
+    if (!First &&
+        Rank(W.Target, W.Def) < Rank(C->second.first, C->second.second))
+      C->second = {W.Target, W.Def};
+  }
   for (const auto &E : Creation)
     if (!Bad.contains(E.getKey()))
-      It->second[E.getKey()] = E.second;
+      It->second[E.getKey()] = E.second.first;
   return It->second;
 }
 

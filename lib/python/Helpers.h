@@ -42,6 +42,10 @@ TSNode methodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F);
 TSNode splitAtYield(TSNode Def, std::vector<TSNode> &Before,
                     std::vector<TSNode> &After);
 
+/// What one assignment gives an attribute: a fresh stream, None, or
+/// anything else.
+enum class AttributeGiven : uint8_t { Fresh, Nothing, Other };
+
 class HelperIndex {
 public:
   HelperIndex(const SourceFile &F, const Imports &I);
@@ -100,6 +104,23 @@ private:
   };
   const ClassSections &sections(TSNode Class);
   llvm::DenseMap<const void *, ClassSections> Sections;
+
+  /// One write of an attribute that freshAttributes weighs, found by one
+  /// walk of the file for all classes (AttributeStreams.cpp).
+  struct AttributeWrite {
+    enum Kind : uint8_t {
+      Setattr,       ///< setattr(o, "Name", v): Name may hold anything
+      SetattrOpaque, ///< setattr with a name not written out
+      SetStream,     ///< set_stream(o.Name): Name may be the current stream
+      ClassBody,     ///< `Name = v` in the body of class Owner
+      Member,        ///< `o.Name = v`; Owner: o is the self of its method
+    } K = Setattr;
+    llvm::StringRef Name;
+    TSNode Target{}, Def{}, Owner{};
+    AttributeGiven Given = AttributeGiven::Other;
+  };
+  const std::vector<AttributeWrite> &attributeWrites();
+  std::optional<std::vector<AttributeWrite>> AttributeWrites;
 
   /// The file's classes whose methods may run on an object of \p Class:
   /// its lineage, the classes derived from it and their lineages.
