@@ -12,7 +12,7 @@ bool StreamState::operator==(const StreamState &O) const {
          OtherDevices == O.OtherDevices && StreamVars == O.StreamVars &&
          TensorVars == O.TensorVars && Tensors == O.Tensors &&
          Events == O.Events && Guards == O.Guards &&
-         Unrestored == O.Unrestored && Assumed == O.Assumed &&
+         Unrestored == O.Unrestored && Idle == O.Idle && Assumed == O.Assumed &&
          ThreadStart == O.ThreadStart && SpawnerStream == O.SpawnerStream &&
          SpawnerSetAt == O.SpawnerSetAt && Deferred == O.Deferred &&
          Signalled == O.Signalled && Capture == O.Capture &&
@@ -293,6 +293,7 @@ unsigned StreamState::join(const StreamState &O,
     if (!llvm::is_contained(Unrestored, U))
       Unrestored.push_back(U);
   llvm::sort(Unrestored);
+  Idle &= O.Idle;
   Capture.join(O.Capture);
   CaptureModes.join(O.CaptureModes);
   // What both paths assumed still holds.

@@ -230,6 +230,10 @@ struct StreamState {
   std::map<VarId, GuardState> Guards;
   /// setCurrentCUDAStream calls that may still be in effect (may: union).
   llvm::SmallVector<SiteId, 2> Unrestored;
+  /// Streams (bit per StreamId) the host saw drain, with nothing enqueued
+  /// on them since, on every path (must: intersection): no earlier work of
+  /// theirs can still use a block the allocator hands out now.
+  uint64_t Idle = 0;
   /// What the branches taken to get here tell about variables that never
   /// change (sorted by variable): paths that contradict each other are kept
   /// apart by the solver, so an infeasible combination is never followed.

@@ -41,8 +41,13 @@ void Transfer::apply(const Fact &F, const fact::Allocate &X, StreamState &S) {
     if (const TensorState *T = S.Tensors.lookup(*Src))
       Fresh.Device = T->Device;
   // A host result of a blocking copy is complete; of a non_blocking one, the
-  // copy may still be running.
-  if (!Host || (X.Async && X.Pinned))
+  // copy may still be running. A block handed out on a stream that is idle
+  // (synchronized, nothing enqueued since) has no earlier user left
+  // running: an allocation alone leaves nothing pending.
+  bool IdleAlloc = !Host && X.AllocateOnly &&
+                   A.Stream != StreamTable::Unknown &&
+                   (S.Idle & StreamTable::bit(A.Stream));
+  if ((!Host || (X.Async && X.Pinned)) && !IdleAlloc)
     Fresh.Writes.push_back(A);
   forgetCovers(S, {Id, F.Site});
   S.Tensors.set(Id, Fresh);
@@ -64,6 +69,8 @@ void Transfer::apply(const Fact &F, const fact::Access &X, StreamState &S) {
 void Transfer::enqueue(StorageId Id, TensorState T, const Access &A,
                        StreamState &S) {
   forgetCovers(S, {Id, A.Site});
+  if (A.Stream != StreamTable::Unknown)
+    S.Idle &= ~StreamTable::bit(A.Stream);
   // Is the access ordered after every write? (If not, unsynchronized-access
   // reports it, and that is the finding to fix first.)
   bool Ordered = llvm::all_of(

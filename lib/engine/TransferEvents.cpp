@@ -208,10 +208,13 @@ void Transfer::apply(const Fact &, const fact::StreamSync &X, StreamState &S) {
   completeWhere(S, [&](StorageId, const Access &A) {
     return Y == StreamTable::Unknown || A.visibleTo(Y);
   });
+  if (Y != StreamTable::Unknown && !X.IfHostInvolved)
+    S.Idle |= StreamTable::bit(Y);
 }
 
 void Transfer::apply(const Fact &, const fact::DeviceSync &, StreamState &S) {
   completeWhere(S, [](StorageId, const Access &) { return true; });
+  S.Idle = ~uint64_t(0);
 }
 
 } // namespace streamsafe

@@ -112,10 +112,15 @@ private:
       }
       if (!D.empty()) {
         Result.Findings.push_back(std::move(D));
-        // In a helper run in place, at the helper's line.
+        // In a helper run in place, at the helper's line, with its other
+        // site (if it has one: an unrestored set has none) in the helper
+        // too: what the helper's own analysis finds.
         unsigned Scope = L.IR->Sites[Fd.site()].Scope;
-        ThroughCall.push_back(Fd.CallSite != NoSite && Scope != 0 &&
-                              Scope == L.IR->Sites[pairedSite(Fd)].Scope);
+        SiteId Paired = pairedSite(Fd);
+        ThroughCall.push_back(
+            Scope != 0 &&
+            (Paired == NoSite ||
+             (Fd.CallSite != NoSite && Scope == L.IR->Sites[Paired].Scope)));
       }
     }
   }

@@ -363,14 +363,11 @@ Builder::Value Builder::torchFunction(TSNode N, ApiEffect Effect,
       addTensorArg(First, A.Positional.front(), C, Nodes);
     }
     C.AllocateOnly = naming::allocatesOnly(Bare);
-    // torch.tensor([1, 2], device='cuda'): data written out in the call is
-    // host data (a name may hold a CUDA tensor, copied on the device).
-    if (naming::copiesData(Bare) && !A.Positional.empty()) {
-      llvm::StringRef K = type(unparen(A.Positional.front()));
-      C.FromHostData = K == "list" || K == "tuple" || K == "integer" ||
-                       K == "float" || K == "list_comprehension" ||
-                       K == "true" || K == "false";
-    }
+    // torch.tensor([1, 2], device='cuda'): data written out in the call,
+    // or a name bound only to such data, is host data (any other name may
+    // hold a CUDA tensor, copied on the device).
+    if (naming::copiesData(Bare) && !A.Positional.empty())
+      C.FromHostData = isHostData(A.Positional.front(), *St->S, F);
     // device='cuda:1': allocated on device 1's current stream.
     if (std::optional<int8_t> Index = deviceIndex(Dev))
       C.Device = *Index;

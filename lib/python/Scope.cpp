@@ -344,6 +344,22 @@ public:
 
 } // namespace
 
+bool isHostDataLiteral(TSNode Expr) {
+  llvm::StringRef K = type(unparen(Expr));
+  return K == "list" || K == "tuple" || K == "integer" || K == "float" ||
+         K == "list_comprehension" || K == "true" || K == "false";
+}
+
+bool isHostData(TSNode Expr, const Scope &S, const SourceFile &F) {
+  Expr = unparen(Expr);
+  if (isHostDataLiteral(Expr))
+    return true;
+  if (!is(Expr, "identifier"))
+    return false;
+  const Scope *Owner = S.owner(F.text(Expr));
+  return Owner && Owner->HostData.contains(F.text(Expr));
+}
+
 const Scope *Scope::owner(llvm::StringRef Name) const {
   for (const Scope *S = this; S; S = S->Parent)
     if (S->Locals.count(Name))
@@ -528,6 +544,18 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
       S->TensorLists.insert(E.getKey());
   for (const auto &E : C.Values)
     S->Bindings[E.getKey()] = E.second;
+  for (const auto &E : C.Values) {
+    llvm::StringRef Name = E.getKey();
+    bool Param =
+        llvm::any_of(S->Params, [&](TSNode P) { return F.text(P) == Name; });
+    if (Param || C.NotLocal.contains(Name) || C.Augmented.contains(Name) ||
+        C.Elements.count(Name) || C.Appended.count(Name))
+      continue;
+    if (llvm::all_of(E.second, [](TSNode V) {
+          return !ts_node_is_null(V) && isHostDataLiteral(V);
+        }))
+      S->HostData.insert(Name);
+  }
   for (const auto &E : C.Elements)
     S->Elements[E.getKey()] = E.second;
   // A device bound once, to a literal: `cuda = torch.device('cuda')`.

@@ -45,6 +45,10 @@ struct Scope {
   /// Containers.cpp): every binding is a container of tensors (a literal,
   /// a comprehension, chunk()/split()/unbind()), every append a tensor.
   llvm::StringSet<> TensorLists;
+  /// Names (not parameters) whose every binding is host data written out
+  /// (isHostDataLiteral): what `torch.tensor(name, device=...)` copies
+  /// from the host, as it copies the literal.
+  llvm::StringSet<> HostData;
 
   /// The scope that binds \p Name as seen from here (null: none does).
   const Scope *owner(llvm::StringRef Name) const;
@@ -65,6 +69,12 @@ std::unique_ptr<Scope>
 makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
           const Imports &I,
           const llvm::StringMap<VarClass> *ParamClasses = nullptr);
+
+/// Host data written out: a list, tuple, number or boolean literal, or a
+/// list comprehension.
+bool isHostDataLiteral(TSNode Expr);
+/// \p Expr is host data in \p S: such a literal, or a name of HostData.
+bool isHostData(TSNode Expr, const Scope &S, const SourceFile &F);
 
 /// The class of the value \p Expr denotes in \p S.
 VarClass classOfExpr(TSNode Expr, const Scope &S, const SourceFile &F,

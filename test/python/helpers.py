@@ -49,6 +49,13 @@ def sets_its_own():
     # CHECK-NOTES: :[[@LINE-2]]:29: note: 'sets_its_own' can return here with the stream still set
 
 
+# Its caller leaves the same set in place: the helper's fix is the one fix,
+# so the set is reported once, in the helper (not again in each caller).
+def calls_a_setter_of_its_own():
+    sets_its_own()
+    return None
+
+
 # Helpers that wait, record and record_stream do so at the call.
 def wait_for(s, e):
     s.wait_event(e)

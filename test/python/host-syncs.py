@@ -116,3 +116,57 @@ def tensor_from_a_name(x: torch.Tensor, data):
     return h.sum()
     # CHECK-NOTES: :[[@LINE-1]]:12: warning: the host reads tensor 'h' while a non_blocking copy into it on the caller's current stream may still be running; synchronize the stream or an event first [streamsafe-host-read-before-sync]
     # CHECK-NOTES: :[[@LINE-4]]:5: note: the non_blocking copy is enqueued on the caller's current stream here
+
+
+# A local bound only to data written out is host data as the literal is.
+def tensor_from_a_local_literal(x: torch.Tensor, n):
+    h = torch.empty(4, pin_memory=True)
+    h.copy_(x, non_blocking=True)
+    blocks = (0, 2, 0)
+    if n:
+        blocks = [1, 2]
+    idx = torch.tensor(blocks, device="cuda")
+    return h.sum()
+
+
+# One binding of the name is not host data (a CUDA tensor may be copied
+# on the device), nor is a parameter's default: no wait.
+def tensor_from_a_local_maybe_cuda(x: torch.Tensor, n, given=(0, 1)):
+    h = torch.empty(4, pin_memory=True)
+    h.copy_(x, non_blocking=True)
+    blocks = (0, 2, 0)
+    if n:
+        blocks = x[:2]
+    idx = torch.tensor(blocks, device="cuda")
+    jdx = torch.tensor(given, device="cuda")
+    return h.sum()
+    # CHECK-NOTES: :[[@LINE-1]]:12: warning: the host reads tensor 'h' while a non_blocking copy into it on the caller's current stream may still be running; synchronize the stream or an event first [streamsafe-host-read-before-sync]
+    # CHECK-NOTES: :[[@LINE-8]]:5: note: the non_blocking copy is enqueued on the caller's current stream here
+
+
+# After torch.cuda.synchronize(), with nothing enqueued on the current
+# stream since, no earlier user of the block empty() hands out can still
+# run: the side stream's write races with nothing.
+def allocation_after_a_synchronize(n: int):
+    side = torch.cuda.Stream()
+    torch.cuda.synchronize()
+    mem = torch.empty(n, device="cuda")
+    with torch.cuda.stream(side):
+        mem.fill_(0)
+    side.synchronize()
+
+
+# Work enqueued on the current stream after the synchronize (x * 2) may
+# still run, and may have freed the block: the allocation is pending.
+def allocation_after_work_after_a_synchronize(x: torch.Tensor, n: int):
+    side = torch.cuda.Stream()
+    torch.cuda.synchronize()
+    y = x * 2
+    mem = torch.empty(n, device="cuda")
+    with torch.cuda.stream(side):
+        mem.fill_(0)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'mem' is written on pool stream 'side' while its allocation on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'side' here
+        # CHECK-NOTES: :[[@LINE-5]]:11: note: 'mem' is allocated on the caller's current stream here
+    side.synchronize()
+    return y
