@@ -24,19 +24,25 @@ std::optional<std::string> uriToPath(llvm::StringRef Uri) {
   return Path;
 }
 
-llvm::StringRef lineOf(llvm::StringRef Text, unsigned Line) {
+// Lines end at "\n", "\r\n" or a lone "\r", as the protocol (and Python)
+// says. Where line \p Line begins (npos: there is none).
+static size_t lineStart(llvm::StringRef Text, unsigned Line) {
   size_t Begin = 0;
   for (unsigned L = 0; L < Line; ++L) {
-    size_t Nl = Text.find('\n', Begin);
-    if (Nl == llvm::StringRef::npos)
-      return {};
-    Begin = Nl + 1;
+    size_t End = Text.find_first_of("\r\n", Begin);
+    if (End == llvm::StringRef::npos)
+      return llvm::StringRef::npos;
+    Begin = End + (Text.substr(End).starts_with("\r\n") ? 2 : 1);
   }
-  llvm::StringRef Rest = Text.substr(Begin);
-  Rest = Rest.take_until([](char C) { return C == '\n'; });
-  if (Rest.ends_with("\r"))
-    Rest = Rest.drop_back();
-  return Rest;
+  return Begin;
+}
+
+llvm::StringRef lineOf(llvm::StringRef Text, unsigned Line) {
+  size_t Begin = lineStart(Text, Line);
+  if (Begin == llvm::StringRef::npos)
+    return {};
+  return Text.substr(Begin).take_until(
+      [](char C) { return C == '\n' || C == '\r'; });
 }
 
 /// The byte length of the UTF-8 sequence that starts with \p Lead.
@@ -63,15 +69,12 @@ unsigned utf16Column(llvm::StringRef Line, unsigned Byte) {
 }
 
 size_t offsetOf(llvm::StringRef Text, unsigned Line, unsigned Utf16Column) {
-  size_t Begin = 0;
-  for (unsigned L = 0; L < Line; ++L) {
-    size_t Nl = Text.find('\n', Begin);
-    if (Nl == llvm::StringRef::npos)
-      return Text.size();
-    Begin = Nl + 1;
-  }
+  size_t Begin = lineStart(Text, Line);
+  if (Begin == llvm::StringRef::npos)
+    return Text.size();
   size_t K = Begin;
-  for (unsigned Units = 0; K < Text.size() && Text[K] != '\n';) {
+  for (unsigned Units = 0;
+       K < Text.size() && Text[K] != '\n' && Text[K] != '\r';) {
     unsigned N = sequenceLength(static_cast<unsigned char>(Text[K]));
     unsigned U = N == 4 ? 2 : 1;
     if (Units + U > Utf16Column)
