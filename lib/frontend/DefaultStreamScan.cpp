@@ -11,6 +11,7 @@ std::optional<WorkKind> workKind(ApiEffect E) {
   switch (E) {
   case ApiEffect::MemcpyAsync:
   case ApiEffect::MemsetAsync:
+  case ApiEffect::NcclOnStream:
   case ApiEffect::StreamOrdered:
     return WorkKind::StreamApi;
   case ApiEffect::MemcpySync:

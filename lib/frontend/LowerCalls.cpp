@@ -514,6 +514,7 @@ bool Lowering::lowerMemoryCall(const CallExpr *CE, const ApiEntry &A,
     return true;
   case ApiEffect::MemcpyAsync:
   case ApiEffect::MemsetAsync:
+  case ApiEffect::NcclOnStream:
   case ApiEffect::MemcpySync:
   case ApiEffect::MemsetSync:
   case ApiEffect::MemcpyAndSync: {

@@ -106,6 +106,8 @@ const char *effectName(ApiEffect E) {
     return "MemcpyAsync";
   case ApiEffect::MemsetAsync:
     return "MemsetAsync";
+  case ApiEffect::NcclOnStream:
+    return "NcclOnStream";
   case ApiEffect::MemcpySync:
     return "MemcpySync";
   case ApiEffect::MemsetSync:

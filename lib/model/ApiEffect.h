@@ -67,6 +67,9 @@ enum class ApiEffect : uint8_t {
   MemcpyAndSync, ///< c10::cuda::memcpy_and_sync: Stream, then the host waits
   HostMemcpy,    ///< std::memcpy(dst, src, n): the host touches both
   StreamOrdered, ///< other work issued on Stream (cudaLaunchKernel, ...)
+  // Raw NCCL: a collective or send/recv enqueued on its stream argument.
+  NcclOnStream, ///< ncclAllReduce(send, recv, ..., s): reads Source, writes
+                ///< Dest
   // CUDA graph capture.
   CaptureBegin,          ///< capture_begin(): current stream; or Stream
   CaptureEnd,            ///< capture_end(), cudaStreamEndCapture(s, &g)

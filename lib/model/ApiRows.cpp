@@ -60,6 +60,8 @@ ApiEntry graph(E Effect, int8_t Graph, int8_t Dest, int8_t Stream) {
 // Why a row has one spelling only.
 constexpr const char *CudaRuntime =
     "the CUDA runtime's C API: Python code reaches it only through PyTorch";
+constexpr const char *Nccl =
+    "NCCL's C API: Python code reaches NCCL only through torch.distributed";
 constexpr const char *CppOnly = "C++ only: PyTorch's Python API has no "
                                 "counterpart";
 constexpr const char *NotInPython =
@@ -163,6 +165,17 @@ const ApiRow Rows[] = {
     {"cudaFreeAsync", nullptr, onStream(E::StreamOrdered, 1), CudaRuntime},
     {"cudaLaunchKernel;cudaLaunchCooperativeKernel", nullptr,
      onStream(E::StreamOrdered, 5), CudaRuntime},
+    // Raw NCCL (section 6b): the send buffer is read and the receive
+    // buffer written on the stream argument, the last one.
+    {"ncclAllReduce;ncclBroadcast", nullptr,
+     copy(E::NcclOnStream, 1, 0, -1, -1, 6), Nccl},
+    {"ncclReduce", nullptr, copy(E::NcclOnStream, 1, 0, -1, -1, 7), Nccl},
+    {"ncclAllGather", nullptr, copy(E::NcclOnStream, 1, 0, -1, -1, 5), Nccl},
+    {"ncclReduceScatter", nullptr, copy(E::NcclOnStream, 1, 0, -1, -1, 6),
+     Nccl},
+    {"ncclBcast", nullptr, copy(E::NcclOnStream, 0, -1, -1, -1, 5), Nccl},
+    {"ncclSend", nullptr, copy(E::NcclOnStream, -1, 0, -1, -1, 5), Nccl},
+    {"ncclRecv", nullptr, copy(E::NcclOnStream, 0, -1, -1, -1, 5), Nccl},
     {"cudaMemcpy", nullptr,
      copy(E::MemcpySync, 0, 1, 2, 3, -1, "cudaMemcpyAsync"), CudaRuntime},
     {"cudaMemcpy2D", nullptr,
