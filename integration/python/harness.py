@@ -41,6 +41,18 @@ def differs_value(got, want):
     return abs(float(got) - want) > 1e-3 * abs(want) + 1e-6
 
 
+def single_rank_group():
+    """A one-process NCCL process group (world size 1) on this GPU: its
+    collectives run on the group's internal stream as with more ranks.
+    NVLink multicast stays off (the device tool's rule)."""
+    import torch.distributed as dist
+    for k, v in (("NCCL_NVLS_ENABLE", "0"), ("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1"),
+                 ("NVSHMEM_DISABLE_NVLS", "1")):
+        os.environ.setdefault(k, v)
+    torch.cuda.set_device(0)
+    dist.init_process_group("nccl", store=dist.HashStore(), rank=0, world_size=1)
+
+
 def run(case, variant, body):
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else int(os.environ.get("STREAMSAFE_RUNS", 20))
     warm = int(os.environ.get("STREAMSAFE_WARMUP", 33))

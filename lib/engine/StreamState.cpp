@@ -20,6 +20,11 @@ bool StreamState::operator==(const StreamState &O) const {
          Graphs == O.Graphs;
 }
 
+// Visible to one of the streams of \p Streams (bit per stream).
+static bool visibleToAny(const Access &A, uint64_t Streams) {
+  return (StreamTable::bit(A.Stream) & Streams) || (A.VisibleTo & Streams);
+}
+
 bool EventState::covers(CoveredAccess C) const {
   if (!Snapshot)
     return std::binary_search(Covers.begin(), Covers.end(), C);
@@ -28,7 +33,7 @@ bool EventState::covers(CoveredAccess C) const {
     return false;
   for (const AccessList *L : {&T->Writes, &T->Reads, &T->CrossStreamUses})
     for (const Access &A : *L)
-      if (A.Site == C.second && A.visibleTo(RecordedOn))
+      if (A.Site == C.second && visibleToAny(A, MayBe))
         return true;
   return false;
 }
@@ -42,13 +47,14 @@ void EventState::materialize() {
                            for (const AccessList *L :
                                 {&T.Writes, &T.Reads, &T.CrossStreamUses})
                              for (const Access &A : *L)
-                               if (A.visibleTo(RecordedOn))
+                               if (visibleToAny(A, MayBe))
                                  Covers.push_back({Id, A.Site});
                          });
   llvm::sort(Covers);
   Covers.erase(std::unique(Covers.begin(), Covers.end()), Covers.end());
   Snapshot.reset();
   RecordedOn = StreamTable::Unknown;
+  MayBe = 0;
 }
 
 void EventState::forget(CoveredAccess C) {
@@ -80,12 +86,13 @@ void EventState::intersectCovers(const EventState &O, const TensorMap &Mine,
   if (CoversAll) {
     Snapshot = O.Snapshot;
     RecordedOn = O.RecordedOn;
+    MayBe = O.MayBe;
     Covers = O.Covers;
     CoversAll = false;
     return;
   }
   if (Snapshot && O.Snapshot && RecordedOn == O.RecordedOn &&
-      *Snapshot == *O.Snapshot)
+      MayBe == O.MayBe && *Snapshot == *O.Snapshot)
     return;
   EventState Other = O;
   materialize();
@@ -106,8 +113,8 @@ bool EventState::operator==(const EventState &O) const {
   return MustRecorded == O.MustRecorded && MayRecorded == O.MayRecorded &&
          CoversAll == O.CoversAll &&
          Snapshot.has_value() == O.Snapshot.has_value() &&
-         (!Snapshot ||
-          (RecordedOn == O.RecordedOn && *Snapshot == *O.Snapshot)) &&
+         (!Snapshot || (RecordedOn == O.RecordedOn && MayBe == O.MayBe &&
+                        *Snapshot == *O.Snapshot)) &&
          Covers == O.Covers && LastRecord == O.LastRecord &&
          Declared == O.Declared;
 }

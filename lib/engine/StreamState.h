@@ -132,6 +132,9 @@ struct EventState {
   /// of them captured are listed instead (Covers).
   std::optional<TensorMap> Snapshot;
   StreamId RecordedOn = StreamTable::Unknown;
+  /// The streams RecordedOn may be (StreamTable::mayBe): an access visible
+  /// to any of them may be what the record captured.
+  uint64_t MayBe = 0;
   llvm::SmallVector<CoveredAccess, 4> Covers; ///< sorted, unique
   SiteId LastRecord = NoSite;
   SiteId Declared = NoSite;

@@ -46,6 +46,14 @@ void StreamTable::nameBy(StreamId Id, VarId Var) {
     Syms[Id].Named = Var;
 }
 
+uint64_t StreamTable::mayBe(StreamId Id) const {
+  uint64_t M = 0;
+  for (StreamId S = 0; S < Syms.size() && S < MaxStreams; ++S)
+    if (S == Id || !knownDistinct(S, Id))
+      M |= bit(S);
+  return M;
+}
+
 bool StreamTable::knownDistinct(StreamId A, StreamId B) const {
   if (A == B || A == Unknown || B == Unknown)
     return false;
@@ -64,6 +72,12 @@ bool StreamTable::knownDistinct(StreamId A, StreamId B) const {
   // the caller's current stream only. Anything else may alias: a parameter
   // may be the current stream, the caller's current stream may be the
   // default stream.
+  // A process group's internal stream is no stream the code can name
+  // otherwise; two groups' may be one (two names for one group).
+  bool CollA = Syms[A].Kind == StreamKind::Collective;
+  bool CollB = Syms[B].Kind == StreamKind::Collective;
+  if (CollA || CollB)
+    return !(CollA && CollB);
   auto Fresh = [&](StreamId S) {
     StreamKind K = Syms[S].Kind;
     return K == StreamKind::Pool || K == StreamKind::Created ||

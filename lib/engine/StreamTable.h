@@ -58,6 +58,9 @@ public:
 
   /// True only when the two symbols certainly denote different streams.
   bool knownDistinct(StreamId A, StreamId B) const;
+  /// The streams (bit per StreamId) that \p Id may be: itself and every
+  /// symbol not known to differ from it.
+  uint64_t mayBe(StreamId Id) const;
   StreamKind kind(StreamId Id) const { return Syms[Id].Kind; }
   StreamDesc describe(StreamId Id) const { return Syms[Id]; }
   static uint64_t bit(StreamId Id) { return uint64_t(1) << Id; }

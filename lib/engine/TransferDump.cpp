@@ -53,6 +53,8 @@ std::string streamName(const Function &IR, StreamDesc D) {
     return "global " + Name;
   case StreamKind::SideParameter:
     return "side-parameter " + Name;
+  case StreamKind::Collective:
+    return "collective " + Name;
   case StreamKind::Parameter:
   case StreamKind::Other:
     return "other " + Name;

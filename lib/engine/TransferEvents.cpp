@@ -111,6 +111,10 @@ void Transfer::apply(const Fact &F, const fact::EventRecord &X,
   // The record captures every access that Y has been ordered after so far.
   E.Snapshot = S.Tensors;
   E.RecordedOn = Y;
+  // Y may be another stream the code names (a parameter may be the
+  // caller's current stream): what that one was ordered after may be
+  // captured too, so a wait on the event is not reported as missing it.
+  E.MayBe = Streams.mayBe(Y);
 }
 
 void Transfer::apply(const Fact &, const fact::EventWait &X, StreamState &S) {

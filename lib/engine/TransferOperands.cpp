@@ -159,6 +159,12 @@ StreamId Transfer::streamOf(const StreamRef &R, const StreamState &S) {
   }
   case StreamRef::Created:
     return Streams.get(StreamKind::Created, keyOf(KeySpace::Object, R.Id));
+  case StreamRef::Collective: {
+    StreamId Id =
+        Streams.get(StreamKind::Collective, keyOf(KeySpace::Var, R.Id));
+    Streams.nameBy(Id, R.Id);
+    return Id;
+  }
   case StreamRef::Other: {
     StreamId Id = Streams.get(StreamKind::Other, keyOf(KeySpace::Object, R.Id));
     if (R.Named != NoVar)

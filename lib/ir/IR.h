@@ -111,7 +111,10 @@ struct StreamRef {
              ///< variable: a stream of its own)
     Pool,    ///< the fresh pool stream of one call site (Id: the object)
     Created, ///< the stream one cudaStreamCreate* call made (Id: the object)
-    Other    ///< another stream with a key of its own (Id: the object)
+    Other,   ///< another stream with a key of its own (Id: the object)
+    /// A process group's internal (NCCL) stream (Id and Named: the
+    /// variable that stands for the group)
+    Collective
   } K = Current;
   unsigned Id = 0;
   /// For Other: the variable that names it in messages, if any.

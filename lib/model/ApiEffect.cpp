@@ -108,6 +108,10 @@ const char *effectName(ApiEffect E) {
     return "MemsetAsync";
   case ApiEffect::NcclOnStream:
     return "NcclOnStream";
+  case ApiEffect::Collective:
+    return "Collective";
+  case ApiEffect::CollectiveAsync:
+    return "CollectiveAsync";
   case ApiEffect::MemcpySync:
     return "MemcpySync";
   case ApiEffect::MemsetSync:

@@ -68,8 +68,10 @@ enum class ApiEffect : uint8_t {
   HostMemcpy,    ///< std::memcpy(dst, src, n): the host touches both
   StreamOrdered, ///< other work issued on Stream (cudaLaunchKernel, ...)
   // Raw NCCL: a collective or send/recv enqueued on its stream argument.
-  NcclOnStream, ///< ncclAllReduce(send, recv, ..., s): reads Source, writes
-                ///< Dest
+  NcclOnStream, ///< ncclAllReduce(send, recv, ..., s): Source, Dest, Stream
+  // torch.distributed: a process group's collectives and point-to-point.
+  Collective,      ///< all_reduce(t, async_op=...): reads Source, writes Dest
+  CollectiveAsync, ///< isend(t), irecv(t): always asynchronous
   // CUDA graph capture.
   CaptureBegin,          ///< capture_begin(): current stream; or Stream
   CaptureEnd,            ///< capture_end(), cudaStreamEndCapture(s, &g)
@@ -143,6 +145,11 @@ struct ApiEntry {
   int8_t Direction = -1; ///< the cudaMemcpyKind
   int8_t Mode = -1;      ///< the cudaStreamCaptureMode (absent: global)
   int8_t Graph = -1;     ///< the graph (cudaGraph_t, cudaGraphExec_t)
+  int8_t Group = -1;     ///< a collective's process group
+  int8_t AsyncOp = -1;   ///< a collective's async_op flag
+  /// A collective's keyword names of Dest and Source (Python: `output=`).
+  const char *DestName = nullptr;
+  const char *SourceName = nullptr;
   /// For synchronous runtime calls: the stream-ordered alternative.
   const char *AsyncAlternative = nullptr;
 };

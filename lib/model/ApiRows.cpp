@@ -30,6 +30,19 @@ ApiEntry onEvent(E Effect, int8_t Event, int8_t Stream = -1) {
   A.Stream = Stream;
   return A;
 }
+// torch.distributed.X(dest, source, ..., group, async_op): operand
+// positions and keyword names (in place: one tensor, both).
+ApiEntry collective(E Effect, int8_t Dest, const char *DestName, int8_t Source,
+                    const char *SourceName, int8_t Group, int8_t AsyncOp) {
+  ApiEntry A{Effect};
+  A.Dest = Dest;
+  A.DestName = DestName;
+  A.Source = Source;
+  A.SourceName = SourceName;
+  A.Group = Group;
+  A.AsyncOp = AsyncOp;
+  return A;
+}
 ApiEntry copy(E Effect, int8_t Dest, int8_t Source, int8_t Size,
               int8_t Direction, int8_t Stream,
               const char *AsyncAlternative = nullptr) {
@@ -60,6 +73,9 @@ ApiEntry graph(E Effect, int8_t Graph, int8_t Dest, int8_t Stream) {
 // Why a row has one spelling only.
 constexpr const char *CudaRuntime =
     "the CUDA runtime's C API: Python code reaches it only through PyTorch";
+constexpr const char *C10d =
+    "the C++ c10d::ProcessGroup methods (tensor vectors, options structs, "
+    "intrusive_ptr<Work>) are not modelled yet";
 constexpr const char *Nccl =
     "NCCL's C API: Python code reaches NCCL only through torch.distributed";
 constexpr const char *CppOnly = "C++ only: PyTorch's Python API has no "
@@ -165,6 +181,45 @@ const ApiRow Rows[] = {
     {"cudaFreeAsync", nullptr, onStream(E::StreamOrdered, 1), CudaRuntime},
     {"cudaLaunchKernel;cudaLaunchCooperativeKernel", nullptr,
      onStream(E::StreamOrdered, 5), CudaRuntime},
+    // torch.distributed (docs/api-model.md, "Collectives"): in place, or
+    // (output, input, ...), then the group and async_op.
+    {nullptr, "torch.distributed.all_reduce",
+     collective(E::Collective, 0, "tensor", 0, "tensor", 2, 3), C10d},
+    {nullptr, "torch.distributed.broadcast",
+     collective(E::Collective, 0, "tensor", 0, "tensor", 2, 3), C10d},
+    {nullptr, "torch.distributed.reduce",
+     collective(E::Collective, 0, "tensor", 0, "tensor", 3, 4), C10d},
+    {nullptr, "torch.distributed.all_gather_into_tensor",
+     collective(E::Collective, 0, "output_tensor", 1, "input_tensor", 2, 3),
+     C10d},
+    {nullptr, "torch.distributed.reduce_scatter_tensor",
+     collective(E::Collective, 0, "output", 1, "input", 3, 4), C10d},
+    {nullptr, "torch.distributed.all_to_all_single",
+     collective(E::Collective, 0, "output", 1, "input", 4, 5), C10d},
+    {nullptr, "torch.distributed.all_gather",
+     collective(E::Collective, 0, "tensor_list", 1, "tensor", 2, 3), C10d},
+    {nullptr, "torch.distributed.reduce_scatter",
+     collective(E::Collective, 0, "output", 1, "input_list", 3, 4), C10d},
+    {nullptr, "torch.distributed.all_to_all",
+     collective(E::Collective, 0, "output_tensor_list", 1, "input_tensor_list",
+                2, 3),
+     C10d},
+    {nullptr, "torch.distributed.send",
+     collective(E::Collective, -1, nullptr, 0, "tensor", 2, -1), C10d},
+    {nullptr, "torch.distributed.recv",
+     collective(E::Collective, 0, "tensor", -1, nullptr, 2, -1), C10d},
+    {nullptr, "torch.distributed.isend",
+     collective(E::CollectiveAsync, -1, nullptr, 0, "tensor", 2, -1), C10d},
+    {nullptr, "torch.distributed.irecv",
+     collective(E::CollectiveAsync, 0, "tensor", -1, nullptr, 2, -1), C10d},
+    // The work handle of an asynchronous collective: the stream current at
+    // wait() waits for the collective (no host wait); is_completed() asks.
+    {nullptr, "torch.distributed.Work.wait", fx(E::EventBlock), C10d},
+    {nullptr, "torch.distributed.Work.synchronize", fx(E::EventBlock), C10d},
+    {nullptr, "torch.distributed.Work.block_current_stream", fx(E::EventBlock),
+     C10d},
+    {nullptr, "torch.distributed.Work.is_completed",
+     fx(E::RestrictedEventQuery), C10d},
     // Raw NCCL (section 6b): the send buffer is read and the receive
     // buffer written on the stream argument, the last one.
     {"ncclAllReduce;ncclBroadcast", nullptr,

@@ -30,6 +30,9 @@ PyApi apiOf(llvm::StringRef Q) {
       return PyApi::Thread;
     case ApiEffect::CaptureRegion:
       return PyApi::Graph;
+    case ApiEffect::Collective:
+    case ApiEffect::CollectiveAsync:
+      return PyApi::Collective;
     default:
       break;
     }

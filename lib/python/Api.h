@@ -32,6 +32,7 @@ enum class PyApi {
   Thread,         ///< a new thread (target=...)
   Graph,          ///< a capture region for a with-block
   DeviceContext,  ///< device d is current for a with-block
+  Collective,     ///< a torch.distributed collective (Collectives.h)
 };
 
 PyApi apiOf(llvm::StringRef Qualified);

@@ -14,6 +14,7 @@
 #include "lib/model/Naming.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
+#include "lib/python/Collectives.h"
 
 namespace streamsafe::py {
 
@@ -264,6 +265,8 @@ Builder::Value Builder::apiCall(TSNode N, int ApiInt, const std::string &Q,
     return R;
   case PyApi::TorchFunction:
     return torchFunction(N, torchEffect(Q), torchBareName(Q), A);
+  case PyApi::Collective:
+    return collectiveCall(N, *collectiveRow(Q), A);
   case PyApi::StreamContext:
   case PyApi::Graph:
   case PyApi::DeviceContext:
@@ -578,14 +581,21 @@ Builder::Value Builder::eventMethod(TSNode N, const Value &Self,
   R.Node = N;
   if (Self.Event == NoVar)
     return unknownCall(A, true);
+  // A collective's work handle has methods of its own (wait(timeout)).
+  const ApiRow *Row = nullptr;
+  if (WorkVars.count(Self.Event))
+    Row = pythonApi("torch.distributed.Work." + Method.str());
+  if (!Row)
+    Row = pythonApi("torch.cuda.Event." + Method.str());
   auto StreamArg = [&] {
-    TSNode Arg = A.get(0, "stream");
+    TSNode Arg = Row && Row->Entry.Stream >= 0
+                     ? A.get(Row->Entry.Stream, "stream")
+                     : TSNode{};
     if (ts_node_is_null(Arg) || is(Arg, "none"))
       return StreamRef::current();
     Value S = expr(Arg);
     return S.Class == VarClass::Stream ? S.Stream : StreamRef::unknown();
   };
-  const ApiRow *Row = pythonApi("torch.cuda.Event." + Method.str());
   switch (Row ? Row->Entry.Effect : ApiEffect::None) {
   case ApiEffect::EventRecord: {
     StreamRef S = StreamArg();

@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <tuple>
 
 namespace streamsafe::py {
@@ -63,6 +64,7 @@ private:
     bool FreshEvent = false; ///< torch.cuda.Event(): a new event
     bool RecordOn = false;   ///< s.record_event(): a new event recorded on
     StreamRef RecordStream;  ///< ... this stream
+    bool Work = false;       ///< ... a collective's work handle
     /// Tensors a tuple or list holds (they escape with it).
     llvm::SmallVector<TensorRef, 2> Held;
     TSNode Node = {};
@@ -242,6 +244,10 @@ private:
   Value eventMethod(TSNode N, const Value &Self, llvm::StringRef Method,
                     const Args &A);
   Value unknownCall(const Args &A, bool Escapes);
+  /// A torch.distributed collective (Collectives.cpp).
+  Value collectiveCall(TSNode N, const ApiEntry &Row, const Args &A);
+  /// The internal stream of the process group \p Group (null: default).
+  StreamRef groupStream(TSNode Group);
   /// Whether the current_stream() call \p Query is only made to wait.
   bool onlyWaits(TSNode Query) const;
   /// `threading.Thread(target=f, args=(...), kwargs={...})`.
@@ -396,6 +402,10 @@ private:
   std::map<std::pair<const Scope *, std::string>, VarId> Vars;
   std::map<const void *, ObjectId> Objects;
   std::map<std::pair<std::string, const void *>, VarId> Synthetic;
+  /// Process groups as written, each standing for its internal stream.
+  std::map<std::string, VarId> Groups;
+  /// Event variables that hold a collective's work handle.
+  std::set<VarId> WorkVars;
   std::map<const void *, BodyId> ThreadBodies;
   /// Helpers run in place, by def, object and argument classes (events by
   /// variable: the helper's parameter is the caller's event); none: over

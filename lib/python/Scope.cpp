@@ -3,6 +3,7 @@
 #include "lib/python/Scope.h"
 #include "lib/model/ApiRows.h"
 #include "lib/python/Api.h"
+#include "lib/python/Collectives.h"
 #include "llvm/ADT/STLExtras.h"
 #include <functional>
 #include <optional>
@@ -70,6 +71,12 @@ Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
         return VarClass::Stream;
       case PyApi::NewEvent:
         return VarClass::Event;
+      case PyApi::Collective:
+        // An asynchronous one returns its work handle: an event recorded
+        // on the group's stream.
+        return collectiveMode(N, *collectiveRow(Q), F) == CollectiveMode::Async
+                   ? VarClass::Event
+                   : VarClass::Other;
       case PyApi::TorchFunction:
         return VarClass::Tensor;
       default:

@@ -325,6 +325,10 @@ std::string describeStream(const Function &IR, StreamDesc D) {
     return "global stream " + Name;
   case StreamKind::SideParameter:
     return "stream parameter " + Name;
+  case StreamKind::Collective:
+    if (D.Named == NoVar || IR.var(D.Named).Name.empty())
+      return "the NCCL stream of the default process group";
+    return "the NCCL stream of process group " + Name;
   case StreamKind::Parameter:
   case StreamKind::Other:
     return Name.empty() ? "another stream" : "stream " + Name;

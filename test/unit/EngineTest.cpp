@@ -392,9 +392,9 @@ protected:
   // A stream symbol as "pool 's1'", "entry-current", ...
   static std::string stream(const FunctionResult &R, StreamDesc D) {
     static const char *const Kinds[] = {
-        "unknown",   "default",   "entry-current",  "pool",
-        "created",   "parameter", "executor",       "member",
-        "attribute", "global",    "side-parameter", "other"};
+        "unknown",        "default",    "entry-current", "pool",      "created",
+        "parameter",      "executor",   "member",        "attribute", "global",
+        "side-parameter", "collective", "other"};
     static_assert(std::size(Kinds) == size_t(StreamKind::Other) + 1,
                   "one name per stream kind");
     std::string S = Kinds[static_cast<int>(D.Kind)];

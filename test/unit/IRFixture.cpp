@@ -345,9 +345,9 @@ std::vector<std::string> IRFixture::findings() const {
 
 std::string IRFixture::streamName(const StreamDesc &D) const {
   static const char *const Kinds[] = {
-      "unknown",   "default",   "entry-current",  "pool",
-      "created",   "parameter", "executor",       "member",
-      "attribute", "global",    "side-parameter", "other"};
+      "unknown",        "default",    "entry-current", "pool",      "created",
+      "parameter",      "executor",   "member",        "attribute", "global",
+      "side-parameter", "collective", "other"};
   static_assert(std::size(Kinds) == size_t(StreamKind::Other) + 1,
                 "one name per stream kind");
   std::string S = Kinds[static_cast<int>(D.Kind)];

@@ -180,6 +180,8 @@ std::string str(const Function &IR, const StreamRef &R) {
     return "created";
   case StreamRef::Other:
     return "other";
+  case StreamRef::Collective:
+    return "collective " + str(IR, VarId(R.Id));
   }
   return "?";
 }

@@ -1,0 +1,141 @@
+//===--- Collectives.cpp - torch.distributed calls, lowered ---------------===//
+
+#include "lib/python/Collectives.h"
+#include "lib/model/ApiRows.h"
+#include "lib/python/Builder.h"
+
+namespace streamsafe::py {
+
+const ApiEntry *collectiveRow(llvm::StringRef Qualified) {
+  const ApiRow *R = pythonApi(Qualified);
+  if (!R || (R->Entry.Effect != ApiEffect::Collective &&
+             R->Entry.Effect != ApiEffect::CollectiveAsync))
+    return nullptr;
+  return &R->Entry;
+}
+
+TSNode callArgument(TSNode Call, int Position, const char *Name,
+                    const SourceFile &F) {
+  int K = 0;
+  TSNode ByName{};
+  for (TSNode C : children(field(Call, "arguments"))) {
+    if (is(C, "keyword_argument")) {
+      if (Name && F.text(field(C, "name")) == Name)
+        ByName = field(C, "value");
+      continue;
+    }
+    if (is(C, "list_splat") || is(C, "dictionary_splat"))
+      return TSNode{}; // where the rest goes is not written out
+    if (K++ == Position)
+      return C;
+  }
+  return ByName;
+}
+
+CollectiveMode collectiveMode(TSNode Call, const ApiEntry &Row,
+                              const SourceFile &F) {
+  if (Row.Effect == ApiEffect::CollectiveAsync)
+    return CollectiveMode::Async;
+  if (Row.AsyncOp < 0)
+    return CollectiveMode::Sync;
+  TSNode A = unparen(callArgument(Call, Row.AsyncOp, "async_op", F));
+  if (ts_node_is_null(A) || is(A, "false"))
+    return CollectiveMode::Sync;
+  if (is(A, "true"))
+    return CollectiveMode::Async;
+  return CollectiveMode::Unknown;
+}
+
+StreamRef Builder::groupStream(TSNode Group) {
+  // One stream per group as written (`None` and no group: the default
+  // group); two spellings of one group may be one stream (StreamTable).
+  std::string Key = ts_node_is_null(Group) || is(unparen(Group), "none")
+                        ? std::string()
+                        : F.text(unparen(Group)).str();
+  auto [It, New] = Groups.try_emplace(Key, NoVar);
+  if (New) {
+    Variable V;
+    V.Name = Key;
+    V.Class = VarClass::Other;
+    V.Synthetic = true;
+    IR->Vars.push_back(std::move(V));
+    It->second = IR->Vars.size() - 1;
+  }
+  return {StreamRef::Collective, It->second, It->second};
+}
+
+Builder::Value Builder::collectiveCall(TSNode N, const ApiEntry &Row,
+                                       const Args &A) {
+  auto Operand = [&](int8_t Position, const char *Name) {
+    return Position < 0 ? TSNode{} : A.get(Position, Name ? Name : "");
+  };
+  TSNode OutArg = Operand(Row.Dest, Row.DestName);
+  TSNode InArg = Operand(Row.Source, Row.SourceName);
+  bool InPlace = Row.Dest >= 0 && Row.Dest == Row.Source;
+  Value Out = ts_node_is_null(OutArg) ? Value() : expr(OutArg);
+  Value In = InPlace || ts_node_is_null(InArg) ? Out : expr(InArg);
+  for (const auto &[K, P] : A.Keywords)
+    if (P.id != OutArg.id && P.id != InArg.id)
+      expr(P);
+  CollectiveMode Mode = collectiveMode(N, Row, F);
+  // The handle is followed where a local name (an event, for the scope)
+  // takes it, or where it is dropped (nothing will wait). Anywhere else
+  // (a list, an attribute, an argument) its wait is not seen: taken as
+  // ordered on the current stream, so nothing is reported that a wait
+  // elsewhere may order.
+  TSNode P = ts_node_parent(N);
+  bool Dropped = is(P, "expression_statement");
+  TSNode Left = is(P, "assignment") && field(P, "right").id == N.id
+                    ? field(P, "left")
+                    : TSNode{};
+  bool Bound =
+      is(Left, "identifier") && St->S->classOf(F.text(Left)) == VarClass::Event;
+  if (Mode == CollectiveMode::Async && !Dropped && !Bound)
+    Mode = CollectiveMode::Sync;
+
+  StreamRef On = StreamRef::current();
+  if (Mode == CollectiveMode::Unknown)
+    On = StreamRef::unknown();
+  if (Mode == CollectiveMode::Async) {
+    On = groupStream(Operand(Row.Group, "group"));
+    // The group's stream waits for the current stream at the call.
+    VarId E = syntheticVar("collective", VarClass::Event, TSNode{});
+    emit(site(SiteKind::EventDecl, N), fact::BindEvent{E, true});
+    emit(site(SiteKind::EventRecord, N),
+         fact::EventRecord{E, StreamRef::current()});
+    emit(site(SiteKind::EventWait, N), fact::EventWait{E, On, false});
+  }
+  auto Each = [&](const Value &V, TSNode At, bool Write) {
+    std::vector<TensorRef> Ts;
+    if (V.Class == VarClass::Tensor && V.Tensor)
+      Ts.push_back(V.Tensor);
+    if (V.List)
+      for (const TensorRef &T : elements(V))
+        if (T)
+          Ts.push_back(T);
+    for (const TensorRef &T : Ts) {
+      emit(site(SiteKind::Access, At),
+           fact::Access{Write, T, On, /*Async=*/false, /*Copy=*/false});
+      // The work keeps its tensors from the allocator until it is done
+      // (recordStream up to 2.7, held by the work from 2.8).
+      if (Mode == CollectiveMode::Async)
+        emit(site(SiteKind::Other, At), fact::RecordStream{T, On});
+    }
+  };
+  if (!ts_node_is_null(InArg) && !(InPlace && ts_node_is_null(OutArg)))
+    Each(In, InArg, /*Write=*/false);
+  if (!ts_node_is_null(OutArg))
+    Each(Out, OutArg, /*Write=*/true);
+  Value R;
+  R.Node = N;
+  if (Mode == CollectiveMode::Async) {
+    // The handle: an event recorded on the group's stream after the work.
+    R.Class = VarClass::Event;
+    R.RecordOn = true;
+    R.RecordStream = On;
+    R.Work = true;
+  }
+  return R;
+}
+
+} // namespace streamsafe::py

@@ -1,0 +1,137 @@
+# RUN: %check_streamsafe_py %s
+
+# torch.distributed collectives (docs/api-model.md, "Collectives"). An
+# asynchronous one (async_op=True, isend, irecv) runs on its process group's
+# NCCL stream, ordered after the stream current at the call; its outputs
+# are written (its inputs read) there until work.wait() makes the stream
+# current at the wait wait. A synchronous one is ordered on the current
+# stream. The work keeps its tensors from the allocator until it is done.
+# A handle the analysis cannot follow (in a list, an attribute) is taken
+# as waited: nothing is reported that a wait elsewhere may order.
+import torch
+import torch.distributed as dist
+
+
+# Wrong: the reduced gradient is read before the work is waited.
+def read_before_wait(grad: torch.Tensor):
+    grad.mul_(0.5)
+    work = dist.all_reduce(grad, async_op=True)
+    total = grad.sum()
+    # CHECK-NOTES: :[[@LINE-1]]:13: warning: tensor 'grad' is read on the caller's current stream while its write on the NCCL stream of the default process group may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-3]]:28: note: 'grad' is written on the NCCL stream of the default process group here
+    work.wait()
+    return total
+
+
+# Right: the wait comes first (and the collective waited for the scale).
+def read_after_wait(grad: torch.Tensor):
+    grad.mul_(0.5)
+    work = dist.all_reduce(grad, async_op=True)
+    work.wait()
+    return grad.sum()
+
+
+# Wrong: the handle is dropped; nothing ever waits for the collective.
+def dropped_handle(grad: torch.Tensor):
+    dist.all_reduce(grad, async_op=True)
+    return grad * 2
+    # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'grad' is read on the caller's current stream while its write on the NCCL stream of the default process group may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-3]]:21: note: 'grad' is written on the NCCL stream of the default process group here
+
+
+# Right: a synchronous collective is ordered on the current stream.
+def sync_collective(grad: torch.Tensor, flag: bool):
+    dist.all_reduce(grad)
+    dist.broadcast(grad, 0, async_op=False)
+    return grad * 2
+
+
+# Wrong: the input is overwritten before the all-gather has read it.
+def overwrite_input(x: torch.Tensor, out: torch.Tensor, group):
+    work = dist.all_gather_into_tensor(out, x, group=group, async_op=True)
+    x.zero_()
+    # CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'x' is written on the caller's current stream while its read on the NCCL stream of process group 'group' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-3]]:45: note: 'x' is read on the NCCL stream of process group 'group' here
+    work.wait()
+    return out
+
+
+# Right: overwritten after the wait.
+def overwrite_input_after_wait(x: torch.Tensor, out: torch.Tensor, group):
+    work = dist.all_gather_into_tensor(out, x, group=group, async_op=True)
+    work.wait()
+    x.zero_()
+    return out
+
+
+# Wrong: wait() under another stream makes that stream wait, not the
+# consumer's.
+def wait_under_another_stream(x: torch.Tensor):
+    side = torch.cuda.Stream()
+    work = dist.all_reduce(x, async_op=True)
+    with torch.cuda.stream(side):
+        work.wait()
+    return x + 1
+    # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'x' is read on the caller's current stream while its write on the NCCL stream of the default process group may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-3]]:20: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+    # CHECK-NOTES: :[[@LINE-6]]:28: note: 'x' is written on the NCCL stream of the default process group here
+
+
+# Wrong: issued under a side stream, the collective is ordered after it,
+# not after the current stream's write.
+def issued_under_a_side_stream(x: torch.Tensor):
+    side = torch.cuda.Stream()
+    x.add_(1)
+    with torch.cuda.stream(side):
+        work = dist.all_reduce(x, async_op=True)
+        # CHECK-NOTES: :[[@LINE-1]]:32: warning: tensor 'x' is read on the NCCL stream of the default process group while its write on the caller's current stream may still be pending; nothing makes the NCCL stream of the default process group wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-4]]:5: note: 'x' is written on the caller's current stream here
+    work.wait()
+    return x
+
+
+# Right: the side stream waits for the current one first.
+def issued_under_a_side_stream_that_waits(x: torch.Tensor):
+    side = torch.cuda.Stream()
+    x.add_(1)
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        work = dist.all_reduce(x, async_op=True)
+    work.wait()
+    return x
+
+
+# Handles kept in a list and waited there: not followed, silent.
+def handles_in_a_list():
+    a = torch.ones(4, device="cuda")
+    handles = []
+    handles.append(dist.all_reduce(a, async_op=True))
+    for h in handles:
+        h.wait()
+    return a + 1
+
+
+# Wrong: the received buffer is read before the receive is waited.
+def irecv_read_early(n: int, peer: int):
+    buf = torch.empty(n, device="cuda")
+    req = dist.irecv(buf, peer)
+    y = buf * 2
+    # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'buf' is read on the caller's current stream while its write on the NCCL stream of the default process group may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-3]]:22: note: 'buf' is written on the NCCL stream of the default process group here
+    req.wait()
+    return y
+
+
+# Right: a send buffer dropped after the wait; the work held it until
+# then (no record_stream is missing), and wait(timeout) waits as wait().
+def isend_then_free(n: int, peer: int, timeout):
+    buf = torch.empty(n, device="cuda")
+    buf.fill_(1)
+    req = dist.isend(buf, peer)
+    req.wait(timeout)
+
+
+# async_op not written out as a literal: the stream is not known, silent.
+def async_op_from_a_flag(x: torch.Tensor, flag: bool):
+    work = dist.all_reduce(x, async_op=flag)
+    return x + 1
