@@ -331,6 +331,7 @@ private:
   /// on purpose: in a constructor that keeps it in `self`, or in a def that
   /// keeps it in a module global (ProcessStreams.cpp).
   bool setsForProcess(TSNode Arg) const;
+  bool setsForProcessUncached(TSNode Arg) const;
   /// `set_stream(self.saved)` of an attribute its class saves the current
   /// stream in: a restore.
   bool restoresSaved(TSNode Arg) const;
@@ -406,6 +407,8 @@ private:
   std::map<std::string, VarId> Groups;
   /// Event variables that hold a collective's work handle.
   std::set<VarId> WorkVars;
+  /// setsForProcess's answers, by def and stream as written.
+  mutable std::map<std::pair<const void *, std::string>, bool> ProcessSets;
   std::map<const void *, BodyId> ThreadBodies;
   /// Helpers run in place, by def, object and argument classes (events by
   /// variable: the helper's parameter is the caller's event); none: over

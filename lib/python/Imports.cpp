@@ -74,6 +74,13 @@ static std::string canonical(std::string Path) {
   return Path;
 }
 
+// `a.b.c`: names and attributes only, no call in the chain.
+static bool dottedName(TSNode N) {
+  while (is(N, "attribute"))
+    N = unparen(field(N, "object"));
+  return is(N, "identifier");
+}
+
 std::string Imports::qualify(TSNode N,
                              const llvm::StringSet<> *Shadowed) const {
   N = unparen(N);
@@ -84,10 +91,15 @@ std::string Imports::qualify(TSNode N,
     auto It = Alias.find(Name);
     return It == Alias.end() ? "" : canonical(It->second);
   }
-  // torch.get_device_module(...): torch.cuda.
-  if (is(N, "call") && !DeviceModules.empty() &&
-      DeviceModules.contains(qualify(field(N, "function"), Shadowed)))
-    return CudaModule;
+  // torch.get_device_module(...): torch.cuda. (Its function is a dotted
+  // name: a call of a call's result, `f(x)(y)` or `x.a(y).b(z)`, is never
+  // one, and following those would walk the chain at each of its calls.)
+  if (is(N, "call") && !DeviceModules.empty()) {
+    TSNode Fn = unparen(field(N, "function"));
+    if (dottedName(Fn) && DeviceModules.contains(qualify(Fn, Shadowed)))
+      return CudaModule;
+    return "";
+  }
   if (is(N, "attribute")) {
     std::string Base = qualify(field(N, "object"), Shadowed);
     if (Base.empty())

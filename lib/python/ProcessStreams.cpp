@@ -21,6 +21,15 @@ namespace streamsafe::py {
 bool Builder::setsForProcess(TSNode Arg) const {
   if (!St || !St->S || St->S->K != Scope::Def || ts_node_is_null(Arg))
     return false;
+  // Once per def and stream as written: each answer walks the def's body.
+  auto Key = std::make_pair(St->S->Node.id, F.text(unparen(Arg)).str());
+  auto [It, New] = ProcessSets.try_emplace(Key, false);
+  if (New)
+    It->second = setsForProcessUncached(Arg);
+  return It->second;
+}
+
+bool Builder::setsForProcessUncached(TSNode Arg) const {
   TSNode Def = St->S->Node;
   TSNode Body = field(Def, "body");
   Arg = unparen(Arg);

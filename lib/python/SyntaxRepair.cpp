@@ -36,7 +36,10 @@ struct Leaf {
   int Depth = 0;           ///< brackets open before it
 };
 
-void collectLeaves(TSNode N, bool InError, std::vector<Leaf> &Out) {
+// \p ParentError: N's parent is an ERROR node (passed down: tree-sitter
+// finds a parent by descending from the root).
+void collectLeaves(TSNode N, bool InError, bool ParentError,
+                   std::vector<Leaf> &Out) {
   bool Error = is(N, "ERROR");
   uint32_t Count = ts_node_child_count(N);
   if (Count == 0) {
@@ -49,13 +52,12 @@ void collectLeaves(TSNode N, bool InError, std::vector<Leaf> &Out) {
     L.StartColumn = ts_node_start_point(N).column;
     L.InError = InError || Error;
     L.Missing = ts_node_is_missing(N);
-    TSNode P = ts_node_parent(N);
-    L.ErrorChild = Error || is(P, "ERROR");
+    L.ErrorChild = Error || ParentError;
     Out.push_back(L);
     return;
   }
   for (uint32_t I = 0; I < Count; ++I)
-    collectLeaves(ts_node_child(N, I), InError || Error, Out);
+    collectLeaves(ts_node_child(N, I), InError || Error, Error, Out);
 }
 
 bool opens(const Leaf &L) {
@@ -173,7 +175,7 @@ static bool later(Position A, Position B) {
 
 static std::vector<Leaf> leavesOf(const SourceFile &F) {
   std::vector<Leaf> Ls;
-  collectLeaves(F.root(), false, Ls);
+  collectLeaves(F.root(), false, false, Ls);
   int Depth = 0;
   for (Leaf &L : Ls) {
     if (closes(L))

@@ -1,7 +1,8 @@
 """Writes a stream-using Python file whose one expression nests N levels.
 
 deep_code.py SHAPE N OUT, SHAPE one of: plus (a + a + ...), call
-(f(x)(x)...), attr (x.a.a...), neg (- - ... x), subscript (x[0][0]...).
+(f(x)(x)...), attr (x.a.a...), neg (- - ... x), subscript (x[0][0]...),
+methods (x.a(x).a(x)...).
 """
 import sys
 
@@ -12,6 +13,7 @@ expr = {
     "attr": lambda: "x" + ".a" * n,
     "neg": lambda: "-" * n + "x",
     "subscript": lambda: "x" + "[0]" * n,
+    "methods": lambda: "x" + ".a(x)" * (n // 2),  # two levels a call
 }[shape]()
 with open(out, "w") as f:
     f.write("import torch\n\n\ndef f(x):\n"
