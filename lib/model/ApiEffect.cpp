@@ -112,6 +112,8 @@ const char *effectName(ApiEffect E) {
     return "Collective";
   case ApiEffect::CollectiveAsync:
     return "CollectiveAsync";
+  case ApiEffect::CollectiveFunctional:
+    return "CollectiveFunctional";
   case ApiEffect::MemcpySync:
     return "MemcpySync";
   case ApiEffect::MemsetSync:

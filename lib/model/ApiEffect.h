@@ -72,6 +72,8 @@ enum class ApiEffect : uint8_t {
   // torch.distributed: a process group's collectives and point-to-point.
   Collective,      ///< all_reduce(t, async_op=...): reads Source, writes Dest
   CollectiveAsync, ///< isend(t), irecv(t): always asynchronous
+  CollectiveFunctional, ///< funcol.all_reduce(t, ...): reads Source, returns
+                        ///< a tensor that waits wherever it is used
   // CUDA graph capture.
   CaptureBegin,          ///< capture_begin(): current stream; or Stream
   CaptureEnd,            ///< capture_end(), cudaStreamEndCapture(s, &g)

@@ -212,6 +212,19 @@ const ApiRow Rows[] = {
      collective(E::CollectiveAsync, -1, nullptr, 0, "tensor", 2, -1), C10d},
     {nullptr, "torch.distributed.irecv",
      collective(E::CollectiveAsync, 0, "tensor", -1, nullptr, 2, -1), C10d},
+    // Functional collectives: out of place, always on the group's stream;
+    // the result waits (wait_tensor) at its first use, on the stream
+    // current there.
+    {nullptr, "torch.distributed._functional_collectives.all_reduce",
+     collective(E::CollectiveFunctional, -1, nullptr, 0, "self", 2, -1), C10d},
+    {nullptr, "torch.distributed._functional_collectives.all_gather_tensor",
+     collective(E::CollectiveFunctional, -1, nullptr, 0, "self", 2, -1), C10d},
+    {nullptr, "torch.distributed._functional_collectives.reduce_scatter_tensor",
+     collective(E::CollectiveFunctional, -1, nullptr, 0, "self", 3, -1), C10d},
+    {nullptr, "torch.distributed._functional_collectives.all_to_all_single",
+     collective(E::CollectiveFunctional, -1, nullptr, 0, "self", 3, -1), C10d},
+    {nullptr, "torch.distributed._functional_collectives.broadcast",
+     collective(E::CollectiveFunctional, -1, nullptr, 0, "self", 2, -1), C10d},
     // The work handle of an asynchronous collective: the stream current at
     // wait() waits for the collective (no host wait); is_completed() asks.
     {nullptr, "torch.distributed.Work.wait", fx(E::EventBlock), C10d},

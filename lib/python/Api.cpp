@@ -32,6 +32,7 @@ PyApi apiOf(llvm::StringRef Q) {
       return PyApi::Graph;
     case ApiEffect::Collective:
     case ApiEffect::CollectiveAsync:
+    case ApiEffect::CollectiveFunctional:
       return PyApi::Collective;
     default:
       break;

@@ -246,6 +246,9 @@ private:
   Value unknownCall(const Args &A, bool Escapes);
   /// A torch.distributed collective (Collectives.cpp).
   Value collectiveCall(TSNode N, const ApiEntry &Row, const Args &A);
+  /// A functional collective (Collectives.cpp): \p In is its input.
+  Value functionalCollective(TSNode N, const ApiEntry &Row, const Args &A,
+                             const Value &In, TSNode InArg);
   /// The internal stream of the process group \p Group (null: default).
   StreamRef groupStream(TSNode Group);
   /// Whether the current_stream() call \p Query is only made to wait.

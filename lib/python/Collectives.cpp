@@ -9,7 +9,8 @@ namespace streamsafe::py {
 const ApiEntry *collectiveRow(llvm::StringRef Qualified) {
   const ApiRow *R = pythonApi(Qualified);
   if (!R || (R->Entry.Effect != ApiEffect::Collective &&
-             R->Entry.Effect != ApiEffect::CollectiveAsync))
+             R->Entry.Effect != ApiEffect::CollectiveAsync &&
+             R->Entry.Effect != ApiEffect::CollectiveFunctional))
     return nullptr;
   return &R->Entry;
 }
@@ -34,6 +35,8 @@ TSNode callArgument(TSNode Call, int Position, const char *Name,
 
 CollectiveMode collectiveMode(TSNode Call, const ApiEntry &Row,
                               const SourceFile &F) {
+  if (Row.Effect == ApiEffect::CollectiveFunctional)
+    return CollectiveMode::Functional;
   if (Row.Effect == ApiEffect::CollectiveAsync)
     return CollectiveMode::Async;
   if (Row.AsyncOp < 0)
@@ -78,6 +81,8 @@ Builder::Value Builder::collectiveCall(TSNode N, const ApiEntry &Row,
     if (P.id != OutArg.id && P.id != InArg.id)
       expr(P);
   CollectiveMode Mode = collectiveMode(N, Row, F);
+  if (Mode == CollectiveMode::Functional)
+    return functionalCollective(N, Row, A, In, InArg);
   // The handle is followed where a local name (an event, for the scope)
   // takes it, or where it is dropped (nothing will wait). Anywhere else
   // (a list, an attribute, an argument) its wait is not seen: taken as
@@ -136,6 +141,27 @@ Builder::Value Builder::collectiveCall(TSNode N, const ApiEntry &Row,
     R.Work = true;
   }
   return R;
+}
+
+Builder::Value Builder::functionalCollective(TSNode N, const ApiEntry &Row,
+                                             const Args &A, const Value &In,
+                                             TSNode InArg) {
+  // The input is read on the group's stream after the current stream, and
+  // held by the work. The result waits for the work wherever it is first
+  // used (AsyncCollectiveTensor), on the stream current there: it is not
+  // followed (what it is ordered after depends on that use).
+  StreamRef On = groupStream(A.get(Row.Group, "group"));
+  VarId E = syntheticVar("collective", VarClass::Event, TSNode{});
+  emit(site(SiteKind::EventDecl, N), fact::BindEvent{E, true});
+  emit(site(SiteKind::EventRecord, N),
+       fact::EventRecord{E, StreamRef::current()});
+  emit(site(SiteKind::EventWait, N), fact::EventWait{E, On, false});
+  if (In.Class == VarClass::Tensor && In.Tensor && !ts_node_is_null(InArg)) {
+    emit(site(SiteKind::Access, InArg),
+         fact::Access{false, In.Tensor, On, /*Async=*/false, /*Copy=*/false});
+    emit(site(SiteKind::Other, InArg), fact::RecordStream{In.Tensor, On});
+  }
+  return Value();
 }
 
 } // namespace streamsafe::py

@@ -24,9 +24,10 @@ const ApiEntry *collectiveRow(llvm::StringRef Qualified);
 
 /// How a collective call runs as written.
 enum class CollectiveMode {
-  Sync,    ///< no async_op, or async_op=False: ordered on the current stream
-  Async,   ///< isend/irecv, async_op=True: on the group's stream, a handle
-  Unknown, ///< async_op not written out as a literal
+  Sync,       ///< no async_op, or async_op=False: ordered on the current stream
+  Async,      ///< isend/irecv, async_op=True: on the group's stream, a handle
+  Unknown,    ///< async_op not written out as a literal
+  Functional, ///< a functional collective: its result waits where used
 };
 CollectiveMode collectiveMode(TSNode Call, const ApiEntry &Row,
                               const SourceFile &F);

@@ -74,9 +74,12 @@ Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
       case PyApi::Collective:
         // An asynchronous one returns its work handle: an event recorded
         // on the group's stream.
-        return collectiveMode(N, *collectiveRow(Q), F) == CollectiveMode::Async
-                   ? VarClass::Event
-                   : VarClass::Other;
+        switch (collectiveMode(N, *collectiveRow(Q), F)) {
+        case CollectiveMode::Async:
+          return VarClass::Event;
+        default:
+          return VarClass::Other;
+        }
       case PyApi::TorchFunction:
         return VarClass::Tensor;
       default:

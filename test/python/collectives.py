@@ -10,6 +10,7 @@
 # as waited: nothing is reported that a wait elsewhere may order.
 import torch
 import torch.distributed as dist
+import torch.distributed._functional_collectives as funcol
 
 
 # Wrong: the reduced gradient is read before the work is waited.
@@ -135,3 +136,23 @@ def isend_then_free(n: int, peer: int, timeout):
 def async_op_from_a_flag(x: torch.Tensor, flag: bool):
     work = dist.all_reduce(x, async_op=flag)
     return x + 1
+
+
+# Functional collectives: out of place, always on the group's stream. The
+# input is read there after the current stream: overwriting it before the
+# result is used races. The result waits wherever it is used (not
+# followed, silent).
+def functional_input_overwritten(x: torch.Tensor, group):
+    y = funcol.all_reduce(x, "sum", group)
+    x.zero_()
+    # CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'x' is written on the caller's current stream while its read on the NCCL stream of process group 'group' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-3]]:27: note: 'x' is read on the NCCL stream of process group 'group' here
+    return y
+
+
+def functional_result_on_a_side_stream(x: torch.Tensor, group):
+    side = torch.cuda.Stream()
+    y = funcol.all_reduce(x, "sum", group)
+    with torch.cuda.stream(side):
+        z = y * 2
+    return z
