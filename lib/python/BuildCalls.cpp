@@ -616,6 +616,11 @@ Builder::Value Builder::eventMethod(TSNode N, const Value &Self,
                           StreamRef::unknown()});
     return R;
   default:
+    // A work handle's other methods (get_future(), ...) hand it on: taken
+    // as waited here (what waits on the future is not followed).
+    if (WorkVars.count(Self.Event))
+      emit(site(SiteKind::EventWait, N),
+           fact::EventWait{Self.Event, StreamRef::current(), false});
     return unknownCall(A, true);
   }
 }

@@ -224,8 +224,12 @@ Builder::Value Builder::expr(TSNode N) {
   N = unparen(N);
   V.Node = N;
   llvm::StringRef T = type(N);
-  if (T == "identifier")
-    return name(N);
+  if (T == "identifier") {
+    Value Named = name(N);
+    if (Named.Class == VarClass::Event)
+      workUse(N, Named);
+    return Named;
+  }
   if (T == "call")
     return call(N);
   if (T == "attribute") {

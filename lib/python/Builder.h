@@ -249,6 +249,11 @@ private:
   /// A functional collective (Collectives.cpp): \p In is its input.
   Value functionalCollective(TSNode N, const ApiEntry &Row, const Args &A,
                              const Value &In, TSNode InArg);
+  /// Whether the name \p Name is bound to a collective's work handle.
+  bool holdsWork(TSNode Name) const;
+  /// A use of the name \p Name (its value \p V) other than a method call
+  /// on it: a work handle is taken as waited there.
+  void workUse(TSNode Name, const Value &V);
   /// The internal stream of the process group \p Group (null: default).
   StreamRef groupStream(TSNode Group);
   /// Whether the current_stream() call \p Query is only made to wait.

@@ -3,6 +3,7 @@
 #include "lib/python/Collectives.h"
 #include "lib/model/ApiRows.h"
 #include "lib/python/Builder.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
 
@@ -162,6 +163,33 @@ Builder::Value Builder::functionalCollective(TSNode N, const ApiEntry &Row,
     emit(site(SiteKind::Other, InArg), fact::RecordStream{In.Tensor, On});
   }
   return Value();
+}
+
+bool Builder::holdsWork(TSNode Name) const {
+  const Scope *Owner = St->S->owner(F.text(Name));
+  if (!Owner)
+    return false;
+  auto It = Owner->Bindings.find(F.text(Name));
+  if (It == Owner->Bindings.end())
+    return false;
+  return llvm::any_of(It->second, [&](TSNode B) {
+    B = unparen(B);
+    return is(B, "call") && collectiveRow(I.qualify(field(B, "function")));
+  });
+}
+
+void Builder::workUse(TSNode Name, const Value &V) {
+  // `w.wait()` and its kin are the handle's own methods (eventMethod).
+  // Any other use hands it to code that may wait on it there (a list of
+  // pending works, `self.pending = w`, a helper, `w is not None`): taken
+  // as a wait at that point, so nothing it may order is reported.
+  TSNode P = ts_node_parent(Name);
+  if (is(P, "attribute") && field(P, "object").id == Name.id)
+    return;
+  if (V.Class != VarClass::Event || V.Event == NoVar || !holdsWork(Name))
+    return;
+  emit(site(SiteKind::EventWait, Name),
+       fact::EventWait{V.Event, StreamRef::current(), false});
 }
 
 } // namespace streamsafe::py

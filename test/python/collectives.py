@@ -156,3 +156,24 @@ def functional_result_on_a_side_stream(x: torch.Tensor, group):
     with torch.cuda.stream(side):
         z = y * 2
     return z
+
+
+# A handle handed on (to a list of pending works, to a future) may be
+# waited by the code it goes to: taken as waited there, silent.
+def handle_kept_for_later(grad: torch.Tensor, pending: list):
+    work = dist.all_reduce(grad, async_op=True)
+    pending.append(work)
+    flush(pending)
+    return grad.sum()
+
+
+def handle_through_a_future(grad: torch.Tensor):
+    work = dist.all_reduce(grad, async_op=True)
+    fut = work.get_future()
+    fut.wait()
+    return grad.sum()
+
+
+def flush(pending):
+    for w in pending:
+        w.wait()
