@@ -254,6 +254,8 @@ private:
   /// A use of the name \p Name (its value \p V) other than a method call
   /// on it: a work handle is taken as waited there.
   void workUse(TSNode Name, const Value &V);
+  /// \p On (a group's stream) waits for the current stream, at \p N.
+  void waitForCurrent(TSNode N, StreamRef On);
   /// The internal stream of the process group \p Group (null: default).
   StreamRef groupStream(TSNode Group);
   /// Whether the current_stream() call \p Query is only made to wait.

@@ -68,6 +68,16 @@ StreamRef Builder::groupStream(TSNode Group) {
   return {StreamRef::Collective, It->second, It->second};
 }
 
+void Builder::waitForCurrent(TSNode N, StreamRef On) {
+  // The group's stream waits for the current stream at the call: an event
+  // recorded there that it waits on (one variable serves every call).
+  VarId E = syntheticVar("collective", VarClass::Event, TSNode{});
+  emit(site(SiteKind::EventDecl, N), fact::BindEvent{E, true});
+  emit(site(SiteKind::EventRecord, N),
+       fact::EventRecord{E, StreamRef::current()});
+  emit(site(SiteKind::EventWait, N), fact::EventWait{E, On, false});
+}
+
 Builder::Value Builder::collectiveCall(TSNode N, const ApiEntry &Row,
                                        const Args &A) {
   auto Operand = [&](int8_t Position, const char *Name) {
@@ -104,12 +114,7 @@ Builder::Value Builder::collectiveCall(TSNode N, const ApiEntry &Row,
     On = StreamRef::unknown();
   if (Mode == CollectiveMode::Async) {
     On = groupStream(Operand(Row.Group, "group"));
-    // The group's stream waits for the current stream at the call.
-    VarId E = syntheticVar("collective", VarClass::Event, TSNode{});
-    emit(site(SiteKind::EventDecl, N), fact::BindEvent{E, true});
-    emit(site(SiteKind::EventRecord, N),
-         fact::EventRecord{E, StreamRef::current()});
-    emit(site(SiteKind::EventWait, N), fact::EventWait{E, On, false});
+    waitForCurrent(N, On);
   }
   auto Each = [&](const Value &V, TSNode At, bool Write) {
     std::vector<TensorRef> Ts;
@@ -152,11 +157,7 @@ Builder::Value Builder::functionalCollective(TSNode N, const ApiEntry &Row,
   // used (AsyncCollectiveTensor), on the stream current there: it is not
   // followed (what it is ordered after depends on that use).
   StreamRef On = groupStream(A.get(Row.Group, "group"));
-  VarId E = syntheticVar("collective", VarClass::Event, TSNode{});
-  emit(site(SiteKind::EventDecl, N), fact::BindEvent{E, true});
-  emit(site(SiteKind::EventRecord, N),
-       fact::EventRecord{E, StreamRef::current()});
-  emit(site(SiteKind::EventWait, N), fact::EventWait{E, On, false});
+  waitForCurrent(N, On);
   if (In.Class == VarClass::Tensor && In.Tensor && !ts_node_is_null(InArg)) {
     emit(site(SiteKind::Access, InArg),
          fact::Access{false, In.Tensor, On, /*Async=*/false, /*Copy=*/false});
