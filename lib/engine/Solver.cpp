@@ -61,9 +61,10 @@ bool assume(StreamState &S, Assumption C) {
   return true;
 }
 
-StreamState joinAll(const StateSet &Set,
-                    const std::function<StorageId(VarId)> &PhiFor,
-                    bool Coarse) {
+StreamState
+joinAll(const StateSet &Set,
+        const std::function<StorageId(VarId, VarId, StorageId)> &PhiFor,
+        bool Coarse) {
   StreamState All;
   for (const StreamState &S : Set)
     All.join(S, PhiFor, Coarse);
@@ -165,9 +166,10 @@ private:
     std::vector<char> Visited(N, 0);
     std::vector<unsigned> Visits(N, 0);
     unsigned JoinWork = 0;
-    std::function<StorageId(VarId)> PhiFor = [this](VarId V) {
-      return T.phiFor(V);
-    };
+    std::function<StorageId(VarId, VarId, StorageId)> PhiFor =
+        [this](VarId V, VarId SameAs, StorageId From) {
+          return T.phiFor(V, SameAs, From);
+        };
     // A loop head (a predecessor comes later in the order), or a block
     // visited a few times already, joins coarsely: an event's covers are
     // what every path's record listed. The finer join is not monotone (what

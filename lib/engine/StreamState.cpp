@@ -258,9 +258,10 @@ static void joinHostRecords(HostRecordList &Into, const HostRecordList &From,
   }
 }
 
-unsigned StreamState::join(const StreamState &O,
-                           const std::function<StorageId(VarId)> &PhiFor,
-                           bool Coarse) {
+unsigned StreamState::join(
+    const StreamState &O,
+    const std::function<StorageId(VarId, VarId, StorageId)> &PhiFor,
+    bool Coarse) {
   if (!O.Reachable)
     return 0;
   if (!Reachable) {
@@ -315,6 +316,10 @@ unsigned StreamState::join(const StreamState &O,
   std::vector<std::pair<VarId, StorageId>> Phis;
   std::vector<VarId> Dropped;
   std::vector<std::pair<StorageId, TensorState>> PhiStates;
+  // Variables bound to one storage on each path (a view and its base:
+  // `b = torch.empty(...); v = b[1:]` in each branch) share one phi, so
+  // they stay one storage after the join.
+  std::map<std::pair<StorageId, StorageId>, VarId> FirstOfPair;
   TensorVarMap::diff(
       TensorVars, O.TensorVars,
       [&](VarId V, const StorageId *Mine, const StorageId *Theirs) {
@@ -329,7 +334,12 @@ unsigned StreamState::join(const StreamState &O,
           Dropped.push_back(V);
           return;
         }
-        StorageId Phi = PhiFor(V);
+        auto [Pair, New] = FirstOfPair.try_emplace({*Mine, *Theirs}, V);
+        if (!New) {
+          Phis.push_back({V, PhiFor(V, Pair->second, *Mine)});
+          return;
+        }
+        StorageId Phi = PhiFor(V, NoVar, *Mine);
         TensorState Merged;
         bool Any = false;
         for (const TensorState *T :

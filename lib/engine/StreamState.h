@@ -274,9 +274,10 @@ struct StreamState {
   /// gives for it afterwards, with both storages' states joined; without \p
   /// PhiFor such a variable is dropped (no longer followed). Returns the number
   /// of entries that differed (the work done). \p Coarse: see intersectCovers.
-  unsigned join(const StreamState &O,
-                const std::function<StorageId(VarId)> &PhiFor = nullptr,
-                bool Coarse = false);
+  unsigned join(
+      const StreamState &O,
+      const std::function<StorageId(VarId, VarId, StorageId)> &PhiFor = nullptr,
+      bool Coarse = false);
 };
 
 //===-- Captured work (CapturedTensors.cpp) --------------------------===//

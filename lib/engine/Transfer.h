@@ -69,7 +69,12 @@ public:
   unsigned takeWork() { return std::exchange(Work, 0); }
   /// The storage a tensor variable names after paths that bound it to
   /// different storages meet.
-  StorageId phiFor(VarId V);
+  /// The storage \p V names where paths that bound it to different
+  /// storages meet: its own, or \p SameAs's when that variable was bound
+  /// to the same storage as \p V on each path (a view and its base). A
+  /// shared phi is named as \p From (a storage on one path) is, when that
+  /// name is one of the sharers (the base, not a view).
+  StorageId phiFor(VarId V, VarId SameAs, StorageId From);
 
   //===-- Queries (the Diagnoser and the dump use them)
   //--------------------===//

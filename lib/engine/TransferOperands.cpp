@@ -30,9 +30,14 @@ StorageId Transfer::storageFor(uint64_t Key, VarId Named, bool Persistent) {
   return Id;
 }
 
-StorageId Transfer::phiFor(VarId V) {
-  StorageId Id = storageFor(keyOf(KeySpace::Phi, V), V, /*Persistent=*/false);
-  Storages[Id].Named = V;
+StorageId Transfer::phiFor(VarId V, VarId SameAs, StorageId From) {
+  VarId Key = SameAs == NoVar ? V : SameAs;
+  StorageId Id =
+      storageFor(keyOf(KeySpace::Phi, Key), Key, /*Persistent=*/false);
+  if (SameAs == NoVar)
+    Storages[Id].Named = Key;
+  if (Storages[From].Named == V)
+    Storages[Id].Named = V;
   if (!llvm::is_contained(Storages[Id].Binders, V))
     Storages[Id].Binders.push_back(V);
   return Id;

@@ -74,3 +74,40 @@ def consume_record_and_drop(x: torch.Tensor):
     r.record_stream(torch.cuda.current_stream())
     del r
     return y
+
+
+# A view and its base bound in each branch stay one storage after the
+# branches meet: returning the base keeps the view's memory alive (the
+# caller owns it), so nothing is missing a record_stream.
+def view_bound_in_branches(y: torch.Tensor, split: bool):
+    side = torch.cuda.Stream()
+    if split:
+        ypad = torch.empty((y.shape[0] + 2, y.shape[1]), device="cuda")
+        ymid = ypad[1:-1, :]
+    else:
+        ypad = torch.empty((y.shape[0], y.shape[1] + 2), device="cuda")
+        ymid = ypad[:, 1:-1]
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        ymid.copy_(y)
+    return ypad
+
+
+# Wrong: the same, but nothing keeps the memory once the function returns
+# (the storage is named after its base).
+def view_bound_in_branches_dropped(y: torch.Tensor, split: bool):
+    side = torch.cuda.Stream()
+    if split:
+        ypad = torch.empty((y.shape[0] + 2, y.shape[1]), device="cuda")
+        ymid = ypad[1:-1, :]
+    else:
+        ypad = torch.empty((y.shape[0], y.shape[1] + 2), device="cuda")
+        ymid = ypad[:, 1:-1]
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        ymid.copy_(y)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'ypad' is used on pool stream 'side' but was allocated on the caller's current stream; when its last reference dies the caching allocator may reuse its memory while pool stream 'side' is still using it [streamsafe-missing-record-stream]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'side' here
+        # CHECK-NOTES: :[[@LINE-10]]:16: note: 'ypad' is allocated on the caller's current stream here
+        # CHECK-NOTES: :[[@LINE+1]]:5: note: the last reference to 'ypad' dies here, with no record_stream on pool stream 'side' and no synchronization with the caller's current stream
+    return None
