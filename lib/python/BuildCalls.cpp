@@ -581,9 +581,12 @@ Builder::Value Builder::eventMethod(TSNode N, const Value &Self,
   R.Node = N;
   if (Self.Event == NoVar)
     return unknownCall(A, true);
-  // A collective's work handle has methods of its own (wait(timeout)).
+  // A collective's work handle (a name the scope binds to a collective)
+  // has methods of its own (wait(timeout)).
+  TSNode Receiver = unparen(field(field(N, "function"), "object"));
+  bool Work = is(Receiver, "identifier") && holdsWork(Receiver);
   const ApiRow *Row = nullptr;
-  if (WorkVars.count(Self.Event))
+  if (Work)
     Row = pythonApi("torch.distributed.Work." + Method.str());
   if (!Row)
     Row = pythonApi("torch.cuda.Event." + Method.str());
@@ -618,7 +621,7 @@ Builder::Value Builder::eventMethod(TSNode N, const Value &Self,
   default:
     // A work handle's other methods (get_future(), ...) hand it on: taken
     // as waited here (what waits on the future is not followed).
-    if (WorkVars.count(Self.Event))
+    if (Work)
       emit(site(SiteKind::EventWait, N),
            fact::EventWait{Self.Event, StreamRef::current(), false});
     return unknownCall(A, true);

@@ -667,8 +667,6 @@ void Builder::bindName(TSNode Target, const Value &V) {
   case VarClass::Event:
     emit(site(SiteKind::EventDecl, Target),
          fact::BindEvent{Var, V.FreshEvent || V.RecordOn});
-    if (V.Work)
-      WorkVars.insert(Var);
     if (V.RecordOn)
       emit(site(SiteKind::EventRecord, V.Node),
            fact::EventRecord{Var, V.RecordStream});

@@ -21,7 +21,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <tuple>
 
 namespace streamsafe::py {
@@ -64,7 +63,6 @@ private:
     bool FreshEvent = false; ///< torch.cuda.Event(): a new event
     bool RecordOn = false;   ///< s.record_event(): a new event recorded on
     StreamRef RecordStream;  ///< ... this stream
-    bool Work = false;       ///< ... a collective's work handle
     /// Tensors a tuple or list holds (they escape with it).
     llvm::SmallVector<TensorRef, 2> Held;
     TSNode Node = {};
@@ -415,8 +413,6 @@ private:
   std::map<std::pair<std::string, const void *>, VarId> Synthetic;
   /// Process groups as written, each standing for its internal stream.
   std::map<std::string, VarId> Groups;
-  /// Event variables that hold a collective's work handle.
-  std::set<VarId> WorkVars;
   /// setsForProcess's answers, by def and stream as written.
   mutable std::map<std::pair<const void *, std::string>, bool> ProcessSets;
   std::map<const void *, BodyId> ThreadBodies;

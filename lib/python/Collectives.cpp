@@ -144,7 +144,6 @@ Builder::Value Builder::collectiveCall(TSNode N, const ApiEntry &Row,
     R.Class = VarClass::Event;
     R.RecordOn = true;
     R.RecordStream = On;
-    R.Work = true;
   }
   return R;
 }
