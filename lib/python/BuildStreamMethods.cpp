@@ -1,0 +1,124 @@
+//===--- BuildStreamMethods.cpp - Methods of streams and events ----------===//
+//
+// s.wait_stream(o), s.wait_event(e), s.record_event(), s.synchronize();
+// e.record(s), e.wait(s), e.synchronize(), e.query(); and the methods of a
+// collective's work handle (wait(timeout), is_completed()), which the model
+// gives rows of their own.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/model/ApiRows.h"
+#include "lib/python/Builder.h"
+
+namespace streamsafe::py {
+
+Builder::Value Builder::streamMethod(TSNode N, const Value &Self,
+                                     llvm::StringRef Method, const Args &A) {
+  Value R;
+  R.Node = N;
+  const ApiRow *Row = pythonApi("torch.cuda.Stream." + Method.str());
+  ApiEffect Effect = Row ? Row->Entry.Effect : ApiEffect::None;
+  if (Effect == ApiEffect::StreamWaitEvent && Row->Entry.Stream >= 0) {
+    // s.wait_stream(o) is an event recorded on o that s waits on. One
+    // variable serves every call (each binds a new event): the wait follows
+    // the record at once, and no stale event is kept in the state.
+    TSNode Arg = A.get(0, "stream");
+    Value Other = expr(Arg);
+    VarId E = syntheticVar("wait_stream", VarClass::Event, TSNode{});
+    emit(site(SiteKind::EventDecl, N), fact::BindEvent{E, true});
+    emit(site(SiteKind::EventRecord, ts_node_is_null(Arg) ? N : Arg),
+         fact::EventRecord{E, Other.Class == VarClass::Stream
+                                  ? Other.Stream
+                                  : StreamRef::unknown()});
+    emit(site(SiteKind::EventWait, N), fact::EventWait{E, Self.Stream, false});
+    return R;
+  }
+  if (Effect == ApiEffect::StreamWaitEvent) { // s.wait_event(e)
+    Value E = expr(A.get(0, "event"));
+    if (E.Class == VarClass::Event && E.Event != NoVar)
+      emit(site(SiteKind::EventWait, N),
+           fact::EventWait{E.Event, Self.Stream, false});
+    return R;
+  }
+  if (Effect == ApiEffect::EventRecord) { // s.record_event(e = None)
+    TSNode Arg = A.get(0, "event");
+    if (!ts_node_is_null(Arg)) {
+      Value E = expr(Arg);
+      if (E.Class == VarClass::Event && E.Event != NoVar)
+        emit(site(SiteKind::EventRecord, N),
+             fact::EventRecord{E.Event, Self.Stream});
+      return E;
+    }
+    R.Class = VarClass::Event;
+    R.RecordOn = true;
+    R.RecordStream = Self.Stream;
+    return R;
+  }
+  if (Effect == ApiEffect::StreamSynchronize) {
+    fact::StreamSync S;
+    S.Stream = Self.Stream;
+    emit(site(SiteKind::Other, N), S);
+    return R;
+  }
+  if (Effect == ApiEffect::RestrictedStreamQuery) {
+    emit(site(SiteKind::Other, N),
+         fact::Restricted{RestrictedCall::StreamQuery, NoVar, Self.Stream});
+    return R;
+  }
+  return unknownCall(A, true);
+}
+
+Builder::Value Builder::eventMethod(TSNode N, const Value &Self,
+                                    llvm::StringRef Method, const Args &A) {
+  Value R;
+  R.Node = N;
+  if (Self.Event == NoVar)
+    return unknownCall(A, true);
+  // A collective's work handle (a name the scope binds to a collective)
+  // has methods of its own (wait(timeout)).
+  TSNode Receiver = unparen(field(field(N, "function"), "object"));
+  bool Work = is(Receiver, "identifier") && holdsWork(Receiver);
+  const ApiRow *Row = nullptr;
+  if (Work)
+    Row = pythonApi("torch.distributed.Work." + Method.str());
+  if (!Row)
+    Row = pythonApi("torch.cuda.Event." + Method.str());
+  auto StreamArg = [&] {
+    TSNode Arg = Row && Row->Entry.Stream >= 0
+                     ? A.get(Row->Entry.Stream, "stream")
+                     : TSNode{};
+    if (ts_node_is_null(Arg) || is(Arg, "none"))
+      return StreamRef::current();
+    Value S = expr(Arg);
+    return S.Class == VarClass::Stream ? S.Stream : StreamRef::unknown();
+  };
+  switch (Row ? Row->Entry.Effect : ApiEffect::None) {
+  case ApiEffect::EventRecord: {
+    StreamRef S = StreamArg();
+    emit(site(SiteKind::EventRecord, N), fact::EventRecord{Self.Event, S});
+    return R;
+  }
+  case ApiEffect::EventBlock: {
+    StreamRef S = StreamArg();
+    emit(site(SiteKind::EventWait, N), fact::EventWait{Self.Event, S, false});
+    return R;
+  }
+  case ApiEffect::EventSynchronize:
+    emit(site(SiteKind::Other, N), fact::EventSync{Self.Event});
+    return R;
+  case ApiEffect::RestrictedEventQuery:
+    emit(site(SiteKind::Other, N),
+         fact::Restricted{RestrictedCall::EventQuery, Self.Event,
+                          StreamRef::unknown()});
+    return R;
+  default:
+    // A work handle's other methods (get_future(), ...) hand it on: taken
+    // as waited here (what waits on the future is not followed).
+    if (Work)
+      emit(site(SiteKind::EventWait, N),
+           fact::EventWait{Self.Event, StreamRef::current(), false});
+    return unknownCall(A, true);
+  }
+}
+
+} // namespace streamsafe::py
