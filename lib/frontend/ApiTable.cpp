@@ -55,6 +55,19 @@ bool isTensorHandleTemplate(llvm::StringRef QualifiedName) {
          QualifiedName == "std::optional" || QualifiedName == "c10::optional";
 }
 
+// c10d::Work or a class derived from it (ProcessGroupNCCL::WorkNCCL).
+static bool isWorkClass(const CXXRecordDecl *RD) {
+  if (!RD || !RD->hasDefinition())
+    return false;
+  RD = RD->getDefinition();
+  if (canonicalName(RD) == "c10d::Work")
+    return true;
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (isWorkClass(B.getType()->getAsCXXRecordDecl()))
+      return true;
+  return false;
+}
+
 ValueClass BuiltinApis::classify(const CXXRecordDecl *RD) {
   if (!RD)
     return ValueClass::None;
@@ -71,6 +84,15 @@ ValueClass BuiltinApis::classify(const CXXRecordDecl *RD) {
         Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
         classify(Spec->getTemplateArgs()[0].getAsType()) == ValueClass::Tensor)
       C = ValueClass::Tensor;
+  // c10::intrusive_ptr<c10d::Work> (or a subclass of it): the work handle
+  // it holds, followed through `w->wait()`.
+  if (C == ValueClass::None && Name == "c10::intrusive_ptr")
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+        Spec && Spec->getTemplateArgs().size() >= 1 &&
+        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+      if (const CXXRecordDecl *Held =
+              Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl())
+        C = isWorkClass(Held) ? ValueClass::Event : ValueClass::None;
   if (Config.EventClasses.contains(Name))
     C = ValueClass::Event;
   else if (Config.StreamGuardClasses.contains(Name))
@@ -214,6 +236,12 @@ ApiEntry BuiltinApis::compute(const FunctionDecl *FD) {
     return entryOf(tensorMethodEffect(FD->getNameAsString(), Language::Cpp));
   if (const ApiEntry *Row = cppApi(Name))
     return *Row;
+  // A method that overrides a row's (ProcessGroupNCCL::allreduce,
+  // WorkNCCL::wait) is that row.
+  if (MD)
+    for (const CXXMethodDecl *O : MD->overridden_methods())
+      if (ApiEntry E = lookup(O); E.Effect != ApiEffect::None)
+        return E;
   // A member of a class template's specialisation: std::future<void>::get
   // is the row std::future::get.
   if (MD && Name.find('<') != std::string::npos)

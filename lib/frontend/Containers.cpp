@@ -503,8 +503,13 @@ ContainerInfo ContainerModel::compute(const VarDecl *V) {
         QualType T = P < Callee->getNumParams()
                          ? Callee->getParamDecl(P)->getType()
                          : QualType();
-        if (!T.isNull() && (!T->isReferenceType() ||
-                            T.getNonReferenceType().isConstQualified())) {
+        // A collective reads or writes the vector's elements in place
+        // (c10d's tensor vectors are taken by non-const reference).
+        bool Collective =
+            Table.lookup(Callee).Effect == ApiEffect::CollectiveAsync;
+        if (Collective ||
+            (!T.isNull() && (!T->isReferenceType() ||
+                             T.getNonReferenceType().isConstQualified()))) {
           E.K = Event::Whole;
           E.Key = R;
           Ok = true;

@@ -183,6 +183,17 @@ void Lowering::lowerCall(const CallExpr *CE, FactList &Out) {
         S.InPlace = true;
         return emit(Out, site(SiteKind::Other, OC), S);
       }
+    // `w->wait()`: reaching the handle hands it nowhere.
+    if ((OC->getOperator() == OO_Arrow || OC->getOperator() == OO_Star) &&
+        OC->getNumArgs() == 1 &&
+        Table.classify(OC->getArg(0)->getType()) == ValueClass::Event)
+      return;
+    // `w = pg->allreduce(v)`: the local handle takes the new work.
+    if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+      if (VarId W = eventVar(OC->getArg(0));
+          W != NoVar &&
+          bindWork(W, OC->getArg(1), site(SiteKind::EventDecl, OC), Out))
+        return;
     if (OC->getNumArgs() >= 1 &&
         Table.classify(OC->getArg(0)->getType()) == ValueClass::Tensor &&
         isa_and_nonnull<CXXMethodDecl>(OC->getDirectCallee()))
@@ -194,7 +205,7 @@ void Lowering::lowerCall(const CallExpr *CE, FactList &Out) {
   if (lowerHostOrderCall(CE, A, Out) || lowerStreamCall(CE, A, Out) ||
       lowerEventCall(CE, A, Out) || lowerMemoryCall(CE, A, Out) ||
       lowerThreadCall(CE, A, Out) || lowerAtenCall(CE, A, Out) ||
-      lowerCaptureCall(CE, A, Out))
+      lowerCaptureCall(CE, A, Out) || lowerCollectiveCall(CE, A, Out))
     return;
   if (A.Effect == ApiEffect::TransparentCast)
     return;

@@ -385,6 +385,10 @@ VarId Lowering::eventVar(const Expr *E) {
   E = stripValue(E, Table);
   if (const auto *UO = dyn_cast_or_null<UnaryOperator>(E))
     E = stripValue(UO->getSubExpr(), Table); // cudaEventRecord(&e) styles
+  // `work->wait()`: the handle behind intrusive_ptr's operator->.
+  if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(E);
+      OC && OC->getOperator() == OO_Arrow && OC->getNumArgs() == 1)
+    E = stripValue(OC->getArg(0), Table);
   if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(E))
     if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
       return varOf(V);

@@ -90,7 +90,7 @@ Lowering::bindParameters(const FunctionDecl &Def,
         }
       break;
     case VarClass::Event:
-      emit(Out, At, fact::EscapeEvent{eventVar(Arg)});
+      handOnEvent(Out, At, Arg);
       break;
     case VarClass::Guard:
       break;
@@ -141,7 +141,7 @@ void Lowering::lowerUnknownCall(const CallExpr *CE, FactList &Out) {
   for (const Expr *Arg : CE->arguments()) {
     ValueClass C = Table.classify(Arg->getType());
     if (C == ValueClass::Event || C == ValueClass::RawEvent)
-      emit(Out, site(SiteKind::Other, CE), fact::EscapeEvent{eventVar(Arg)});
+      handOnEvent(Out, site(SiteKind::Other, CE), Arg);
     GivesStream |= C == ValueClass::Stream || C == ValueClass::RawStream;
     // A task for an executor the analysis does not know may run there.
     if (const LambdaExpr *L = callableOf(Arg))

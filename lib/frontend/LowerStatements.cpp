@@ -136,6 +136,8 @@ void Lowering::bind(const VarDecl *V, const Expr *Value, SiteId At,
          fact::BindStream{Id, Value ? streamRef(Value) : StreamRef::legacy()});
     return;
   case VarClass::Event: {
+    if (bindWork(Id, Value, At, Out))
+      return;
     // Only events born here are followed: one copied, moved or loaded from
     // elsewhere may have been recorded there.
     const auto *Init =

@@ -142,6 +142,16 @@ private:
   bool lowerCaptureModeGuard(const clang::VarDecl *V, const clang::Stmt *DS,
                              FactList &Out);
   void lowerUnknownCall(const clang::CallExpr *CE, FactList &Out);
+
+  //===-- c10d collectives (LowerCollectives.cpp) -------------------------===//
+  /// What becomes of a collective's work handle.
+  enum class WorkUse { Bound, Dropped, HandedOn };
+  WorkUse workUseOf(const clang::CallExpr *CE) const;
+  StreamRef groupStream(const clang::Expr *Group);
+  bool lowerCollectiveCall(const clang::CallExpr *CE, const ApiEntry &A,
+                           FactList &Out);
+  bool bindWork(VarId V, const clang::Expr *Value, SiteId At, FactList &Out);
+  void handOnEvent(FactList &Out, SiteId At, const clang::Expr *Arg);
   bool lowerInlinedCall(const clang::CallExpr *CE, FactList &Out);
   void escapeCapturedEvents(const clang::LambdaExpr &L,
                             const clang::CallExpr *At, FactList &Out);
@@ -314,6 +324,19 @@ private:
   /// one use: the slot variables of each.
   llvm::DenseMap<const void *, VarId> GroupOfUse;
   llvm::DenseMap<VarId, llvm::SmallVector<VarId, 4>> Groups;
+  /// The collectives' state (LowerCollectives.cpp).
+  struct CollectiveState {
+    /// The variable standing for each group's stream, by its declaration.
+    llvm::DenseMap<const clang::NamedDecl *, VarId> Groups;
+    /// The stream each followed collective call runs on, for its handle.
+    llvm::DenseMap<const clang::CallExpr *, StreamRef> Works;
+    /// Event variables holding a collective's work.
+    llvm::DenseSet<VarId> WorkVars;
+    /// Whether a function writes an options struct's asyncOp.
+    llvm::DenseMap<const clang::FunctionDecl *, bool> AsyncOpWritten;
+    /// The event the group's stream waits on at each call.
+    VarId Ready = NoVar;
+  } Collective;
 };
 
 } // namespace streamsafe

@@ -74,8 +74,11 @@ ApiEntry graph(E Effect, int8_t Graph, int8_t Dest, int8_t Stream) {
 constexpr const char *CudaRuntime =
     "the CUDA runtime's C API: Python code reaches it only through PyTorch";
 constexpr const char *C10d =
-    "the C++ c10d::ProcessGroup methods (tensor vectors, options structs, "
-    "intrusive_ptr<Work>) are not modelled yet";
+    "torch.distributed's Python functions; C++ calls the c10d::ProcessGroup "
+    "methods (rows of their own: tensor vectors, always asynchronous)";
+constexpr const char *C10dCpp =
+    "c10d's C++ API: tensor vectors, a work handle from every call; Python's "
+    "are the torch.distributed rows";
 constexpr const char *Nccl =
     "NCCL's C API: Python code reaches NCCL only through torch.distributed";
 constexpr const char *CppOnly = "C++ only: PyTorch's Python API has no "
@@ -233,6 +236,44 @@ const ApiRow Rows[] = {
      C10d},
     {nullptr, "torch.distributed.Work.is_completed",
      fx(E::RestrictedEventQuery), C10d},
+    // c10d's C++ API (docs/api-model.md, "Collectives"): the process
+    // group is the object; every call returns its work
+    // (c10::intrusive_ptr<c10d::Work>) and runs on the group's stream
+    // (asynchronously, as async_op=True). A method that overrides one of
+    // these (ProcessGroupNCCL's, a Backend's) is the same row.
+    {"c10d::ProcessGroup::allreduce;c10d::Backend::allreduce;"
+     "c10d::ProcessGroup::allreduce_coalesced;"
+     "c10d::Backend::allreduce_coalesced;c10d::ProcessGroup::broadcast;"
+     "c10d::Backend::broadcast;c10d::ProcessGroup::reduce;"
+     "c10d::Backend::reduce",
+     nullptr, collective(E::CollectiveAsync, 0, nullptr, 0, nullptr, -1, -1),
+     C10dCpp},
+    {"c10d::ProcessGroup::allgather;c10d::Backend::allgather;"
+     "c10d::ProcessGroup::_allgather_base;c10d::Backend::_allgather_base;"
+     "c10d::ProcessGroup::allgather_into_tensor_coalesced;"
+     "c10d::Backend::allgather_into_tensor_coalesced;"
+     "c10d::ProcessGroup::gather;c10d::Backend::gather;"
+     "c10d::ProcessGroup::scatter;c10d::Backend::scatter;"
+     "c10d::ProcessGroup::reduce_scatter;c10d::Backend::reduce_scatter;"
+     "c10d::ProcessGroup::_reduce_scatter_base;"
+     "c10d::Backend::_reduce_scatter_base;"
+     "c10d::ProcessGroup::reduce_scatter_tensor_coalesced;"
+     "c10d::Backend::reduce_scatter_tensor_coalesced;"
+     "c10d::ProcessGroup::alltoall_base;c10d::Backend::alltoall_base;"
+     "c10d::ProcessGroup::alltoall;c10d::Backend::alltoall",
+     nullptr, collective(E::CollectiveAsync, 0, nullptr, 1, nullptr, -1, -1),
+     C10dCpp},
+    {"c10d::ProcessGroup::send;c10d::Backend::send", nullptr,
+     collective(E::CollectiveAsync, -1, nullptr, 0, nullptr, -1, -1), C10dCpp},
+    {"c10d::ProcessGroup::recv;c10d::Backend::recv;"
+     "c10d::ProcessGroup::recvAnysource;c10d::Backend::recvAnysource",
+     nullptr, collective(E::CollectiveAsync, 0, nullptr, -1, nullptr, -1, -1),
+     C10dCpp},
+    // Work::wait() and synchronize() make the current stream wait for the
+    // collective (ProcessGroupNCCL's WorkNCCL::synchronizeStream).
+    {"c10d::Work::wait;c10d::Work::synchronize", nullptr, fx(E::EventBlock),
+     C10dCpp},
+    {"c10d::Work::isCompleted", nullptr, fx(E::RestrictedEventQuery), C10dCpp},
     // Raw NCCL (section 6b): the send buffer is read and the receive
     // buffer written on the stream argument, the last one.
     {"ncclAllReduce;ncclBroadcast", nullptr,
@@ -403,6 +444,9 @@ const ClassRow Classes[] = {
     {"at::cuda::CUDAEvent;c10::cuda::CUDAEvent", "torch.cuda.Event",
      ValueClass::Event},
     {"c10::Event", "torch.Event", ValueClass::Event},
+    // A collective's work handle, held by c10::intrusive_ptr: an event
+    // recorded on the group's stream after the collective.
+    {"c10d::Work", nullptr, ValueClass::Event, C10dCpp},
     // with torch.cuda.stream(s): a guard for the block.
     {"c10::cuda::CUDAStreamGuard", "torch.cuda.stream;torch.cuda.StreamContext",
      ValueClass::StreamGuard},
