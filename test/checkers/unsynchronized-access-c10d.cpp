@@ -22,11 +22,8 @@ at::Tensor readBeforeWait(c10::intrusive_ptr<c10d::ProcessGroup> pg,
   std::vector<at::Tensor> tensors{grad};
   auto work = pg->allreduce(tensors);
   at::Tensor total = grad.sum();
-  // CHECK-NOTES: :[[@LINE-1]]:22: warning: tensor 'grad' is read on the
-  // caller's current stream while its write on the NCCL stream of process group
-  // 'pg' may still be pending; nothing makes the caller's current stream wait
-  // for it [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:29:
-  // note: 'grad' is written on the NCCL stream of process group 'pg' here
+  // CHECK-NOTES: :[[@LINE-1]]:22: warning: tensor 'grad' is read on the caller's current stream while its write on the NCCL stream of process group 'pg' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:29: note: 'grad' is written on the NCCL stream of process group 'pg' here
   work->wait();
   return total;
 }
@@ -48,11 +45,8 @@ at::Tensor ncclGroupAssigned(c10d::ProcessGroupNCCL &pg, at::Tensor grad) {
   c10::intrusive_ptr<c10d::Work> work;
   work = pg.allreduce(tensors);
   at::Tensor total = grad.sum();
-  // CHECK-NOTES: :[[@LINE-1]]:22: warning: tensor 'grad' is read on the
-  // caller's current stream while its write on the NCCL stream of process group
-  // 'pg' may still be pending; nothing makes the caller's current stream wait
-  // for it [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:23:
-  // note: 'grad' is written on the NCCL stream of process group 'pg' here
+  // CHECK-NOTES: :[[@LINE-1]]:22: warning: tensor 'grad' is read on the caller's current stream while its write on the NCCL stream of process group 'pg' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:23: note: 'grad' is written on the NCCL stream of process group 'pg' here
   work->wait();
   return total;
 }
@@ -64,11 +58,8 @@ void refillBeforeReduceRead(c10d::ProcessGroup &pg, at::Tensor bucket,
   std::vector<at::Tensor> ts{bucket};
   c10::intrusive_ptr<c10d::Work> w = pg.reduce(ts);
   bucket.copy_(next);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 'bucket' is written on the
-  // caller's current stream while its write on the NCCL stream of process group
-  // 'pg' may still be pending; nothing makes the caller's current stream wait
-  // for it [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:48:
-  // note: 'bucket' is written on the NCCL stream of process group 'pg' here
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 'bucket' is written on the caller's current stream while its write on the NCCL stream of process group 'pg' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:48: note: 'bucket' is written on the NCCL stream of process group 'pg' here
   w->wait();
 }
 
@@ -87,11 +78,8 @@ void overwriteBeforeSend(c10d::ProcessGroup &pg, at::Tensor act) {
   std::vector<at::Tensor> ts{act};
   auto w = pg.send(ts, 1, 0);
   act.zero_();
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 'act' is written on the
-  // caller's current stream while its read on the NCCL stream of process group
-  // 'pg' may still be pending; nothing makes the caller's current stream wait
-  // for it [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:20:
-  // note: 'act' is read on the NCCL stream of process group 'pg' here
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 'act' is written on the caller's current stream while its read on the NCCL stream of process group 'pg' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:20: note: 'act' is read on the NCCL stream of process group 'pg' here
   w->wait();
 }
 
@@ -100,11 +88,8 @@ at::Tensor useBeforeRecvWait(c10d::ProcessGroup &pg, at::Tensor act) {
   std::vector<at::Tensor> ts{act};
   auto w = pg.recv(ts, 0, 0);
   at::Tensor y = act.relu();
-  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'act' is read on the caller's
-  // current stream while its write on the NCCL stream of process group 'pg' may
-  // still be pending; nothing makes the caller's current stream wait for it
-  // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:20: note:
-  // 'act' is written on the NCCL stream of process group 'pg' here
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'act' is read on the caller's current stream while its write on the NCCL stream of process group 'pg' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:20: note: 'act' is written on the NCCL stream of process group 'pg' here
   w->wait();
   return y;
 }
@@ -114,11 +99,8 @@ at::Tensor dropped(c10d::ProcessGroup &pg, at::Tensor grad) {
   std::vector<at::Tensor> ts{grad};
   pg.allreduce(ts);
   return grad * 2;
-  // CHECK-NOTES: :[[@LINE-1]]:10: warning: tensor 'grad' is read on the
-  // caller's current stream while its write on the NCCL stream of process group
-  // 'pg' may still be pending; nothing makes the caller's current stream wait
-  // for it [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:16:
-  // note: 'grad' is written on the NCCL stream of process group 'pg' here
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: tensor 'grad' is read on the caller's current stream while its write on the NCCL stream of process group 'pg' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:16: note: 'grad' is written on the NCCL stream of process group 'pg' here
 }
 
 // Wrong: waited under another stream than the consumer's.
@@ -130,13 +112,9 @@ at::Tensor waitOnOtherStream(c10d::ProcessGroup &pg, at::Tensor grad) {
     work->wait();
   }
   return grad * 2;
-  // CHECK-NOTES: :[[@LINE-1]]:10: warning: tensor 'grad' is read on the
-  // caller's current stream while its write on the NCCL stream of process group
-  // 'pg' may still be pending; nothing makes the caller's current stream wait
-  // for it [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:3:
-  // note: the current stream is restored to the caller's current stream here,
-  // when the guard goes out of scope CHECK-NOTES: :[[@LINE-8]]:28: note: 'grad'
-  // is written on the NCCL stream of process group 'pg' here
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: tensor 'grad' is read on the caller's current stream while its write on the NCCL stream of process group 'pg' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-8]]:28: note: 'grad' is written on the NCCL stream of process group 'pg' here
 }
 
 // Wrong (MoE all-to-all): the dispatched tokens are read before the wait.
@@ -144,11 +122,8 @@ at::Tensor dispatchBeforeWait(c10d::ProcessGroup &pg, at::Tensor out,
                               at::Tensor in, std::vector<int64_t> &splits) {
   auto w = pg.alltoall_base(out, in, splits, splits);
   at::Tensor experts = out.mul(2);
-  // CHECK-NOTES: :[[@LINE-1]]:24: warning: tensor 'out' is read on the caller's
-  // current stream while its write on the NCCL stream of process group 'pg' may
-  // still be pending; nothing makes the caller's current stream wait for it
-  // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:29: note:
-  // 'out' is written on the NCCL stream of process group 'pg' here
+  // CHECK-NOTES: :[[@LINE-1]]:24: warning: tensor 'out' is read on the caller's current stream while its write on the NCCL stream of process group 'pg' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:29: note: 'out' is written on the NCCL stream of process group 'pg' here
   w->wait();
   return experts;
 }
