@@ -5,7 +5,7 @@
 #include "../c10d_harness.h"
 #include "../harness.h"
 
-at::Tensor gatherThenRead(c10d::ProcessGroup &PG, float V) {
+at::Tensor gatherThenRead(c10d::ProcessGroupNCCL &PG, float V) {
   at::Tensor In = at::full({it::kN}, V, it::opts());
   at::Tensor Out = at::zeros({it::kN}, it::opts());
   at::cuda::CUDAStream Slow = at::cuda::getStreamFromPool();
