@@ -211,6 +211,11 @@ const ApiRow Rows[] = {
      collective(E::Collective, -1, nullptr, 0, "tensor", 2, -1), C10d},
     {nullptr, "torch.distributed.recv",
      collective(E::Collective, 0, "tensor", -1, nullptr, 2, -1), C10d},
+    // A batch of P2POp(isend | irecv, tensor, peer, group): each op's
+    // tensor is read or written on the group's stream; one work list.
+    {nullptr, "torch.distributed.batch_isend_irecv",
+     collective(E::CollectiveAsync, -1, nullptr, 0, "p2p_op_list", -1, -1),
+     C10d},
     {nullptr, "torch.distributed.isend",
      collective(E::CollectiveAsync, -1, nullptr, 0, "tensor", 2, -1), C10d},
     {nullptr, "torch.distributed.irecv",

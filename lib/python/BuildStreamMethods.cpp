@@ -112,8 +112,12 @@ Builder::Value Builder::eventMethod(TSNode N, const Value &Self,
                           StreamRef::unknown()});
     return R;
   default:
-    // A work handle's other methods (get_future(), ...) hand it on: taken
-    // as waited here (what waits on the future is not followed).
+    // A work's future is the work's event: its wait() (a CUDA future's
+    // wait makes the current stream wait) is followed where a name takes
+    // it. The handle's other methods (then(), value(), ...) hand it on:
+    // taken as waited here.
+    if (Work && Method == "get_future" && is(ts_node_parent(N), "assignment"))
+      return Self;
     if (Work)
       emit(site(SiteKind::EventWait, N),
            fact::EventWait{Self.Event, StreamRef::current(), false});

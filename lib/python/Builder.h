@@ -247,6 +247,15 @@ private:
   /// A functional collective (Collectives.cpp): \p In is its input.
   Value functionalCollective(TSNode N, const ApiEntry &Row, const Args &A,
                              const Value &In, TSNode InArg);
+  /// One P2POp of a batch_isend_irecv list.
+  struct BatchOp {
+    bool Receive = false; ///< irecv (writes), else isend (reads)
+    TSNode At{};
+    Value Tensor;
+    TSNode Group{};
+  };
+  /// The ops of a batch_isend_irecv list, or none when any is not read.
+  std::vector<BatchOp> batchOps(TSNode List);
   /// Whether the name \p Name is bound to a collective's work handle.
   bool holdsWork(TSNode Name) const;
   /// A use of the name \p Name (its value \p V) other than a method call

@@ -91,6 +91,9 @@ Builder::Value Builder::collectiveCall(TSNode N, const ApiEntry &Row,
   for (const auto &[K, P] : A.Keywords)
     if (P.id != OutArg.id && P.id != InArg.id)
       expr(P);
+  std::vector<BatchOp> Batch;
+  if (Row.SourceName && llvm::StringRef(Row.SourceName) == "p2p_op_list")
+    Batch = batchOps(InArg);
   CollectiveMode Mode = collectiveMode(N, Row, F);
   if (Mode == CollectiveMode::Functional)
     return functionalCollective(N, Row, A, In, InArg);
@@ -108,12 +111,22 @@ Builder::Value Builder::collectiveCall(TSNode N, const ApiEntry &Row,
       is(Left, "identifier") && St->S->classOf(F.text(Left)) == VarClass::Event;
   if (Mode == CollectiveMode::Async && !Dropped && !Bound)
     Mode = CollectiveMode::Sync;
+  // batch_isend_irecv([P2POp(isend, a, peer), P2POp(irecv, b, peer)]):
+  // each op's tensor, on the group of the first; ops the analysis cannot
+  // read make the whole batch ordered on the current stream.
+  bool BatchKnown = !Batch.empty();
+  if (Row.SourceName && llvm::StringRef(Row.SourceName) == "p2p_op_list") {
+    In = Value();
+    if (!BatchKnown)
+      Mode = CollectiveMode::Sync;
+  }
 
   StreamRef On = StreamRef::current();
   if (Mode == CollectiveMode::Unknown)
     On = StreamRef::unknown();
   if (Mode == CollectiveMode::Async) {
-    On = groupStream(Operand(Row.Group, "group"));
+    On = groupStream(BatchKnown ? Batch.front().Group
+                                : Operand(Row.Group, "group"));
     waitForCurrent(N, On);
   }
   auto Each = [&](const Value &V, TSNode At, bool Write) {
@@ -133,6 +146,8 @@ Builder::Value Builder::collectiveCall(TSNode N, const ApiEntry &Row,
         emit(site(SiteKind::Other, At), fact::RecordStream{T, On});
     }
   };
+  for (const BatchOp &Op : Batch)
+    Each(Op.Tensor, Op.At, Op.Receive);
   if (!ts_node_is_null(InArg) && !(InPlace && ts_node_is_null(OutArg)))
     Each(In, InArg, /*Write=*/false);
   if (!ts_node_is_null(OutArg))
@@ -146,6 +161,46 @@ Builder::Value Builder::collectiveCall(TSNode N, const ApiEntry &Row,
     R.RecordStream = On;
   }
   return R;
+}
+
+std::vector<Builder::BatchOp> Builder::batchOps(TSNode List) {
+  // The list as written, or a name bound once to one.
+  List = unparen(List);
+  if (is(List, "identifier")) {
+    const Scope *Owner = St->S->owner(F.text(List));
+    auto It = Owner ? Owner->Bindings.find(F.text(List))
+                    : decltype(Owner->Bindings.end()){};
+    if (!Owner || It == Owner->Bindings.end() || It->second.size() != 1 ||
+        ts_node_is_null(It->second.front()))
+      return {};
+    List = unparen(It->second.front());
+  }
+  if (!is(List, "list") && !is(List, "tuple"))
+    return {};
+  std::vector<BatchOp> Ops;
+  for (TSNode E : children(List)) {
+    if (is(E, "comment"))
+      continue;
+    E = unparen(E);
+    if (!is(E, "call") ||
+        I.qualify(field(E, "function")) != "torch.distributed.P2POp")
+      return {};
+    Args A = argsOf(E);
+    std::string Op = I.qualify(A.get(0, "op"));
+    TSNode T = A.get(1, "tensor");
+    if ((Op != "torch.distributed.isend" && Op != "torch.distributed.irecv") ||
+        ts_node_is_null(T))
+      return {};
+    BatchOp B;
+    B.Receive = Op == "torch.distributed.irecv";
+    B.At = T;
+    B.Tensor = expr(T);
+    B.Group = A.get(3, "group");
+    if (!Ops.empty() && F.text(B.Group) != F.text(Ops.front().Group))
+      return {}; // one batch, one group
+    Ops.push_back(B);
+  }
+  return Ops;
 }
 
 Builder::Value Builder::functionalCollective(TSNode N, const ApiEntry &Row,
@@ -174,7 +229,17 @@ bool Builder::holdsWork(TSNode Name) const {
     return false;
   return llvm::any_of(It->second, [&](TSNode B) {
     B = unparen(B);
-    return is(B, "call") && collectiveRow(I.qualify(field(B, "function")));
+    if (!is(B, "call"))
+      return false;
+    TSNode Fn = field(B, "function");
+    if (collectiveRow(I.qualify(Fn)))
+      return true;
+    // `fut = work.get_future()`: the work's future waits as the work does.
+    TSNode Of = unparen(field(Fn, "object"));
+    return is(Fn, "attribute") &&
+           F.text(field(Fn, "attribute")) == "get_future" &&
+           is(Of, "identifier") && Of.id != Name.id &&
+           F.text(Of) != F.text(Name) && holdsWork(Of);
   });
 }
 

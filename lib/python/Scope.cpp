@@ -113,6 +113,9 @@ Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
       if (const ApiRow *R = pythonApi(("torch.cuda.Stream." + Method.str()));
           R && R->Entry.Effect == ApiEffect::EventRecord)
         return VarClass::Event; // s.record_event(): a new event
+    // work.get_future(): the work's future waits as the work does.
+    if (*Recv == VarClass::Event && Method == "get_future")
+      return VarClass::Event;
     return VarClass::Other;
   }
   if (T == "attribute") {

@@ -174,6 +174,87 @@ def handle_through_a_future(grad: torch.Tensor):
     return grad.sum()
 
 
+# Wrong: the work's future is the work's event; the gradient is read
+# before the future's wait() makes the current stream wait.
+def read_before_future_wait(grad: torch.Tensor):
+    work = dist.all_reduce(grad, async_op=True)
+    fut = work.get_future()
+    y = grad * 2
+    # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'grad' is read on the caller's current stream while its write on the NCCL stream of the default process group may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-4]]:28: note: 'grad' is written on the NCCL stream of the default process group here
+    fut.wait()
+    return y
+
+
+# A DDP comm hook: the future's then() hands it on (the callback runs
+# after the collective, DDP waits on the future it returns): silent.
+def comm_hook(grad: torch.Tensor, world: int):
+    work = dist.all_reduce(grad, async_op=True)
+    fut = work.get_future()
+    return fut.then(lambda f: f.value()[0].div_(world))
+
+
+# A future handed to a list that torch.futures.wait_all waits: silent.
+def future_handed_on(grad: torch.Tensor, futs: list):
+    work = dist.all_reduce(grad, async_op=True)
+    fut = work.get_future()
+    futs.append(fut)
+    torch.futures.wait_all(futs)
+    return grad * 2
+
+
+# Pipeline-parallel exchange: batch_isend_irecv of P2POps reads each isend
+# tensor and writes each irecv tensor on the group's stream; its works are
+# waited in a loop. Wrong: the received activation is used before.
+def recv_used_before_wait(send_buf: torch.Tensor, recv_buf: torch.Tensor,
+                          peer: int):
+    ops = [dist.P2POp(dist.isend, send_buf, peer),
+           dist.P2POp(dist.irecv, recv_buf, peer)]
+    reqs = dist.batch_isend_irecv(ops)
+    y = recv_buf * 2
+    # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'recv_buf' is read on the caller's current stream while its write on the NCCL stream of the default process group may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-4]]:35: note: 'recv_buf' is written on the NCCL stream of the default process group here
+    for r in reqs:
+        r.wait()
+    return y
+
+
+# Right: used after the waits.
+def recv_used_after_wait(send_buf: torch.Tensor, recv_buf: torch.Tensor,
+                         peer: int):
+    reqs = dist.batch_isend_irecv([dist.P2POp(dist.isend, send_buf, peer),
+                                   dist.P2POp(dist.irecv, recv_buf, peer)])
+    for r in reqs:
+        r.wait()
+    return recv_buf * 2
+
+
+# Wrong: the activation is freed for reuse (zeroed) while the isend may
+# still be reading it (Megatron's pipeline output, freed too early).
+def send_buffer_overwritten(send_buf: torch.Tensor, peer: int):
+    reqs = dist.batch_isend_irecv([dist.P2POp(dist.isend, send_buf, peer)])
+    send_buf.zero_()
+    # CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'send_buf' is written on the caller's current stream while its read on the NCCL stream of the default process group may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-3]]:59: note: 'send_buf' is read on the NCCL stream of the default process group here
+    for r in reqs:
+        r.wait()
+
+
+# Ops appended in branches are not read: the batch is taken as ordered on
+# the current stream, silent.
+def ops_built_in_branches(a: torch.Tensor, b: torch.Tensor, peer: int,
+                          first: bool):
+    ops = []
+    if first:
+        ops.append(dist.P2POp(dist.isend, a, peer))
+    ops.append(dist.P2POp(dist.irecv, b, peer))
+    reqs = dist.batch_isend_irecv(ops)
+    y = b * 2
+    for r in reqs:
+        r.wait()
+    return y
+
+
 def flush(pending):
     for w in pending:
         w.wait()
