@@ -204,6 +204,9 @@ static void joinTensor(TensorState &Mine, const TensorState &T) {
     Mine.Reads = T.Reads;
     Mine.CrossStreamUses = T.CrossStreamUses;
   }
+  // Recorded on either path: its uses there are not reported (precision
+  // first).
+  Mine.RecordedOn |= T.RecordedOn;
   if (Mine.AllocStream != T.AllocStream)
     Mine.AllocStream = StreamTable::Unknown;
   Mine.Escaped |= T.Escaped;

@@ -81,9 +81,13 @@ struct TensorState {
   /// it run on that device's current stream); EntryDevice: not known, the
   /// current device is assumed.
   int8_t Device = EntryDevice;
+  /// Streams (bit per StreamId) the block was recorded on with
+  /// record_stream: the allocator waits for their work at the free,
+  /// however late it was enqueued, so later uses there are covered too.
+  uint64_t RecordedOn = 0;
   bool operator==(const TensorState &O) const {
     return Writes == O.Writes && Reads == O.Reads &&
-           CrossStreamUses == O.CrossStreamUses &&
+           CrossStreamUses == O.CrossStreamUses && RecordedOn == O.RecordedOn &&
            AllocStream == O.AllocStream && AllocSite == O.AllocSite &&
            Escaped == O.Escaped && Host == O.Host && Pinned == O.Pinned &&
            Undefined == O.Undefined && Device == O.Device;

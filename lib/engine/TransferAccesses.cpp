@@ -98,6 +98,7 @@ void Transfer::enqueue(StorageId Id, TensorState T, const Access &A,
   bool SideBlock = AllocK == StreamKind::Pool ||
                    AllocK == StreamKind::Created || isHeldFresh(AllocK);
   if (T.AllocStream != StreamTable::Unknown &&
+      !(T.RecordedOn & StreamTable::bit(A.Stream)) &&
       ((K != StreamKind::EntryCurrent && K != StreamKind::Default) ||
        (SideBlock && Ordered)) &&
       Streams.knownDistinct(A.Stream, T.AllocStream))
@@ -134,7 +135,10 @@ void Transfer::apply(const Fact &F, const fact::BindTensor &X, StreamState &S) {
 
 void Transfer::apply(const Fact &, const fact::BindStream &X, StreamState &S) {
   StreamId Id = streamOf(X.Value, S);
-  Streams.nameBy(Id, X.Var);
+  // A front end's own variable (a stream it saved) names nothing the user
+  // wrote.
+  if (!IR.var(X.Var).Synthetic || !IR.var(X.Var).Name.empty())
+    Streams.nameBy(Id, X.Var);
   S.StreamVars[X.Var] = Id;
 }
 
@@ -187,6 +191,8 @@ void Transfer::apply(const Fact &, const fact::RecordStream &X,
   llvm::erase_if(T.CrossStreamUses, [&](const Access &A) {
     return B == StreamTable::Unknown || A.visibleTo(B);
   });
+  T.RecordedOn |=
+      B == StreamTable::Unknown ? ~uint64_t(0) : StreamTable::bit(B);
   S.Tensors.set(*Id, std::move(T));
 }
 

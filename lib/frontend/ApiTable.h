@@ -101,6 +101,8 @@ public:
   /// What mentionsStreamApis found for each function it scanned (its
   /// callees' answers are part of a caller's): one scan per function.
   llvm::DenseMap<const clang::FunctionDecl *, bool> StreamMentions;
+  /// What waitsForHost found for each function it scanned.
+  llvm::DenseMap<const clang::FunctionDecl *, bool> HostWaits;
 
 private:
   ValueClass recognise(const clang::CXXRecordDecl &RD);

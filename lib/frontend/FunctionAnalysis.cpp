@@ -71,7 +71,33 @@ private:
   ApiTable &Table;
 };
 
+/// Does the body call item(), tolist() or cpu() of a tensor?
+class HostWaitFinder : public RecursiveASTVisitor<HostWaitFinder> {
+public:
+  explicit HostWaitFinder(ApiTable &Table) : Table(Table) {}
+  bool Found = false;
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+    const Expr *Self = MC->getImplicitObjectArgument();
+    Found |= Self && Table.classify(Self->getType()) == ValueClass::Tensor &&
+             isHostWaitEffect(Table.lookup(MC->getMethodDecl()).Effect);
+    return !Found;
+  }
+
+private:
+  ApiTable &Table;
+};
+
 } // namespace
+
+bool waitsForHost(const FunctionDecl &FD, ApiTable &Table) {
+  auto [It, New] = Table.HostWaits.try_emplace(FD.getCanonicalDecl(), false);
+  if (!New)
+    return It->second;
+  HostWaitFinder Finder(Table);
+  Finder.TraverseStmt(FD.getBody());
+  Table.HostWaits[FD.getCanonicalDecl()] = Finder.Found;
+  return Finder.Found;
+}
 
 bool mentionsStreamApis(const FunctionDecl &FD, ApiTable &Table) {
   const FunctionDecl *Key = FD.getCanonicalDecl();

@@ -86,6 +86,10 @@ struct FunctionResult {
 /// kernel launches; other functions cannot have a finding and are skipped.
 bool mentionsStreamApis(const clang::FunctionDecl &FD, ApiTable &Table);
 
+/// True when the body (not its callees) calls a tensor method that makes
+/// the host wait (isHostWaitEffect): a helper worth running in place.
+bool waitsForHost(const clang::FunctionDecl &FD, ApiTable &Table);
+
 /// Lowers and solves \p FD. \p Held: what the unit proves of its members,
 /// globals and stream parameters (null: nothing).
 std::unique_ptr<FunctionResult> analyzeFunction(const clang::FunctionDecl &FD,

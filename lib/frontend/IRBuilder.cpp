@@ -147,7 +147,8 @@ private:
       return It->second;
     std::optional<BodyId> Id;
     if (Callees.size() < MaxInlinedCallees &&
-        (Thread || !Bound.empty() || mentionsStreamApis(*Def, Table))) {
+        (Thread || !Bound.empty() || mentionsStreamApis(*Def, Table) ||
+         waitsForHost(*Def, Table))) {
       Id = newBody();
       unsigned Here = L.context();
       unsigned Callee = enter(*Def, Bound);

@@ -56,6 +56,10 @@ bool isStreamEffect(ApiEffect E) {
   return !isTensorEffect(E) || E == ApiEffect::TensorRecordStream;
 }
 
+bool isHostWaitEffect(ApiEffect E) {
+  return E == ApiEffect::TensorHostRead || E == ApiEffect::TensorToHost;
+}
+
 const char *effectName(ApiEffect E) {
   switch (E) {
   case ApiEffect::None:

@@ -172,6 +172,11 @@ bool isTorchFunctionEffect(ApiEffect E);
 /// function calling one of them is worth analysing.
 bool isStreamEffect(ApiEffect E);
 
+/// True for tensor methods that make the host wait for the device (item(),
+/// tolist(), a blocking cpu()): a helper calling one runs in place, so
+/// that a capture or a pending side-stream write sees the wait.
+bool isHostWaitEffect(ApiEffect E);
+
 /// The name of an effect as written in the model's dump and docs
 /// ("TensorView").
 const char *effectName(ApiEffect E);

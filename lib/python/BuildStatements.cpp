@@ -105,8 +105,14 @@ Body Builder::lowerBody(const Scope &S, bool OwnsLocals,
   }
   TSNode Body = S.K == Scope::Module ? S.Node : field(S.Node, "body");
   if (Helper && !Helper->Part.empty()) {
+    TSNode SavedYield = SplitYield;
+    int SavedPart = SplitPart;
+    SplitYield = Helper->Yield;
+    SplitPart = Helper->PartNo;
     for (TSNode X : Helper->Part)
       statement(X);
+    SplitYield = SavedYield;
+    SplitPart = SavedPart;
     exitBody(Helper->Part.back(), endOf(Helper->Part.back()));
   } else if (S.K == Scope::Lambda) {
     expr(Body);
@@ -333,6 +339,37 @@ void Builder::withStatement(TSNode N) {
     if (is(C, "with_clause"))
       Clause = C;
   TSNode Body = field(N, "body");
+  // A @contextmanager's `with torch.cuda.stream(s): ... yield ...`, in
+  // halves: the first enters the guards and runs the code before the
+  // yield (the stream stays set for the caller's with body), the second
+  // runs the code after it and restores the stream.
+  bool Split = SplitPart && !ts_node_is_null(SplitYield) &&
+               ts_node_eq(ts_node_parent(SplitYield), Body);
+  if (Split && SplitPart == 2) {
+    bool After = false;
+    for (TSNode S : children(Body)) {
+      if (After)
+        statement(S);
+      After |= ts_node_eq(S, SplitYield);
+    }
+    Position End = endOf(Body);
+    uint64_t Order = ts_node_end_byte(lastToken(Body));
+    // The guards the first half entered ended with its body: the stream
+    // each saved is set back.
+    std::vector<TSNode> Values = withValues(N);
+    for (auto It = Values.rbegin(); It != Values.rend(); ++It) {
+      fact::SetCurrent Back{
+          StreamRef::var(syntheticVar("", VarClass::Stream, *It)), false};
+      Back.Restores = true;
+      emit(siteAt(SiteKind::SetCurrent, End, Order), Back);
+    }
+    return;
+  }
+  if (Split)
+    for (TSNode V : withValues(N))
+      emit(site(SiteKind::Other, V),
+           fact::BindStream{syntheticVar("", VarClass::Stream, V),
+                            StreamRef::queried()});
   bool Unseen = false;
   for (TSNode Item : children(Clause)) {
     TSNode Value = field(Item, "value");
@@ -381,6 +418,16 @@ void Builder::withStatement(TSNode N) {
       for (TSNode T : children(Alias))
         if (is(T, "identifier"))
           bindName(T, Builder::Value());
+  }
+  if (Split) {
+    // The first half: up to the yield; the guards stay entered.
+    for (TSNode S : children(Body)) {
+      if (ts_node_eq(S, SplitYield))
+        break;
+      statement(S);
+    }
+    St->Frames.resize(Depth);
+    return;
   }
   block(Body);
   leaveFrames(Depth);

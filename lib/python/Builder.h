@@ -128,7 +128,13 @@ private:
     /// lowered instead of the whole body; before it, its locals live on.
     std::vector<TSNode> Part = {};
     bool KeepsLocals = false;
+    TSNode Yield = {}; ///< the yield the parts split at
+    int PartNo = 0;    ///< 1: before it, 2: after it
   };
+  /// The yield and part of the @contextmanager half being lowered (a
+  /// `with` around the yield is lowered in halves, withStatement).
+  TSNode SplitYield = {};
+  int SplitPart = 0;
 
   //===-- Bodies and control flow (BuildStatements.cpp) -------------------===//
   Body lowerBody(const Scope &S, bool OwnsLocals,

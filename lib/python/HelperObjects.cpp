@@ -149,7 +149,7 @@ bool Builder::enterGenerator(TSNode Call, TSNode Body) {
       I.qualify(children(Decorators[0])[0]) != "contextlib.contextmanager")
     return false;
   std::vector<TSNode> Before, After;
-  if (ts_node_is_null(splitAtYield(Def, Before, After)) ||
+  if (ts_node_is_null(splitAtYield(Def, Before, After, I)) ||
       HelperBodies.size() + 2 > MaxInlinedCallees)
     return false;
   Value Ignored;

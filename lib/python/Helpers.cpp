@@ -146,8 +146,30 @@ static llvm::StringMap<VarClass> scanAttributes(TSNode Class,
 /// before and after it: the yield is directly in its body, or in the body
 /// of a try directly in it (whose finally block then runs after it). Null:
 /// another shape (no yield, several, or nested deeper).
+std::vector<TSNode> withValues(TSNode With) {
+  std::vector<TSNode> Values;
+  for (TSNode C : children(With))
+    if (is(C, "with_clause"))
+      for (TSNode Item : children(C)) {
+        TSNode Value = field(Item, "value");
+        if (is(Value, "as_pattern") && !children(Value).empty())
+          Value = children(Value)[0];
+        Values.push_back(unparen(Value));
+      }
+  return Values;
+}
+
 TSNode splitAtYield(TSNode Def, std::vector<TSNode> &Before,
-                    std::vector<TSNode> &After) {
+                    std::vector<TSNode> &After, const Imports &I) {
+  // `with torch.cuda.stream(s): ... yield ...`: the guard is held across
+  // the yield.
+  auto StreamsOnly = [&](TSNode With) {
+    std::vector<TSNode> Values = withValues(With);
+    return !Values.empty() && llvm::all_of(Values, [&](TSNode V) {
+      return is(V, "call") &&
+             apiOf(I.qualify(field(V, "function"))) == PyApi::StreamContext;
+    });
+  };
   unsigned Yields = 0;
   ownCode(field(Def, "body"), [&](TSNode X) { Yields += is(X, "yield"); });
   if (Yields != 1)
@@ -162,6 +184,16 @@ TSNode splitAtYield(TSNode Def, std::vector<TSNode> &Before,
       Before.assign(Body.begin(), Body.begin() + K);
       After.assign(Body.begin() + K + 1, Body.end());
       return Body[K];
+    }
+    if (is(Body[K], "with_statement") && StreamsOnly(Body[K])) {
+      for (TSNode S : children(field(Body[K], "body"))) {
+        if (!IsYield(S))
+          continue;
+        Before.assign(Body.begin(), Body.begin() + K + 1);
+        After.assign(Body.begin() + K, Body.end());
+        return S;
+      }
+      continue;
     }
     if (!is(Body[K], "try_statement"))
       continue;
@@ -244,6 +276,19 @@ bool HelperIndex::usesStreams(TSNode Def) {
   if (New)
     It->second = scanForStreams(Def, F, I);
   return It->second;
+}
+
+bool HelperIndex::waitsForHost(TSNode Def) {
+  auto [It, New] = HostWaits.try_emplace(Def.id, false);
+  if (!New)
+    return It->second;
+  bool Found = false;
+  ownCode(field(Def, "body"), [&](TSNode X) {
+    TSNode Fn = field(X, "function");
+    Found |= is(X, "call") && is(Fn, "attribute") &&
+             isHostWaitEffect(tensorMethod(F.text(field(Fn, "attribute"))));
+  });
+  return HostWaits[Def.id] = Found;
 }
 
 const llvm::StringMap<VarClass> &
@@ -352,8 +397,10 @@ Builder::helperBody(TSNode Def, const Scope *Outer, const Instance *Self,
   P.Self = Self;
   if (Part) {
     std::vector<TSNode> Before, After;
-    TSNode Yield = splitAtYield(Def, Before, After);
+    TSNode Yield = splitAtYield(Def, Before, After, I);
     P.Part = Part == 1 ? Before : After;
+    P.Yield = Yield;
+    P.PartNo = Part;
     if (P.Part.empty())
       P.Part.push_back(Yield); // lowers to nothing
     P.KeepsLocals = Part == 1;
@@ -474,7 +521,7 @@ bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
   ArgumentMatch M = matchArguments(Def, A, Method);
   // A parameter that gets no argument keeps its annotation's class (a
   // default value is not followed): it is not in Classes.
-  if (!M.GivenStreams && !X->usesStreams(Def))
+  if (!M.GivenStreams && !X->usesStreams(Def) && !X->waitsForHost(Def))
     return false;
   std::optional<BodyId> Body =
       helperBody(Def, Outer, Self, M.Classes, M.Events, Part);
@@ -503,6 +550,13 @@ bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
       else if (E.second == VarClass::Event)
         emit(At, fact::BindEvent{V, false});
     }
+    // So does what a `with torch.cuda.stream(s)` around the yield saved
+    // (withStatement).
+    TSNode With = ts_node_parent(ts_node_parent(H.Yield));
+    if (!ts_node_is_null(H.Yield) && is(With, "with_statement"))
+      for (TSNode V : withValues(With))
+        emit(At, fact::BindStream{syntheticVar("", VarClass::Stream, V),
+                                  StreamRef::unknown()});
   }
   if (H.ReturnTensor != NoVar)
     emit(At, fact::BindTensor{H.ReturnTensor, TensorRef()});

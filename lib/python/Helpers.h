@@ -38,9 +38,15 @@ TSNode classOf(TSNode Def);
 /// The undecorated method \p Name defined in \p Class's body (null: none).
 TSNode methodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F);
 /// The yield statement of a @contextmanager generator and its statements
-/// before and after it (null: not the one-yield shape).
+/// before and after it (null: not the one-yield shape). The yield may be
+/// in a try (its finally runs after), or in a `with` of stream contexts
+/// only (`with torch.cuda.stream(s): yield`): that statement is then the
+/// last of Before and the first of After, and Builder::withStatement
+/// lowers each half of it.
 TSNode splitAtYield(TSNode Def, std::vector<TSNode> &Before,
-                    std::vector<TSNode> &After);
+                    std::vector<TSNode> &After, const Imports &I);
+/// The values of a with statement's items (`with a as x, b:`: a, b).
+std::vector<TSNode> withValues(TSNode With);
 
 /// What one assignment gives an attribute: a fresh stream, None, or
 /// anything else.
@@ -61,6 +67,9 @@ public:
   /// mentionsStreamApis): a stream, event or guard API, a stream or event
   /// method, a non_blocking copy.
   bool usesStreams(TSNode Def);
+  /// Whether a def's own code makes the host wait through a tensor method
+  /// (item(), tolist(), cpu(): isHostWaitEffect), as the C++ waitsForHost.
+  bool waitsForHost(TSNode Def);
   /// The stream and event attributes of \p Class's objects: `self.x = v` in
   /// its methods, every v a stream (or every v an event).
   const llvm::StringMap<VarClass> &attributeClasses(TSNode Class,
@@ -133,6 +142,7 @@ private:
   llvm::StringMap<TSNode> ModuleClasses;
   llvm::StringSet<> Overrides;
   llvm::DenseMap<const void *, bool> Streams;
+  llvm::DenseMap<const void *, bool> HostWaits;
   llvm::DenseMap<const void *, llvm::StringMap<VarClass>> Attributes;
   llvm::DenseMap<const void *, llvm::StringMap<TSNode>> FreshAttributes;
   /// Every class of the file, nested ones too.

@@ -40,12 +40,19 @@ void Writer::noteCaptureBegin(const finding::CaptureInfo &C) {
 
 void Writer::rule(const finding::CaptureInfo &C, const Unjoined &X) {
   std::string Forked = stream(X.Forked), Capturing = stream(C.Stream);
-  warn(X.End, sub("the CUDA graph capture ends with work on %0 not joined "
-                  "back: the end of the capture fails with "
-                  "cudaErrorStreamCaptureUnjoined and no graph is made; "
-                  "record an event on %0 after its last work and make %1 "
-                  "wait on it before the capture ends",
-                  {Forked, Capturing}));
+  // A collective's stream is joined by waiting for its work.
+  const char *Fix = X.Forked.Kind == StreamKind::Collective
+                        ? "wait for the collective's work (work.wait()) on "
+                          "%1 before the capture ends"
+                        : "record an event on %0 after its last work and "
+                          "make %1 wait on it before the capture ends";
+  std::string Format = std::string("the CUDA graph capture ends with work on "
+                                   "%0 not joined back: the end of the "
+                                   "capture fails with "
+                                   "cudaErrorStreamCaptureUnjoined and no "
+                                   "graph is made; ") +
+                       Fix;
+  warn(X.End, sub(Format.c_str(), {Forked, Capturing}));
   if (X.ForkedAt != NoSite)
     note(X.ForkedAt, sub("%0 joins the capture here, by waiting on an "
                          "event recorded on a capturing stream",

@@ -146,3 +146,30 @@ void capture_if_requested(at::cuda::CUDAGraph &G, const at::Tensor &X,
   if (!capture)
     G.capture_end();
 }
+
+// A helper that reads a value on the host runs in place too (it calls no
+// stream API, but item() waits for the capturing stream).
+float read_scale(const at::Tensor &X) { return X.max().item<float>(); }
+// CHECK-NOTES: :[[@LINE-1]]:48: warning: 'item' makes the host wait for pool stream 'cap', which is capturing into a CUDA graph: its work is only being recorded, and the runtime refuses the wait with cudaErrorStreamCaptureUnsupported (PyTorch raises it) and invalidates the capture; read results on the host after the capture ends, from a replay [streamsafe-graph-capture]
+// CHECK-NOTES: :[[@LINE+7]]:3: note: the capture begins here, on pool stream 'cap'
+// CHECK-NOTES: :[[@LINE+7]]:13: note: in 'read_scale', called here from 'host_read_in_helper'
+
+void host_read_in_helper(at::cuda::CUDAGraph &G, const at::Tensor &X,
+                         at::Tensor &Y) {
+  auto cap = at::cuda::getStreamFromPool();
+  c10::cuda::CUDAStreamGuard on_cap(cap);
+  G.capture_begin();
+  float s = read_scale(X);
+  Y.mul_(s);
+  G.capture_end();
+}
+
+void host_read_before_capture(at::cuda::CUDAGraph &G, const at::Tensor &X,
+                              at::Tensor &Y) {
+  auto cap = at::cuda::getStreamFromPool();
+  c10::cuda::CUDAStreamGuard on_cap(cap);
+  float s = read_scale(X);
+  G.capture_begin();
+  Y.mul_(s);
+  G.capture_end();
+}

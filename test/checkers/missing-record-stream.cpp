@@ -246,3 +246,18 @@ std::vector<at::Tensor> kept_in_braced_vector() {
 // CHECK-FIXES-NEXT: {{^}}    A.record_stream(s);{{$}}
 // CHECK-FIXES: {{^}}    A.mul_(3);{{$}}
 // CHECK-FIXES-NEXT: {{^}}    A.record_stream(s);{{$}}
+
+// Recorded before its use on the side stream: the allocator waits, at the
+// free, for all the work 's' has queued by then, this use included.
+void recorded_before_use() {
+  auto s = at::cuda::getStreamFromPool();
+  at::Tensor A = at::ones({64}, at::kCUDA);
+  at::cuda::CUDAEvent ready;
+  ready.record();
+  ready.block(s);
+  A.record_stream(s);
+  {
+    at::cuda::CUDAStreamGuard guard(s);
+    A.mul_(2);
+  }
+}

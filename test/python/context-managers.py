@@ -7,9 +7,10 @@
 # one back is a guard. __enter__ and __exit__ are not judged on their own
 # by unrestored-current-stream: leaving the stream set is their job.
 # A @contextlib.contextmanager generator of the file with one yield (in its
-# body, or in a try directly in it) runs the same way: its code before the
-# yield at the with, the code after it (and the finally block) at every
-# exit.
+# body, in a try directly in it, or in a `with torch.cuda.stream(s)`
+# directly in it) runs the same way: its code before the yield at the with,
+# the code after it (and the finally block, or the restore of the stream)
+# at every exit.
 import contextlib
 from contextlib import contextmanager
 
@@ -185,3 +186,42 @@ def generator_left_set(x: torch.Tensor):
         # CHECK-NOTES: :[[@LINE-21]]:5: note: the current stream is set to pool stream 'side' here
         # CHECK-NOTES: :[[@LINE-6]]:24: note: 'x' is assumed ready on the caller's current stream at function entry
     return y
+
+
+# The yield inside `with torch.cuda.stream(side)`: the caller's with body
+# runs on side, and the stream is set back after it.
+@contextmanager
+def on_side_only(side):
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        yield
+
+
+@contextmanager
+def on_side_joined(side):
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        yield
+    torch.cuda.current_stream().wait_stream(side)
+
+
+# Wrong: nothing joins side back before y is read on the caller's stream.
+def generator_stream_block_unjoined(x: torch.Tensor):
+    side = torch.cuda.Stream()
+    with on_side_only(side):
+        y = x * 2
+    return y.sum()
+    # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'y' is read on the caller's current stream while its write on pool stream 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-18]]:14: note: the current stream is set to the caller's current stream here
+    # CHECK-NOTES: :[[@LINE-4]]:13: note: 'y' is written on pool stream 'side' here
+    # CHECK-NOTES: :[[@LINE-21]]:10: note: the current stream was set to pool stream 'side' here
+
+
+# Right: the generator joins side back after the block (and y, made on
+# side, is recorded for the caller's stream).
+def generator_stream_block_joined(x: torch.Tensor):
+    side = torch.cuda.Stream()
+    with on_side_joined(side):
+        y = x * 2
+    y.record_stream(torch.cuda.current_stream())
+    return y.sum()
