@@ -322,7 +322,8 @@ void Builder::followSelf(const Scope &S) {
   Instance &O = Instances.back();
   O.Class = Class;
   for (const auto &E : Attrs) {
-    if (*E.second != VarClass::Stream && *E.second != VarClass::Event)
+    if (*E.second != VarClass::Stream && *E.second != VarClass::Event &&
+        *E.second != VarClass::Tensor)
       continue;
     Variable V;
     V.Name = "self." + E.getKey().str();

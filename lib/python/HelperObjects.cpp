@@ -96,6 +96,8 @@ bool Builder::attributeValue(TSNode N, Value &Out) {
   Out.Class = IR->var(It->second).Class;
   if (Out.Class == VarClass::Stream)
     Out.Stream = StreamRef::var(It->second);
+  else if (Out.Class == VarClass::Tensor)
+    Out.Tensor = TensorRef::var(It->second);
   else
     Out.Event = It->second;
   return true;
@@ -110,6 +112,15 @@ bool Builder::bindAttribute(TSNode Target, const Value &V) {
          fact::BindStream{Attr.Stream.Id, V.Class == VarClass::Stream
                                               ? V.Stream
                                               : StreamRef::unknown()});
+    return true;
+  }
+  if (Attr.Class == VarClass::Tensor) {
+    // The object holds the tensor from now on (its variable is never let
+    // go of: the object outlives what the analysis sees).
+    emit(site(SiteKind::Other, Target),
+         fact::BindTensor{Attr.Tensor.Id, V.Class == VarClass::Tensor
+                                              ? V.Tensor
+                                              : TensorRef()});
     return true;
   }
   emit(site(SiteKind::EventDecl, Target),
@@ -194,6 +205,8 @@ const Builder::Instance *Builder::newObject(TSNode Call, TSNode Class) {
     O.Attrs[E.getKey()] = Var;
     if (E.second == VarClass::Stream)
       emit(At, fact::BindStream{Var, StreamRef::unknown()});
+    else if (E.second == VarClass::Tensor)
+      emit(At, fact::BindTensor{Var, TensorRef()});
     else
       emit(At, fact::BindEvent{Var, false});
   }

@@ -137,7 +137,8 @@ static llvm::StringMap<VarClass> scanAttributes(TSNode Class,
   }
   llvm::StringMap<VarClass> Out;
   for (const auto &E : Seen)
-    if (*E.second == VarClass::Stream || *E.second == VarClass::Event)
+    if (*E.second == VarClass::Stream || *E.second == VarClass::Event ||
+        *E.second == VarClass::Tensor)
       Out[E.getKey()] = *E.second;
   return Out;
 }
