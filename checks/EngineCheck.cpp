@@ -83,6 +83,14 @@ void EngineCheck::report(const FunctionResult &R, const Finding &F,
   V.IR = R.IR.get();
   V.FunctionName = FD.getNameAsString();
   V.CalleeAt = [&R](SiteId Site) {
+    // A call, or an RAII object's construction (its constructor) or scope
+    // end (the site of its variable: its destructor).
+    if (const auto *C = dyn_cast_or_null<CXXConstructExpr>(R.stmt(Site)))
+      return C->getConstructor()->getNameAsString();
+    if (const auto *D = static_cast<const Decl *>(R.site(Site).Decl))
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        if (const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl())
+          return "~" + RD->getNameAsString();
     const auto *Call = dyn_cast_or_null<CallExpr>(R.stmt(Site));
     const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
     return Callee ? Callee->getNameAsString() : std::string();

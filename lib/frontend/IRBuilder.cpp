@@ -135,8 +135,10 @@ private:
   std::optional<BodyId> calleeBody(const FunctionDecl &Callee,
                                    const BoundCallables &Bound, bool Thread) {
     const FunctionDecl *Def = nullptr;
-    if (!Callee.hasBody(Def) || !Def->getBody() || Def->isDependentContext() ||
-        isa<CXXConstructorDecl, CXXDestructorDecl>(Def))
+    // Constructors and destructors run in place only as RAII scopes
+    // (Lowering::runSpecialMember): their bodies, not their member
+    // initialisers.
+    if (!Callee.hasBody(Def) || !Def->getBody() || Def->isDependentContext())
       return std::nullopt;
     if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
         MD && (MD->isVirtual() || MD->getParent()->isLambda()))

@@ -1,11 +1,13 @@
 //===--- LowerStatements.cpp - Statements to stream facts -----------------===//
 
+#include "lib/frontend/FunctionAnalysis.h"
 #include "lib/frontend/Lowering.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 
@@ -66,6 +68,17 @@ void Lowering::lowerDtor(const CFGAutomaticObjDtor &D, FactList &Out) {
     return;
   VarId Id = varOf(V);
   VarClass C = IR.var(Id).Class;
+  // ... and its destructor at the end of its scope.
+  if (C == VarClass::Other)
+    if (const CXXRecordDecl *RD = V->getType()->getAsCXXRecordDecl();
+        RD && RD->hasDefinition() &&
+        Table.classify(V->getType()) == ValueClass::None)
+      runSpecialMember(RD->getDestructor(),
+                       site(SiteKind::Other,
+                            D.getTriggerStmt() ? D.getTriggerStmt()->getEndLoc()
+                                               : V->getLocation(),
+                            D.getTriggerStmt(), V),
+                       Out);
   // A std::jthread joins, and std::async's future waits for its task, when
   // it goes.
   if (C == VarClass::Other && Joinables.contains(Id)) {
@@ -299,6 +312,24 @@ void Lowering::lowerLambda(const LambdaExpr *LE, FactList &Out) {
   }
 }
 
+bool Lowering::runSpecialMember(const CXXMethodDecl *M, SiteId At,
+                                FactList &Out) {
+  const FunctionDecl *Def = nullptr;
+  if (!M || M->isVirtual() || !M->hasBody(Def) || !Def->getBody() ||
+      SM.isInSystemHeader(Def->getLocation()) ||
+      !(waitsForHost(*Def, Table) || mentionsStreamApis(*Def, Table)))
+    return false;
+  std::optional<BodyId> Body = LowerCallee(*Def, {}, false);
+  if (!Body)
+    return false;
+  fact::Spawn S;
+  S.Body = *Body;
+  S.InPlace = true;
+  S.Callee = true;
+  emit(Out, At, S);
+  return true;
+}
+
 void Lowering::lowerConstruct(const CXXConstructExpr *CE, FactList &Out) {
   if (isThreadClass(CE->getType()->getAsCXXRecordDecl()))
     spawn(CE, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()), nullptr, Out);
@@ -313,6 +344,9 @@ void Lowering::lowerConstruct(const CXXConstructExpr *CE, FactList &Out) {
   // them.
   if (Table.classify(CE->getType()) != ValueClass::None)
     return;
+  // An RAII object of the unit whose constructor waits or uses streams (a
+  // timer that synchronises): its body runs here.
+  runSpecialMember(CE->getConstructor(), site(SiteKind::Other, CE), Out);
   llvm::SmallVector<const Expr *, 2> Tensors;
   for (const Expr *Arg : CE->arguments())
     collectTensors(Arg, Tensors);

@@ -105,6 +105,10 @@ private:
   void lowerAssign(const clang::BinaryOperator *BO, FactList &Out);
   void lowerLambda(const clang::LambdaExpr *LE, FactList &Out);
   void lowerConstruct(const clang::CXXConstructExpr *CE, FactList &Out);
+  /// Runs the body of an RAII object's constructor or destructor in place,
+  /// when it waits for the host or uses streams.
+  bool runSpecialMember(const clang::CXXMethodDecl *M, SiteId At,
+                        FactList &Out);
   void bind(const clang::VarDecl *V, const clang::Expr *Value, SiteId At,
             FactList &Out);
   /// True when \p S is inside a loop of the function (it may run again).

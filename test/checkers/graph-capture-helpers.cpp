@@ -7,6 +7,7 @@
 #include <ATen/ATen.h>
 #include <ATen/cuda/CUDAEvent.h>
 #include <ATen/cuda/CUDAGraph.h>
+#include <c10/cuda/CUDAFunctions.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 #include <memory>
@@ -171,5 +172,41 @@ void host_read_before_capture(at::cuda::CUDAGraph &G, const at::Tensor &X,
   float s = read_scale(X);
   G.capture_begin();
   Y.mul_(s);
+  G.capture_end();
+}
+
+// An RAII timer of the file: its constructor and destructor run in place
+// where it is made and where its scope ends.
+struct Timer {
+  Timer() { c10::cuda::device_synchronize(); }
+  // CHECK-NOTES: :[[@LINE-1]]:13: warning: 'device_synchronize' waits for the whole device while pool stream 'cap' captures into a CUDA graph: the runtime refuses it with cudaErrorStreamCaptureUnsupported and invalidates the capture; synchronise after the capture ends [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE+13]]:3: note: the capture begins here, on pool stream 'cap'
+  // CHECK-NOTES: :[[@LINE+14]]:11: note: in 'Timer', called here from 'timer_inside_capture'
+  ~Timer() { c10::cuda::device_synchronize(); }
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: 'device_synchronize' waits for the whole device while pool stream 'cap' captures into a CUDA graph: the runtime refuses it with cudaErrorStreamCaptureUnsupported and invalidates the capture; synchronise after the capture ends [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE+9]]:3: note: the capture begins here, on pool stream 'cap'
+  // CHECK-NOTES: :[[@LINE+12]]:3: note: in '~Timer', called here from 'timer_inside_capture'
+};
+
+// Wrong: the timer synchronises the device inside the capture, when it
+// is made and when it goes.
+void timer_inside_capture(at::cuda::CUDAGraph &G, at::Tensor &Y) {
+  auto cap = at::cuda::getStreamFromPool();
+  c10::cuda::CUDAStreamGuard on_cap(cap);
+  G.capture_begin();
+  {
+    Timer t;
+    Y.mul_(2);
+  }
+  G.capture_end();
+}
+
+// Right: the timer is around the capture.
+void timer_around_capture(at::cuda::CUDAGraph &G, at::Tensor &Y) {
+  auto cap = at::cuda::getStreamFromPool();
+  c10::cuda::CUDAStreamGuard on_cap(cap);
+  Timer t;
+  G.capture_begin();
+  Y.mul_(2);
   G.capture_end();
 }
