@@ -45,6 +45,14 @@ public:
     if (!G)
       return nullptr;
     lowerBody(*G, 0);
+    // The program starts on the legacy default stream: so does main(), as
+    // a Python module's body does.
+    if (FD.isMain()) {
+      Block &Entry = IR->Bodies[0].Blocks[IR->Bodies[0].Entry];
+      Entry.Facts.insert(
+          Entry.Facts.begin(),
+          Fact{IR->EntrySite, fact::SetCurrent{StreamRef::legacy()}});
+    }
     for (const ParmVarDecl *P : FD.parameters()) {
       VarId V = L.varOf(P);
       markSideParameter(*P, IR->Vars[V]);

@@ -359,6 +359,9 @@ bool Lowering::lowerStreamCall(const CallExpr *CE, const ApiEntry &A,
       if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
           F && Held && Held->savedCurrent(F))
         Set.Restores = true;
+    // main()'s stream is the program's: no caller's work runs after it.
+    Set.ForProcess =
+        CurrentFunction && CurrentFunction == Root && CurrentFunction->isMain();
     emit(Out, site(SiteKind::SetCurrent, CE), Set);
     return true;
   }

@@ -404,3 +404,20 @@ void capture_on_callers_stream(at::cuda::CUDAGraph &G, at::Tensor &Y) {
   Y.add_(1);
   G.capture_end();
 }
+
+// The program starts on the legacy default stream, and so does main(): a
+// capture begun after the warm-up guard's scope has ended runs on it.
+int main() {
+  at::cuda::CUDAGraph G;
+  at::Tensor Y = at::ones({4}, at::kCUDA);
+  {
+    c10::cuda::CUDAStreamGuard warm(at::cuda::getStreamFromPool());
+    Y.add_(1);
+  }
+  G.capture_begin();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: CUDA graph capture begun on the legacy default stream: CUDAGraph::capture_begin refuses it ('CUDA graphs must be captured on a non-default stream') and cudaStreamBeginCapture fails with cudaErrorStreamCaptureUnsupported; capture on a side stream (getStreamFromPool() under a CUDAStreamGuard) [streamsafe-graph-capture]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: the current stream is restored to the default stream here, when the guard goes out of scope
+  Y.add_(1);
+  G.capture_end();
+  return 0;
+}
