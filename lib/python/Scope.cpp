@@ -53,6 +53,52 @@ Cls classOfAnnotation(TSNode N, const SourceFile &F, const Imports &I) {
 Cls elementClass(TSNode C, int Index, const Lookup &L, const SourceFile &F,
                  const Imports &I);
 
+/// Whether \p Method of a value says it is a tensor: a method only tensors
+/// have (record_stream, copy_, data_ptr) or an in-place tensor op (`add_`;
+/// not requires_grad_, which modules have too).
+bool tensorOnlyMethod(llvm::StringRef Method) {
+  if (Method == "requires_grad_" || !Method.ends_with("_")) {
+    ApiEffect E = tensorMethod(Method);
+    return E == ApiEffect::TensorRecordStream || Method == "data_ptr";
+  }
+  ApiEffect E = tensorMethod(Method);
+  return E == ApiEffect::TensorInPlace || E == ApiEffect::TensorCopyFrom;
+}
+
+/// The unannotated parameters of \p Def its own code uses as tensors
+/// (`x.record_stream(s)`, `x.copy_(y)`, `x.add_(1)`), and never rebinds.
+llvm::StringSet<> tensorsByUse(TSNode Def, const SourceFile &F) {
+  llvm::StringSet<> Used, Rebound;
+  ownCode(field(Def, "body"), [&](TSNode X) {
+    if (is(X, "assignment") || is(X, "augmented_assignment")) {
+      TSNode L = unparen(field(X, "left"));
+      if (is(L, "identifier"))
+        Rebound.insert(F.text(L));
+      return;
+    }
+    if (!is(X, "call"))
+      return;
+    TSNode Fn = field(X, "function");
+    TSNode Of = unparen(field(Fn, "object"));
+    if (is(Fn, "attribute") && is(Of, "identifier") &&
+        tensorOnlyMethod(F.text(field(Fn, "attribute"))))
+      Used.insert(F.text(Of));
+  });
+  for (const auto &R : Rebound)
+    Used.erase(R.getKey());
+  // A method's self is its class's object, whatever methods it has.
+  TSNode Up = ts_node_parent(Def);
+  if (is(Up, "decorated_definition"))
+    Up = ts_node_parent(Up);
+  if (is(Up, "block") && is(ts_node_parent(Up), "class_definition"))
+    for (TSNode P : children(field(Def, "parameters"))) {
+      if (is(P, "identifier"))
+        Used.erase(F.text(P));
+      break;
+    }
+  return Used;
+}
+
 Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
               const Imports &I) {
   N = unparen(N);
@@ -455,8 +501,13 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
       S->Returns[Name] = R;
   }
 
-  // Parameters: an annotation says the class; a default or nothing does not.
+  // Parameters: an annotation says the class; a default or nothing does not,
+  // but a use only a tensor has does (docs/python.md, "Values whose type is
+  // not written").
   llvm::StringMap<Cls> Classes;
+  llvm::StringSet<> ByUse;
+  if (K == Scope::Def)
+    ByUse = tensorsByUse(Node, F);
   if (K != Scope::Module) {
     for (TSNode P : children(field(Node, "parameters"))) {
       TSNode Name = P, Annotation = {};
@@ -475,9 +526,11 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
         Classes[F.text(Name)] = ParamClasses->lookup(F.text(Name));
         continue;
       }
-      Classes[F.text(Name)] = ts_node_is_null(Annotation)
-                                  ? Cls(VarClass::Other)
-                                  : classOfAnnotation(Annotation, F, I);
+      Classes[F.text(Name)] =
+          !ts_node_is_null(Annotation) ? classOfAnnotation(Annotation, F, I)
+          : ByUse.contains(F.text(Name)) && !is(P, "default_parameter")
+              ? Cls(VarClass::Tensor)
+              : Cls(VarClass::Other);
     }
   }
   for (const auto &E : C.Values)

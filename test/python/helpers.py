@@ -122,12 +122,14 @@ def ordered_around_the_call(x: torch.Tensor):
     return t
 
 
-# A race within one helper stays in the helper (reported once).
+# A race within one helper stays in the helper (reported once). Its
+# parameter is rebound (`t += 1`), so the helper alone does not know it is
+# a tensor; run from its caller it is.
 def races_inside(t):
     side = torch.cuda.Stream()
-    t.add_(1)
+    t += 1
     with torch.cuda.stream(side):
-        t.mul_(2)
+        t *= 2
         # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 't' (a view of 'x') is written on pool stream 'side' while its write on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
         # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'side' here
         # CHECK-NOTES: :[[@LINE-5]]:5: note: 'x' is written on the caller's current stream here

@@ -121,7 +121,7 @@ class Stager:
     # The twin: the thread sets the object's stream itself.
     def _stage_on_own_stream(self, t):
         with torch.cuda.stream(self.stream):
-            t.mul_(2)
+            t *= 2
 
     def stage_on_own_stream(self, x: torch.Tensor):
         self.stream.wait_stream(torch.cuda.current_stream())

@@ -1,0 +1,78 @@
+# RUN: %check_streamsafe_py %s
+
+# Python values whose type is not written: an unannotated parameter that
+# the def's own code uses as only a tensor can be used (record_stream,
+# copy_, data_ptr, an in-place op such as add_) and never rebinds is a
+# tensor. Anything else stays unknown: nothing about it is reported.
+import torch
+
+
+# Wrong: buf is filled on the side stream, which never waited for the
+# caller's stream where buf was last written.
+def fill_on_side(buf):
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        buf.add_(1)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'buf' is written on pool stream 'side', but it is only known to be ready on the caller's current stream; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'side' here
+        # CHECK-NOTES: :[[@LINE-6]]:18: note: 'buf' is assumed ready on the caller's current stream at function entry
+
+
+# Right: the side stream waits first, and the caller's stream waits after.
+def fill_on_side_ordered(buf):
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        buf.add_(1)
+    torch.cuda.current_stream().wait_stream(side)
+
+
+# An untyped helper of the file: its parameter is a tensor by its use, so
+# the caller's tensor is followed through it.
+def scale(t, k):
+    t.mul_(k)
+
+
+def scale_on_side(x: torch.Tensor):
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        scale(x, 2)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 't' is written on pool stream 'side', but it is only known to be ready on the caller's current stream; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-8]]:5: note: 't' is written on pool stream 'side' here, in 'scale'
+        # CHECK-NOTES: :[[@LINE-4]]:10: note: the current stream is set to pool stream 'side' here
+        # CHECK-NOTES: :[[@LINE-7]]:19: note: 't' is assumed ready on the caller's current stream at function entry
+
+
+# Unknown: a module's cuda() and an optimizer's zero_grad() are no
+# tensor's only methods; a parameter rebound, or with a default, may be
+# anything.
+def not_tensors(model, opt):
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        model.cuda()
+        opt.zero_grad()
+
+
+def rebound(x):
+    side = torch.cuda.Stream()
+    x = x.float()
+    with torch.cuda.stream(side):
+        x.add_(1)
+
+
+def with_default(x=None):
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        x.add_(1)
+
+
+class Buffer:
+    def copy_(self, other):
+        pass
+
+    # self is the object, whatever its methods are called.
+    def refresh(self, src: torch.Tensor):
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            self.copy_(src)
