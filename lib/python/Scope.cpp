@@ -65,10 +65,20 @@ bool tensorOnlyMethod(llvm::StringRef Method) {
   return E == ApiEffect::TensorInPlace || E == ApiEffect::TensorCopyFrom;
 }
 
-/// The unannotated parameters of \p Def its own code uses as tensors
-/// (`x.record_stream(s)`, `x.copy_(y)`, `x.add_(1)`), and never rebinds.
-llvm::StringSet<> tensorsByUse(TSNode Def, const SourceFile &F) {
-  llvm::StringSet<> Used, Rebound;
+/// Whether \p Method of a value says it is a stream: wait_stream,
+/// wait_event and record_event are the stream's own.
+bool streamOnlyMethod(llvm::StringRef Method) {
+  return Method == "wait_stream" || Method == "wait_event" ||
+         Method == "record_event";
+}
+
+/// The names \p Def's own code uses as only tensors can be used
+/// (`x.record_stream(s)`, `x.copy_(y)`, `x.add_(1)`) or as only streams
+/// can (`with torch.cuda.stream(s)`, `s.wait_stream(t)`), and never
+/// rebinds; a name used both ways is neither.
+llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
+                                       const Imports &I) {
+  llvm::StringSet<> Used, Streams, Rebound;
   ownCode(field(Def, "body"), [&](TSNode X) {
     if (is(X, "assignment") || is(X, "augmented_assignment")) {
       TSNode L = unparen(field(X, "left"));
@@ -80,23 +90,45 @@ llvm::StringSet<> tensorsByUse(TSNode Def, const SourceFile &F) {
       return;
     TSNode Fn = field(X, "function");
     TSNode Of = unparen(field(Fn, "object"));
-    if (is(Fn, "attribute") && is(Of, "identifier") &&
-        tensorOnlyMethod(F.text(field(Fn, "attribute"))))
+    llvm::StringRef Method =
+        is(Fn, "attribute") ? F.text(field(Fn, "attribute")) : "";
+    if (is(Of, "identifier") && tensorOnlyMethod(Method))
       Used.insert(F.text(Of));
+    if (is(Of, "identifier") && streamOnlyMethod(Method))
+      Streams.insert(F.text(Of));
+    // torch.cuda.stream(s): s is a stream. (x.record_stream(p) is not
+    // enough: p might be any stream, and a record on a stream that may be
+    // the one in use covers it.)
+    bool TakesStream =
+        !ts_node_is_null(Fn) && apiOf(I.qualify(Fn)) == PyApi::StreamContext;
+    std::vector<TSNode> Args = children(field(X, "arguments"));
+    if (TakesStream && Args.size() == 1 && is(unparen(Args[0]), "identifier"))
+      Streams.insert(F.text(unparen(Args[0])));
   });
-  for (const auto &R : Rebound)
+  for (const auto &R : Rebound) {
     Used.erase(R.getKey());
+    Streams.erase(R.getKey());
+  }
   // A method's self is its class's object, whatever methods it has.
   TSNode Up = ts_node_parent(Def);
   if (is(Up, "decorated_definition"))
     Up = ts_node_parent(Up);
   if (is(Up, "block") && is(ts_node_parent(Up), "class_definition"))
     for (TSNode P : children(field(Def, "parameters"))) {
-      if (is(P, "identifier"))
+      if (is(P, "identifier")) {
         Used.erase(F.text(P));
+        Streams.erase(F.text(P));
+      }
       break;
     }
-  return Used;
+  llvm::StringMap<VarClass> Out;
+  for (const auto &U : Used)
+    if (!Streams.contains(U.getKey()))
+      Out[U.getKey()] = VarClass::Tensor;
+  for (const auto &U : Streams)
+    if (!Used.contains(U.getKey()))
+      Out[U.getKey()] = VarClass::Stream;
+  return Out;
 }
 
 Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
@@ -505,9 +537,9 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
   // but a use only a tensor has does (docs/python.md, "Values whose type is
   // not written").
   llvm::StringMap<Cls> Classes;
-  llvm::StringSet<> ByUse;
+  llvm::StringMap<VarClass> ByUse;
   if (K == Scope::Def)
-    ByUse = tensorsByUse(Node, F);
+    ByUse = classesByUse(Node, F, I);
   if (K != Scope::Module) {
     for (TSNode P : children(field(Node, "parameters"))) {
       TSNode Name = P, Annotation = {};
@@ -529,7 +561,7 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
       Classes[F.text(Name)] =
           !ts_node_is_null(Annotation) ? classOfAnnotation(Annotation, F, I)
           : ByUse.contains(F.text(Name)) && !is(P, "default_parameter")
-              ? Cls(VarClass::Tensor)
+              ? Cls(ByUse.lookup(F.text(Name)))
               : Cls(VarClass::Other);
     }
   }

@@ -76,3 +76,36 @@ class Buffer:
         side.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(side):
             self.copy_(src)
+
+
+# An unannotated parameter entered with torch.cuda.stream (or made to wait
+# with wait_stream / wait_event, or recording with record_event) is a
+# stream; entered, it is a side-stream parameter, unless a caller in the
+# file passes the current stream.
+def produce_on(s):
+    with torch.cuda.stream(s):
+        y = torch.ones(4, device="cuda")
+    return y * 2
+    # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'y' is read on the caller's current stream while its write on stream parameter 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-3]]:41: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+    # CHECK-NOTES: :[[@LINE-4]]:13: note: 'y' is written on stream parameter 's' here
+    # CHECK-NOTES: :[[@LINE-6]]:10: note: the current stream was set to stream parameter 's' here
+    # CHECK-NOTES: :[[@LINE-7]]:10: note: 's' is used as a side stream here, so it is taken to differ from the caller's current stream
+
+
+def produce_on_joined(s):
+    with torch.cuda.stream(s):
+        y = torch.ones(4, device="cuda")
+    torch.cuda.current_stream().wait_stream(s)
+    return y * 2
+
+
+def caller_passes_current(x: torch.Tensor):
+    return produce_on_passed(torch.cuda.current_stream())
+
+
+def produce_on_passed(s):
+    with torch.cuda.stream(s):
+        y = torch.ones(4, device="cuda")
+    return y * 2
+
