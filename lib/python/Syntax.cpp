@@ -137,6 +137,33 @@ std::vector<TSNode> fieldChildren(TSNode N, const char *Name) {
   return Out;
 }
 
+// The last token of \p N that is not a comment: a block's comments (a
+// trailing one, or one nested in its last statement) are not code.
+TSNode lastToken(TSNode N) {
+  for (;;) {
+    uint32_t Count = ts_node_child_count(N);
+    TSNode Last = {};
+    for (uint32_t K = Count; K > 0; --K) {
+      TSNode C = ts_node_child(N, K - 1);
+      if (!is(C, "comment") && ts_node_end_byte(C) > ts_node_start_byte(C)) {
+        Last = C;
+        break;
+      }
+    }
+    if (ts_node_is_null(Last))
+      return N;
+    N = Last;
+  }
+}
+
+// The position just after the last token of \p N: a scope's end.
+Position endOf(TSNode N) {
+  if (ts_node_is_null(N))
+    return {1, 1};
+  TSPoint P = ts_node_end_point(lastToken(N));
+  return {P.row + 1, P.column + 1};
+}
+
 Position start(TSNode N) {
   if (ts_node_is_null(N))
     return {1, 1};

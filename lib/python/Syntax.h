@@ -98,6 +98,11 @@ std::vector<TSNode> children(TSNode N);
 std::vector<TSNode> fieldChildren(TSNode N, const char *Name);
 /// Where \p N begins (1-based).
 Position start(TSNode N);
+/// The last token of \p N that is not a comment (a block's trailing
+/// comments are not code).
+TSNode lastToken(TSNode N);
+/// The position just after the last token of \p N: a scope's end.
+Position endOf(TSNode N);
 /// Strips parentheses.
 TSNode unparen(TSNode N);
 
