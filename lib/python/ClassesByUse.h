@@ -1,0 +1,29 @@
+//===--- ClassesByUse.h - Unannotated names, by their use -----*- C++ -*-===//
+//
+// A Python parameter without an annotation is classified by what its def
+// does with it: a tensor when used only as tensors can be, a stream when
+// used only as streams can be (docs/python.md, "Values whose type is not
+// written"). Scope.cpp asks it for a def's parameters.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_PYTHON_CLASSESBYUSE_H
+#define STREAMSAFE_LIB_PYTHON_CLASSESBYUSE_H
+
+#include "lib/ir/IR.h"
+#include "lib/python/Imports.h"
+#include "lib/python/Syntax.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace streamsafe::py {
+
+/// The names \p Def's own code uses as only tensors can be used
+/// (`x.record_stream(s)`, `x.copy_(y)`, `x.add_(1)`) or as only streams
+/// can (`with torch.cuda.stream(s)`, `s.wait_stream(t)`), and never
+/// rebinds; a name used both ways is neither.
+llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
+                                       const Imports &I);
+
+} // namespace streamsafe::py
+
+#endif // STREAMSAFE_LIB_PYTHON_CLASSESBYUSE_H
