@@ -97,8 +97,8 @@ Lowering::WorkUse Lowering::workUseOf(const CallExpr *CE) const {
 
 StreamRef Lowering::groupStream(const Expr *Group) {
   // One stream per group variable or member (`pg`, `pg_`, `this->pg_`);
-  // a group reached otherwise (`getGroup()->allreduce(v)`) is one stream
-  // of its own, so two such calls are never proven to differ.
+  // a group reached otherwise (`getGroup()->allreduce(v)`) is a stream not
+  // known (the call is then taken as ordered on the current stream).
   const Expr *E = Group ? Group->IgnoreParenImpCasts() : nullptr;
   if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(E);
       OC && OC->getOperator() == OO_Arrow && OC->getNumArgs() == 1)
@@ -108,17 +108,17 @@ StreamRef Lowering::groupStream(const Expr *Group) {
     Key = DR->getDecl();
   else if (const auto *ME = dyn_cast_or_null<MemberExpr>(E))
     Key = ME->getMemberDecl();
+  if (!Key)
+    return StreamRef::unknown();
   auto [It, New] = Collective.Groups.try_emplace(Key, NoVar);
   if (New) {
     Variable V;
-    V.Name = Key ? Key->getNameAsString() : std::string();
+    V.Name = Key->getNameAsString();
     V.Class = VarClass::Other;
     V.Synthetic = true;
     IR.Vars.push_back(std::move(V));
     It->second = static_cast<VarId>(IR.Vars.size() - 1);
   }
-  if (!Key)
-    return StreamRef::unknown();
   return {StreamRef::Collective, It->second, It->second};
 }
 

@@ -6,9 +6,11 @@
 // they came from), and the syntactic questions the solver would otherwise
 // ask on every visit (is this event recorded later in the loop, is this
 // pointer kept for later) are answered once. Statements are lowered in
-// LowerStatements.cpp, calls by their API table effect in LowerCalls.cpp,
-// calls the table does not know (same-file helpers, launchers, unknown
-// code) in LowerOtherCalls.cpp, operands in LowerOperands.cpp.
+// LowerStatements.cpp, calls by their API table effect in LowerCalls.cpp
+// (thread starts in LowerThreadCalls.cpp, c10d collectives in
+// LowerCollectives.cpp), calls the table does not know (same-file helpers,
+// launchers, unknown code) in LowerOtherCalls.cpp, operands in
+// LowerOperands.cpp.
 //
 //===----------------------------------------------------------------------===//
 

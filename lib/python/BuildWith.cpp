@@ -86,11 +86,7 @@ void Builder::withStatement(TSNode N) {
             S.Class == VarClass::Stream ? S.Stream : StreamRef::unknown();
       }
       emit(site(SiteKind::GuardEnter, Value), G);
-      Frame W;
-      W.K = Frame::With;
-      W.Guard = G.Guard;
-      W.Node = Body;
-      St->Frames.push_back(W);
+      pushGuardFrame(G.Guard, Body);
     } else if (!(is(Value, "call") &&
                  (enterObject(Value, Body) || enterGenerator(Value, Body)))) {
       Builder::Value V = expr(Value);
@@ -153,13 +149,18 @@ void Builder::enterGraph(TSNode Call, TSNode Body) {
   fact::CaptureBegin B{StreamRef::current(), Mode};
   B.Graph = A.Positional.empty() ? NoVar : channelVar(A.Positional[0]);
   emit(site(SiteKind::CaptureBegin, Call), B);
-  Frame W;
-  W.K = Frame::With;
-  W.Guard = G.Guard;
-  W.Node = Body;
+  Frame &W = pushGuardFrame(G.Guard, Body);
   W.Capture = true;
   W.Graph = B.Graph;
+}
+
+Builder::Frame &Builder::pushGuardFrame(VarId Guard, TSNode Body) {
+  Frame W;
+  W.K = Frame::With;
+  W.Guard = Guard;
+  W.Node = Body;
   St->Frames.push_back(W);
+  return St->Frames.back();
 }
 
 void Builder::leaveFrames(size_t Depth) {

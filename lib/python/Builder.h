@@ -158,6 +158,9 @@ private:
   /// Runs the frames above \p Depth as a jump leaves them (guards restore,
   /// finally blocks run).
   void leaveFrames(size_t Depth);
+  /// Pushes the frame of a with block whose guard \p Guard restores the
+  /// stream (and the device) at every exit of \p Body.
+  Frame &pushGuardFrame(VarId Guard, TSNode Body);
   /// Leaves the body at \p At (locals die).
   void exitBody(TSNode At, Position P);
   /// A def's tensor locals hold nothing until assigned (Lifetimes.cpp).

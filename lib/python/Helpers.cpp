@@ -525,13 +525,17 @@ bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
   // A helper of plain tensor ops matters where the stream may not be the
   // caller's: called with a tensor inside a `with` that sets the stream
   // (or captures), it runs in place.
-  bool UnderStreamBlock = llvm::any_of(St->Frames, [](const Frame &Fr) {
-    return Fr.K == Frame::With && Fr.Guard != NoVar;
-  });
-  bool GivenTensors = llvm::any_of(
-      M.Classes, [](const auto &E) { return E.second == VarClass::Tensor; });
+  auto PlainOpsUnderStreamBlock = [&] {
+    return llvm::any_of(St->Frames,
+                        [](const Frame &Fr) {
+                          return Fr.K == Frame::With && Fr.Guard != NoVar;
+                        }) &&
+           llvm::any_of(M.Classes, [](const auto &E) {
+             return E.second == VarClass::Tensor;
+           });
+  };
   if (!M.GivenStreams && !X->usesStreams(Def) && !X->waitsForHost(Def) &&
-      !(UnderStreamBlock && GivenTensors))
+      !PlainOpsUnderStreamBlock())
     return false;
   std::optional<BodyId> Body =
       helperBody(Def, Outer, Self, M.Classes, M.Events, Part);

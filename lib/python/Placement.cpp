@@ -134,11 +134,7 @@ void Builder::enterDevice(TSNode Call, TSNode Body) {
   G.Stream = StreamRef::currentOf(*D);
   G.Device = *D;
   emit(site(SiteKind::GuardEnter, Call), G);
-  Frame W;
-  W.K = Frame::With;
-  W.Guard = G.Guard;
-  W.Node = Body;
-  St->Frames.push_back(W);
+  pushGuardFrame(G.Guard, Body);
 }
 
 } // namespace streamsafe::py
