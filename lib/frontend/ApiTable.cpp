@@ -68,6 +68,15 @@ static bool isWorkClass(const CXXRecordDecl *RD) {
   return false;
 }
 
+// The type a handle template holds: T of shared_ptr<T>, intrusive_ptr<T>.
+static QualType heldType(const CXXRecordDecl *RD) {
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec || Spec->getTemplateArgs().size() < 1 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return QualType();
+  return Spec->getTemplateArgs()[0].getAsType();
+}
+
 ValueClass BuiltinApis::classify(const CXXRecordDecl *RD) {
   if (!RD)
     return ValueClass::None;
@@ -78,21 +87,15 @@ ValueClass BuiltinApis::classify(const CXXRecordDecl *RD) {
   ValueClass C = cppClass(Name);
   // std::shared_ptr<at::Tensor>, std::optional<at::Tensor>, ...: the tensor
   // they hold (followed through *p, p->, value()).
-  if (C == ValueClass::None && isTensorHandleTemplate(Name))
-    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
-        Spec && Spec->getTemplateArgs().size() >= 1 &&
-        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
-        classify(Spec->getTemplateArgs()[0].getAsType()) == ValueClass::Tensor)
-      C = ValueClass::Tensor;
+  QualType Held = heldType(RD);
+  if (C == ValueClass::None && isTensorHandleTemplate(Name) && !Held.isNull() &&
+      classify(Held) == ValueClass::Tensor)
+    C = ValueClass::Tensor;
   // c10::intrusive_ptr<c10d::Work> (or a subclass of it): the work handle
   // it holds, followed through `w->wait()`.
-  if (C == ValueClass::None && Name == "c10::intrusive_ptr")
-    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
-        Spec && Spec->getTemplateArgs().size() >= 1 &&
-        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
-      if (const CXXRecordDecl *Held =
-              Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl())
-        C = isWorkClass(Held) ? ValueClass::Event : ValueClass::None;
+  if (C == ValueClass::None && Name == "c10::intrusive_ptr" && !Held.isNull() &&
+      isWorkClass(Held->getAsCXXRecordDecl()))
+    C = ValueClass::Event;
   if (Config.EventClasses.contains(Name))
     C = ValueClass::Event;
   else if (Config.StreamGuardClasses.contains(Name))
