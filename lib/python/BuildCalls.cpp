@@ -120,6 +120,8 @@ Builder::Value Builder::call(TSNode N) {
       return apiCall(N, int(Api), Q, A);
     return unknownCall(A, true);
   }
+  if (Value R; dictMethod(N, R))
+    return R;
   // A def or method of this file.
   if (Value R; helperCall(N, R))
     return R;

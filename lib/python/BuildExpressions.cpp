@@ -172,6 +172,10 @@ Builder::Value Builder::name(TSNode N) {
     }
   if (ListSlots *L = listSlots(F.text(N)))
     return listValue(N, *L);
+  // A dict followed, handed on as a whole: what happens to its entries
+  // there is not known.
+  if (const Instance *D = objectNamed(N); D && D->Keyed)
+    forgetEntries(*D, N);
   VarId Var = varOf(F.text(N));
   if (Var == NoVar)
     return V;
@@ -246,6 +250,8 @@ Builder::Value Builder::expr(TSNode N) {
     return V;
   }
   if (T == "subscript") {
+    if (dictEntry(N, V))
+      return V;
     Value Base = expr(field(N, "value"));
     for (TSNode S : fieldChildren(N, "subscript"))
       expr(S);
@@ -276,15 +282,8 @@ Builder::Value Builder::expr(TSNode N) {
     }
     return V;
   }
-  if (T == "dictionary") {
-    for (TSNode Pair : children(N))
-      for (TSNode C : children(Pair)) {
-        Value E = expr(C);
-        if (E.Class == VarClass::Tensor && E.Tensor)
-          V.Held.push_back(E.Tensor);
-      }
-    return V;
-  }
+  if (T == "dictionary")
+    return dictLiteral(N);
   if (T == "lambda") {
     // It may run later, anywhere: the tensors it names are kept alive by
     // it, and the events it names may be recorded there.

@@ -387,6 +387,11 @@ void Builder::deleteStatement(TSNode N) {
         is(C, "expression_list") ? children(C) : std::vector<TSNode>{C};
     for (TSNode T : Targets) {
       deleteFromList(T);
+      // del d["k"]: the dict's entries are let go of (never freed here).
+      if (is(T, "subscript"))
+        if (const Instance *D = objectNamed(unparen(field(T, "value")));
+            D && D->Keyed)
+          forgetEntries(*D, T);
       if (!is(T, "identifier"))
         continue;
       VarId V = varOf(F.text(T));
@@ -409,9 +414,15 @@ void Builder::assignment(TSNode N) {
     Right = field(Right, "right");
   }
   Value V = expr(Right);
+  if (Targets.size() == 1 && is(Left, "identifier") &&
+      V.Class != VarClass::Tensor && St->S->ByUse.contains(F.text(Left)) &&
+      St->S->owner(F.text(Left)) == St->S)
+    V = unknownResult(Right);
   for (TSNode T : Targets) {
     if (is(T, "identifier")) {
       bindName(T, V);
+    } else if (is(T, "subscript") && storeDictEntry(T, V)) {
+      continue;
     } else if (is(T, "subscript")) {
       // t[i] = v: a write into t.
       Value Base = expr(field(T, "value"));
@@ -467,6 +478,22 @@ void Builder::augmentedAssignment(TSNode N) {
   // t += x: an in-place op on t.
   readTensor(R, field(N, "right"));
   access(true, L, Left);
+}
+
+Builder::Value Builder::unknownResult(TSNode Call) {
+  // Produced by code the analysis does not see, on the current stream; the
+  // caching allocator's part in it is not known (no record_stream owed).
+  ObjectId O = objectOf(Call);
+  fact::Allocate A;
+  A.Result = O;
+  A.Stream = StreamRef::current();
+  A.Unowned = true;
+  emit(site(SiteKind::Allocation, Call), A);
+  Value V;
+  V.Node = Call;
+  V.Class = VarClass::Tensor;
+  V.Tensor = TensorRef::result(O);
+  return V;
 }
 
 void Builder::bindName(TSNode Target, const Value &V) {

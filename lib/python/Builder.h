@@ -40,6 +40,15 @@ inline Position unpackLoc(uint64_t L) {
   return {unsigned(L >> 32), unsigned(L & 0xffffffffu)};
 }
 
+/// A field of a record class's generated __init__, in order (Records.cpp).
+struct RecordField {
+  std::string Name;
+  /// Annotated as a tensor (a class record)...
+  bool Tensor = false;
+  /// ... or typed by its argument (namedtuple()).
+  bool Untyped = false;
+};
+
 class Builder {
 public:
   /// \p X: what the file defines (shared by the file's scopes).
@@ -102,7 +111,13 @@ private:
   /// followed as variables of its own.
   struct Instance {
     TSNode Class = {};
-    llvm::StringMap<VarId> Attrs;
+    /// Its attributes' variables; a dict's grow as constant keys are
+    /// stored (Dicts.cpp).
+    mutable llvm::StringMap<VarId> Attrs;
+    /// A dict of tensors: Attrs are its constant keys, not attributes.
+    bool Keyed = false;
+    /// What names its entries in messages ('bufs', 'batch').
+    std::string Name;
   };
   /// The body being lowered.
   struct BodyState {
@@ -171,6 +186,9 @@ private:
   void assignment(TSNode N);
   void augmentedAssignment(TSNode N);
   void bindName(TSNode Target, const Value &V);
+  /// The value of \p Call, not followed, bound to a local its uses say is
+  /// a tensor (Scope::ByUse).
+  Value unknownResult(TSNode Call);
   void deleteStatement(TSNode N);
 
   //===-- Expressions (BuildExpressions.cpp) ------------------------------===//
@@ -346,6 +364,27 @@ private:
   /// `Cls(args)` of a class of this file that uses streams: a new object,
   /// its attributes bound, its __init__ run in place (null: not one).
   const Instance *newObject(TSNode Call, TSNode Class);
+  /// `Rec(args)` of a @dataclass, a typing.NamedTuple class or a
+  /// collections.namedtuple() of this file: an object whose tensor fields
+  /// are bound to the arguments (Records.cpp; null: not a record).
+  const Instance *newRecord(TSNode Call);
+  /// The object the name \p Name is bound to in its scope (null: none).
+  const Instance *objectNamed(TSNode Name) const;
+
+  //===-- Dicts of tensors with constant keys (Dicts.cpp) -----------------===//
+  /// `{"k": t, ...}`: a dict whose entries are followed when every key is
+  /// a plain string.
+  Value dictLiteral(TSNode N);
+  /// `d["k"]` of a dict followed: its entry (false: not one).
+  bool dictEntry(TSNode Subscript, Value &Out);
+  /// `d["k"] = v`: stores v in the entry (false: not a dict followed).
+  bool storeDictEntry(TSNode Target, const Value &V);
+  /// `d.get("k")`, `d.pop(...)`, ...: false when \p Call is no method of
+  /// a dict followed.
+  bool dictMethod(TSNode Call, Value &Out);
+  /// The dict's entries are no longer known (handed on, changed by code
+  /// not followed).
+  void forgetEntries(const Instance &D, TSNode At);
   /// `x = Cls(...)`, `with Cls(...) as x`: x names the object, when
   /// nothing else binds it in its scope.
   void nameObject(TSNode Target, const Instance *Object);
@@ -446,6 +485,8 @@ private:
   /// The code after a generator's yield, for the last part 1 run.
   std::optional<BodyId> ExitPart;
   std::deque<Instance> Instances;
+  /// The record classes by name (none: not a record), Records.cpp.
+  std::map<std::string, std::optional<std::vector<RecordField>>> Records;
   /// Variables that name one object, by scope and name.
   std::map<std::pair<const Scope *, std::string>, const Instance *> ObjectVars;
   /// Threads made here and started later, by the variable that holds them.

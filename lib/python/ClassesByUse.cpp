@@ -32,11 +32,18 @@ static bool streamOnlyMethod(llvm::StringRef Method) {
 llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
                                        const Imports &I) {
   llvm::StringSet<> Used, Streams, Rebound;
+  // Names bound by exactly one plain assignment, of a call.
+  llvm::StringMap<unsigned> Assignments;
+  llvm::StringSet<> FromCall;
   ownCode(field(Def, "body"), [&](TSNode X) {
     if (is(X, "assignment") || is(X, "augmented_assignment")) {
       TSNode L = unparen(field(X, "left"));
-      if (is(L, "identifier"))
-        Rebound.insert(F.text(L));
+      if (!is(L, "identifier"))
+        return;
+      ++Assignments[F.text(L)];
+      TSNode R = field(X, "right");
+      if (is(X, "assignment") && !ts_node_is_null(R) && is(unparen(R), "call"))
+        FromCall.insert(F.text(L));
       return;
     }
     if (!is(X, "call"))
@@ -57,7 +64,14 @@ llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
     std::vector<TSNode> Args = children(field(X, "arguments"));
     if (TakesStream && Args.size() == 1 && is(unparen(Args[0]), "identifier"))
       Streams.insert(F.text(unparen(Args[0])));
+    // a.wait_stream(b): b is a stream too.
+    if (Method == "wait_stream" && Args.size() == 1 &&
+        is(unparen(Args[0]), "identifier"))
+      Streams.insert(F.text(unparen(Args[0])));
   });
+  for (const auto &A : Assignments)
+    if (A.second > 1 || !FromCall.contains(A.getKey()))
+      Rebound.insert(A.getKey());
   for (const auto &R : Rebound) {
     Used.erase(R.getKey());
     Streams.erase(R.getKey());

@@ -20,7 +20,9 @@ namespace streamsafe::py {
 /// The names \p Def's own code uses as only tensors can be used
 /// (`x.record_stream(s)`, `x.copy_(y)`, `x.add_(1)`) or as only streams
 /// can (`with torch.cuda.stream(s)`, `s.wait_stream(t)`), and never
-/// rebinds; a name used both ways is neither.
+/// rebinds, or binds once to the result of a call (`buf = pool.get()`);
+/// a name used both ways is neither. A parameter that is also assigned is
+/// left to its caller (Scope.cpp) to exclude.
 llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
                                        const Imports &I);
 

@@ -82,11 +82,9 @@ bool Builder::attributeValue(TSNode N, Value &Out) {
   if (St->Self && !St->S->Params.empty() &&
       F.text(Object) == F.text(St->S->Params[0]))
     O = St->Self;
-  else if (const Scope *Owner = St->S->owner(F.text(Object))) {
-    auto It = ObjectVars.find({Owner, F.text(Object).str()});
-    O = It == ObjectVars.end() ? nullptr : It->second;
-  }
-  if (!O)
+  else
+    O = objectNamed(Object);
+  if (!O || O->Keyed)
     return false;
   auto It = O->Attrs.find(F.text(field(N, "attribute")));
   if (It == O->Attrs.end())
@@ -219,6 +217,16 @@ const Builder::Instance *Builder::newObject(TSNode Call, TSNode Class) {
   return &O;
 }
 
+const Builder::Instance *Builder::objectNamed(TSNode Name) const {
+  if (!is(Name, "identifier"))
+    return nullptr;
+  const Scope *Owner = St->S->owner(F.text(Name));
+  if (!Owner)
+    return nullptr;
+  auto It = ObjectVars.find({Owner, F.text(Name).str()});
+  return It == ObjectVars.end() ? nullptr : It->second;
+}
+
 void Builder::nameObject(TSNode Target, const Instance *Object) {
   if (!is(Target, "identifier"))
     return;
@@ -256,6 +264,8 @@ void Builder::nameObject(TSNode Target, const Instance *Object) {
         Work.pop_back();
         if (is(Y, "identifier") && F.text(Y) == Name)
           ++Bindings;
+        if (is(Y, "subscript") || is(Y, "attribute"))
+          continue; // x[k] = v, x.a = v: stores into x, x stays bound
         for (TSNode C : children(Y))
           Work.push_back(C);
       }

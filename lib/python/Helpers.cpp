@@ -599,6 +599,12 @@ bool Builder::helperCall(TSNode N, Value &Result) {
   TSNode Fn = field(N, "function");
   Args A = argsOf(N);
   if (is(Fn, "identifier")) {
+    if (const Instance *O = newRecord(N)) {
+      Result = Value();
+      Result.Node = N;
+      Result.Object = O;
+      return true;
+    }
     // Cls(args) of a class of this file: a new object, followed.
     const Scope *Owner = St->S->owner(F.text(Fn));
     TSNode Class = X->moduleClass(F.text(Fn));
@@ -655,16 +661,12 @@ std::optional<Builder::CalleeDef> Builder::calleeDef(TSNode Fn) {
   TSNode Object = unparen(field(Fn, "object"));
   llvm::StringRef Method = F.text(field(Fn, "attribute"));
   // x.method of an object of a class of this file that x names.
-  if (is(Object, "identifier"))
-    if (const Scope *Owner = St->S->owner(F.text(Object))) {
-      auto It = ObjectVars.find({Owner, F.text(Object).str()});
-      if (It != ObjectVars.end()) {
-        TSNode Def = methodOf(It->second->Class, Method, F);
-        if (ts_node_is_null(Def))
-          return std::nullopt;
-        return CalleeDef{Def, St->S->ModuleScope, It->second, true};
-      }
-    }
+  if (const Instance *O = objectNamed(Object)) {
+    TSNode Def = methodOf(O->Class, Method, F);
+    if (ts_node_is_null(Def))
+      return std::nullopt;
+    return CalleeDef{Def, St->S->ModuleScope, O, true};
+  }
   // self.method in a method: the method of this class (unless a class of
   // the file overrides it), on the same object.
   if (St->S->K != Scope::Def || St->S->Params.empty())

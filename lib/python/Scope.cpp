@@ -483,7 +483,8 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
       }
       Classes[F.text(Name)] =
           !ts_node_is_null(Annotation) ? classOfAnnotation(Annotation, F, I)
-          : ByUse.contains(F.text(Name)) && !is(P, "default_parameter")
+          : ByUse.contains(F.text(Name)) && !is(P, "default_parameter") &&
+                  !C.Values.count(F.text(Name))
               ? Cls(ByUse.lookup(F.text(Name)))
               : Cls(VarClass::Other);
     }
@@ -557,6 +558,20 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
         Changed = true;
       }
     }
+  }
+  // A local bound once, to a call the analysis cannot classify, is what
+  // its uses say (`buf = pool.get(); buf.copy_(x)`).
+  for (auto &E : Classes) {
+    auto V = C.Values.find(E.getKey());
+    if (E.second.value_or(VarClass::Other) != VarClass::Other ||
+        !ByUse.contains(E.getKey()) || V == C.Values.end() ||
+        V->second.size() != 1 || ts_node_is_null(V->second[0]) ||
+        !is(unparen(V->second[0]), "call") || C.NotLocal.contains(E.getKey()) ||
+        llvm::any_of(S->Params,
+                     [&](TSNode P) { return F.text(P) == E.getKey(); }))
+      continue;
+    E.second = ByUse.lookup(E.getKey());
+    S->ByUse.insert(E.getKey());
   }
   for (const auto &E : Classes)
     S->Locals[E.getKey()] = E.second.value_or(VarClass::Other);

@@ -49,6 +49,10 @@ struct Scope {
   /// (isHostDataLiteral): what `torch.tensor(name, device=...)` copies
   /// from the host, as it copies the literal.
   llvm::StringSet<> HostData;
+  /// Locals classified by their uses alone, bound once to a call the
+  /// analysis does not follow (ClassesByUse.h): the call's result is a
+  /// storage of its own, made on the current stream there.
+  llvm::StringSet<> ByUse;
 
   /// The scope that binds \p Name as seen from here (null: none does).
   const Scope *owner(llvm::StringRef Name) const;

@@ -171,6 +171,14 @@ Position start(TSNode N) {
   return {P.row + 1, P.column + 1};
 }
 
+llvm::StringRef plainString(TSNode N, const SourceFile &F) {
+  llvm::StringRef T = F.text(N);
+  if (!is(N, "string") || T.size() < 2 || (T[0] != '"' && T[0] != '\'') ||
+      T.back() != T[0] || T.starts_with("\"\"\"") || T.starts_with("'''"))
+    return {};
+  return T.drop_front().drop_back();
+}
+
 TSNode unparen(TSNode N) {
   while (is(N, "parenthesized_expression")) {
     std::vector<TSNode> C = children(N);

@@ -105,6 +105,9 @@ TSNode lastToken(TSNode N);
 Position endOf(TSNode N);
 /// Strips parentheses.
 TSNode unparen(TSNode N);
+/// The text of a plain one-line string literal (`"x"`, `'x'`: x); null for
+/// any other node.
+llvm::StringRef plainString(TSNode N, const SourceFile &F);
 
 /// Visits \p N and the nodes below it, \p N first, not descending into a
 /// node (other than \p N) for which \p Skip holds.

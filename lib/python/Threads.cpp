@@ -141,15 +141,6 @@ bool Builder::submitTask(TSNode Call) {
   return true;
 }
 
-// `{"x": v}`: the keyword x (null key: not a plain string).
-static llvm::StringRef stringKey(TSNode Key, const SourceFile &F) {
-  llvm::StringRef T = F.text(Key);
-  if (!is(Key, "string") || T.size() < 2 || (T[0] != '"' && T[0] != '\'') ||
-      T.back() != T[0] || T.starts_with("\"\"\"") || T.starts_with("'''"))
-    return {};
-  return T.drop_front().drop_back();
-}
-
 void Builder::threadCall(TSNode N, const Args &A) {
   // Thread(group=None, target=None, name=None, args=(), kwargs={}).
   TSNode Target = A.get(1, "target");
@@ -166,7 +157,7 @@ void Builder::threadCall(TSNode N, const Args &A) {
   if (is(Keywords, "dictionary")) {
     for (TSNode P : children(Keywords)) {
       llvm::StringRef Key =
-          is(P, "pair") ? stringKey(field(P, "key"), F) : llvm::StringRef();
+          is(P, "pair") ? plainString(field(P, "key"), F) : llvm::StringRef();
       if (Key.empty())
         Bind = false;
       Given.Keywords.push_back({Key, is(P, "pair") ? field(P, "value") : P});

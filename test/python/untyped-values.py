@@ -109,3 +109,32 @@ def produce_on_passed(s):
         y = torch.ones(4, device="cuda")
     return y * 2
 
+
+
+# Wrong: a local bound once to a call the analysis does not follow is a
+# tensor by its use (copy_); its result was made on the caller's stream.
+def pooled_buffer(x: torch.Tensor, pool):
+    side = torch.cuda.Stream()
+    buf = pool.acquire(x.shape)
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        buf.copy_(x)
+    return buf.sum()
+    # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'buf' is read on the caller's current stream while its write on pool stream 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-3]]:21: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+    # CHECK-NOTES: :[[@LINE-4]]:9: note: 'buf' is written on pool stream 'side' here
+    # CHECK-NOTES: :[[@LINE-6]]:10: note: the current stream was set to pool stream 'side' here
+
+
+# Unknown: bound twice, or used both as a tensor and as a stream. Silent.
+def pooled_unknown(x: torch.Tensor, pool):
+    side = torch.cuda.Stream()
+    buf = pool.acquire(x.shape)
+    if x.dim() > 1:
+        buf = pool.acquire(x.shape[1:])
+    other = pool.acquire(x.shape)
+    side.wait_stream(other)
+    with torch.cuda.stream(side):
+        buf.copy_(x)
+        other.copy_(x)
+    return buf.sum() + other.sum()
