@@ -338,6 +338,10 @@ void Builder::followSelf(const Scope &S) {
       V.ProvenAt = siteAt(SiteKind::StreamProven, start(Creation->second),
                           ts_node_start_byte(Creation->second));
     }
+    // A tensor attribute: a storage of the object's own until the method
+    // binds another to it; nothing is known of it at entry.
+    if (V.Class == VarClass::Tensor)
+      V.Persistent = true;
     IR->Vars.push_back(std::move(V));
     VarId Var = IR->Vars.size() - 1;
     O.Attrs[E.getKey()] = Var;

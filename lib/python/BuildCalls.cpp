@@ -159,6 +159,11 @@ Builder::Value Builder::call(TSNode N) {
         emit(site(SiteKind::Other, N), Wait);
         return Value();
       }
+      // e.wait(), e.synchronize() of a value not followed: it may be an
+      // event (in a list, of another object) that orders what it recorded.
+      // Taken to order everything rather than report what it may have.
+      if (unknownWait(N, Method, A))
+        return Value();
       break;
     }
   } else {
@@ -177,6 +182,29 @@ Builder::Value Builder::call(TSNode N) {
         Callee == "range" || Callee == "id" || Callee == "type" ||
         Callee == "str" || Callee == "repr" || Callee == "hash");
   return unknownCall(A, Keeps);
+}
+
+bool Builder::unknownWait(TSNode N, llvm::StringRef Method, const Args &A) {
+  if (Method == "wait" && A.Positional.size() <= 1 && A.Keywords.size() <= 1 &&
+      A.Positional.size() + A.Keywords.size() <= 1) {
+    TSNode Arg = A.get(0, "stream");
+    if (!A.Keywords.empty() && ts_node_is_null(A.keyword("stream")))
+      return false;
+    Value On = ts_node_is_null(Arg) ? Value() : expr(Arg);
+    StreamRef W = ts_node_is_null(Arg)           ? StreamRef::current()
+                  : On.Class == VarClass::Stream ? On.Stream
+                                                 : StreamRef::unknown();
+    emit(site(SiteKind::Other, N), fact::EventWait{NoVar, W, false});
+    return true;
+  }
+  if (Method == "synchronize" && A.Positional.empty() && A.Keywords.empty()) {
+    fact::StreamSync Wait;
+    Wait.Stream = StreamRef::unknown();
+    Wait.MayNotHappen = true;
+    emit(site(SiteKind::Other, N), Wait);
+    return true;
+  }
+  return false;
 }
 
 // `current_stream().wait_stream(s)`, `current_stream().wait_event(e)`,

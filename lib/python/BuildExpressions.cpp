@@ -250,7 +250,7 @@ Builder::Value Builder::expr(TSNode N) {
     return V;
   }
   if (T == "subscript") {
-    if (dictEntry(N, V))
+    if (dictEntry(N, V) || attributeElement(N, V))
       return V;
     Value Base = expr(field(N, "value"));
     for (TSNode S : fieldChildren(N, "subscript"))

@@ -34,10 +34,12 @@ Builder::Value Builder::streamMethod(TSNode N, const Value &Self,
     return R;
   }
   if (Effect == ApiEffect::StreamWaitEvent) { // s.wait_event(e)
+    // An event not followed (in a list, another object's): taken to order
+    // everything, rather than report what it may have ordered.
     Value E = expr(A.get(0, "event"));
-    if (E.Class == VarClass::Event && E.Event != NoVar)
-      emit(site(SiteKind::EventWait, N),
-           fact::EventWait{E.Event, Self.Stream, false});
+    emit(site(SiteKind::EventWait, N),
+         fact::EventWait{E.Class == VarClass::Event ? E.Event : NoVar,
+                         Self.Stream, false});
     return R;
   }
   if (Effect == ApiEffect::EventRecord) { // s.record_event(e = None)

@@ -269,6 +269,9 @@ private:
   Value eventMethod(TSNode N, const Value &Self, llvm::StringRef Method,
                     const Args &A);
   Value unknownCall(const Args &A, bool Escapes);
+  /// `e.wait()`, `e.wait(s)`, `e.synchronize()` of a value not followed: a
+  /// wait on what it may be (false: not such a call).
+  bool unknownWait(TSNode N, llvm::StringRef Method, const Args &A);
   /// A torch.distributed collective (Collectives.cpp).
   Value collectiveCall(TSNode N, const ApiEntry &Row, const Args &A);
   /// A functional collective (Collectives.cpp): \p In is its input.
@@ -390,6 +393,10 @@ private:
   void nameObject(TSNode Target, const Instance *Object);
   /// `self.x` of an object followed here: its value (false: not followed).
   bool attributeValue(TSNode Attribute, Value &Out);
+  /// `self.xs[k]` of a list attribute of tensors or events, k a constant
+  /// or a name the function never rebinds: one element, a variable of the
+  /// object (AttributeElements.cpp; false: not followed).
+  bool attributeElement(TSNode Subscript, Value &Out);
   /// `self.x = v`: true when x is followed (and v bound to it).
   bool bindAttribute(TSNode Target, const Value &V);
   /// `torch.cuda.set_stream(Arg)` sets a stream for the rest of the program
@@ -498,6 +505,9 @@ private:
   std::map<std::pair<const Scope *, std::string>, Region> NameRegions;
   std::map<std::pair<const Scope *, std::string>, ListSlots> Lists;
   std::map<std::pair<const Scope *, std::string>, bool> Reshaped;
+  /// Whether a body changes the list attribute of that name (its elements
+  /// are then not followed there; AttributeElements.cpp).
+  std::map<std::pair<const void *, std::string>, bool> ElementsChanged;
   /// Whether the analysed scope names a device other than cuda:0.
   std::optional<bool> MultiDevice;
   /// Comprehension variables, innermost last: what each name stands for.

@@ -74,6 +74,12 @@ public:
   /// its methods, every v a stream (or every v an event).
   const llvm::StringMap<VarClass> &attributeClasses(TSNode Class,
                                                     const Scope &Module);
+  /// The attributes of \p Class's objects that hold lists of tensors or of
+  /// events, by the class of their elements: every `self.x = [...]`,
+  /// comprehension, append and `self.x[k] = v` in its methods gives that
+  /// class (AttributeElements.cpp).
+  const llvm::StringMap<VarClass> &elementClasses(TSNode Class,
+                                                  const Scope &Module);
   /// \p Class and its bases defined in the file, nearest first (the classes
   /// whose methods run on its objects as far as the file says).
   std::vector<TSNode> lineage(TSNode Class) const;
@@ -144,6 +150,7 @@ private:
   llvm::DenseMap<const void *, bool> Streams;
   llvm::DenseMap<const void *, bool> HostWaits;
   llvm::DenseMap<const void *, llvm::StringMap<VarClass>> Attributes;
+  llvm::DenseMap<const void *, llvm::StringMap<VarClass>> Elements;
   llvm::DenseMap<const void *, llvm::StringMap<TSNode>> FreshAttributes;
   /// Every class of the file, nested ones too.
   std::vector<TSNode> Classes;

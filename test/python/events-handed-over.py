@@ -39,3 +39,29 @@ def task_without_the_event(pool, x: torch.Tensor):
     finished.wait()
     # CHECK-NOTES: :[[@LINE-1]]:5: warning: wait on event 'finished', which is never recorded before this point; a wait on an unrecorded event does nothing [streamsafe-unrecorded-event-wait]
     # CHECK-NOTES: :[[@LINE-9]]:5: note: 'finished' is declared here
+
+
+# Events the analysis does not follow (in a list, another object's): a
+# wait on one is taken to order everything before it, rather than report
+# what it may have ordered. Silent.
+def events_in_a_list(x: torch.Tensor, done):
+    side = torch.cuda.Stream()
+    a = torch.empty_like(x)
+    b = torch.empty_like(x)
+    c = torch.empty_like(x)
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        a.copy_(x)
+        done[0].record()
+    torch.cuda.current_stream().wait_event(done[0])
+    y = a.sum()
+    with torch.cuda.stream(side):
+        b.copy_(x)
+        done[1].record()
+    done[1].wait()
+    y = y + b.sum()
+    with torch.cuda.stream(side):
+        c.copy_(x)
+        done[2].record()
+    done[2].synchronize()
+    return y + c.sum() + c.cpu()[0]
