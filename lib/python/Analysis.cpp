@@ -16,7 +16,15 @@ namespace {
 class FileAnalysis {
 public:
   FileAnalysis(const SourceFile &F, const PyOptions &Opts)
-      : F(F), Opts(Opts), I(F, Opts.DeviceModuleFunctions), X(F, I) {}
+      : F(F), Opts(Opts), I(F, Opts.DeviceModuleFunctions), X(F, I) {
+    if (Opts.FollowImports && !Opts.Modules) {
+      OwnModules = std::make_unique<ModuleCache>(Opts.ProjectRoot,
+                                                 Opts.DeviceModuleFunctions);
+      Modules = OwnModules.get();
+    } else if (Opts.FollowImports) {
+      Modules = Opts.Modules;
+    }
+  }
 
   FileResult run() {
     auto Module = makeScope(F.root(), Scope::Module, nullptr, F, I);
@@ -28,16 +36,16 @@ public:
     for (size_t K = 0; K < Order.size(); ++K)
       Order[K] = K;
     std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
-      const Position &PA = Result.Findings[A][0].At;
-      const Position &PB = Result.Findings[B][0].At;
-      return std::make_tuple(PA.Line, PA.Column, A) <
-             std::make_tuple(PB.Line, PB.Column, B);
+      const Diagnostic &DA = Result.Findings[A][0];
+      const Diagnostic &DB = Result.Findings[B][0];
+      return std::make_tuple(DA.File, DA.At.Line, DA.At.Column, A) <
+             std::make_tuple(DB.File, DB.At.Line, DB.At.Column, B);
     });
     // A finding inside a helper, reached through a call, is not repeated
     // when the helper's own analysis reports the same check there (its
     // caller names the tensor by the caller's variable).
     auto Where = [](const std::vector<Diagnostic> &D) {
-      return std::to_string(D[0].At.Line) + ":" +
+      return D[0].File + ":" + std::to_string(D[0].At.Line) + ":" +
              std::to_string(D[0].At.Column) + ":" + D[0].Check;
     };
     std::set<std::string> OwnReports;
@@ -76,7 +84,7 @@ private:
 
   void analyse(const Scope &S, std::string Name) {
     ++Result.Scopes;
-    Builder B(F, I, X, Opts.SideStreamParameters);
+    Builder B(F, I, X, Opts.SideStreamParameters, Modules);
     LoweredFunction L = B.build(S, Name);
     SolverLimits Limits = Opts.Limits;
     Limits.Dump = !Opts.DumpFunction.empty() && Opts.DumpFunction == Name;
@@ -104,7 +112,12 @@ private:
       std::vector<Diagnostic> D;
       for (const report::Line &Line : report::word(Fd, V)) {
         Diagnostic X;
-        X.At = F.original(unpackLoc(L.IR->Sites[Line.At].Loc));
+        const Site &At = L.IR->Sites[Line.At];
+        auto Other = L.ScopeFiles.find(At.Scope);
+        const SourceFile &In = Other == L.ScopeFiles.end() ? F : *Other->second;
+        X.At = In.original(unpackLoc(At.Loc));
+        if (&In != &F)
+          X.File = In.path();
         X.Text = Line.Text;
         if (!Line.Note)
           X.Check = report::checkName(Fd.kind());
@@ -129,6 +142,8 @@ private:
   const PyOptions &Opts;
   Imports I;
   HelperIndex X;
+  std::unique_ptr<ModuleCache> OwnModules;
+  ModuleCache *Modules = nullptr;
   FileResult Result;
   /// Per finding: found inside a helper reached through a call.
   std::vector<bool> ThroughCall;

@@ -18,9 +18,14 @@
 
 namespace streamsafe::py {
 
+class ModuleCache;
+
 /// One line of output: a warning (Check set) or a note.
 struct Diagnostic {
   Position At;
+  /// The file \p At is in when it is not the analysed one: the code of a
+  /// helper of another module that runs in place (lib/python/Modules.h).
+  std::string File;
   std::string Check; ///< for a warning: "streamsafe-..."; empty for a note
   std::string Text;
 };
@@ -44,6 +49,15 @@ struct PyOptions {
   /// A stream parameter a def uses as a side stream differs from the
   /// caller's current stream (the check option SideStreamParameters).
   bool SideStreamParameters = true;
+  /// Defs of the project's other modules that the file imports run in
+  /// place, as the file's own helpers do (the option FollowImports).
+  bool FollowImports = true;
+  /// Where absolute imports are looked up ("": the nearest folder above
+  /// each file with no __init__.py; the option ProjectRoot).
+  std::string ProjectRoot;
+  /// The modules read so far in this run, shared by its files (null: each
+  /// file reads its own).
+  ModuleCache *Modules = nullptr;
 };
 
 /// Analyses a parsed file.

@@ -118,6 +118,8 @@ Builder::Value Builder::call(TSNode N) {
     PyApi Api = apiOf(Q);
     if (Api != PyApi::None)
       return apiCall(N, int(Api), Q, A);
+    if (Value R; moduleHelperCall(N, Q, A, R))
+      return R;
     return unknownCall(A, true);
   }
   if (Value R; dictMethod(N, R))

@@ -41,7 +41,12 @@ LoweredFunction Builder::build(const Scope &S, std::string Name) {
   while (!Pending.empty()) {
     PendingBody Next = Pending.front();
     Pending.pop_front();
+    // A helper of another module reads that module's defs and classes.
+    HelperIndex *Own = X;
+    if (Next.Index)
+      X = Next.Index;
     IR->Bodies[Next.Id] = lowerBody(*Next.S, true, &Next);
+    X = Own;
   }
   Out = nullptr;
   IR = nullptr;

@@ -14,6 +14,7 @@
 #include "lib/ir/IR.h"
 #include "lib/model/Recipes.h"
 #include "lib/python/Helpers.h"
+#include "lib/python/Modules.h"
 #include "lib/python/Scope.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
@@ -30,6 +31,9 @@ struct LoweredFunction {
   std::unique_ptr<Function> IR;
   /// The name of the function called at a site (for messages that name it).
   llvm::DenseMap<SiteId, std::string> Callees;
+  /// The file of each helper's code (Site::Scope) that is not the analysed
+  /// file's: a helper of another module (Modules.h).
+  std::map<unsigned, const SourceFile *> ScopeFiles;
 };
 
 /// Site locations: line in the upper half, column in the lower.
@@ -54,9 +58,12 @@ public:
   /// \p X: what the file defines (shared by the file's scopes).
   /// \p SideStreamParameters: the option of that name (docs/python.md,
   /// "Streams kept in objects, globals and parameters").
+  /// \p Modules: the project's other modules, whose defs run in place
+  /// too (null: none are read).
   Builder(const SourceFile &F, const Imports &I, HelperIndex &X,
-          bool SideStreamParameters = true)
-      : F(F), I(I), X(&X), SideStreamParameters(SideStreamParameters) {}
+          bool SideStreamParameters = true, ModuleCache *Modules = nullptr)
+      : F(F), I(I), X(&X), SideStreamParameters(SideStreamParameters),
+        Modules(Modules) {}
 
   /// Lowers \p S (its Node is the module or a function_definition).
   LoweredFunction build(const Scope &S, std::string Name);
@@ -145,6 +152,8 @@ private:
     bool KeepsLocals = false;
     TSNode Yield = {}; ///< the yield the parts split at
     int PartNo = 0;    ///< 1: before it, 2: after it
+    /// A def of another module: that module's index (null: this file's).
+    HelperIndex *Index = nullptr;
   };
   /// The yield and part of the @contextmanager half being lowered (a
   /// `with` around the yield is lowered in halves, withStatement).
@@ -316,6 +325,10 @@ private:
   /// A call of a def or method of this file that uses streams: runs its
   /// body here. False: not one (the caller lowers it as unknown code).
   bool helperCall(TSNode N, Value &Result);
+  /// A call of a def of another module of the project, \p Qualified as
+  /// its imports name it (`from .ops import fill`): runs it in place.
+  bool moduleHelperCall(TSNode N, const std::string &Qualified, const Args &A,
+                        Value &Result);
   /// `with Cls(...):` of a class of this file with __enter__ and __exit__:
   /// __init__ and __enter__ run here, __exit__ at every exit of \p Body.
   bool enterObject(TSNode Call, TSNode Body);
@@ -468,6 +481,7 @@ private:
   const Imports &I;
   HelperIndex *X;
   bool SideStreamParameters = true;
+  ModuleCache *Modules = nullptr;
   Function *IR = nullptr;
   LoweredFunction *Out = nullptr;
   const Scope *Root = nullptr;

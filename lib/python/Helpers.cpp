@@ -395,6 +395,11 @@ Builder::helperBody(TSNode Def, const Scope *Outer, const Instance *Self,
   IR->Bodies.emplace_back();
   P.Id = IR->Bodies.size() - 1;
   P.SiteScope = Sc->second.second;
+  if (const ProjectModule *M =
+          Modules && !F.owns(Def) ? Modules->moduleOf(Def) : nullptr) {
+    P.Index = M->X.get();
+    Out->ScopeFiles[P.SiteScope] = M->F.get();
+  }
   P.Self = Self;
   if (Part) {
     std::vector<TSNode> Before, After;
@@ -620,6 +625,30 @@ bool Builder::helperCall(TSNode N, Value &Result) {
   }
   std::optional<CalleeDef> C = calleeDef(Fn);
   return C && runInPlace(N, A, C->Def, C->Outer, C->Self, C->Method, Result);
+}
+
+bool Builder::moduleHelperCall(TSNode N, const std::string &Qualified,
+                               const Args &A, Value &Result) {
+  if (!Modules)
+    return false;
+  // Seen from the file the call is in (a helper's module may import
+  // another).
+  const SourceFile *From = &F;
+  if (!F.owns(N)) {
+    const ProjectModule *Caller = Modules->moduleOf(N);
+    if (!Caller)
+      return false;
+    From = Caller->F.get();
+  }
+  const ProjectModule *M = nullptr;
+  TSNode Def = Modules->def(*From, Qualified, M);
+  if (ts_node_is_null(Def) || !runsAsWritten(Def) ||
+      !ts_node_is_null(classOf(Def)))
+    return false;
+  F.link(*M->F);
+  I.link(*M->I);
+  llvm::StringRef Name = llvm::StringRef(Qualified).rsplit('.').second;
+  return runInPlace(N, A, Def, M->S.get(), nullptr, false, Result, Name);
 }
 
 bool Builder::runsAsWritten(TSNode Def) const {

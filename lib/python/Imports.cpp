@@ -2,6 +2,7 @@
 
 #include "lib/python/Imports.h"
 #include "lib/model/Accelerators.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace streamsafe::py {
@@ -36,10 +37,14 @@ void Imports::read(TSNode N) {
     return;
   }
   if (is(N, "import_from_statement")) {
+    // `from .utils import f`: f is ".utils.f", resolved against the
+    // file's package where a helper's module is looked up (Modules.h).
     TSNode Module = field(N, "module_name");
-    if (!is(Module, "dotted_name"))
-      return; // relative imports are another package's names
+    if (!is(Module, "dotted_name") && !is(Module, "relative_import"))
+      return;
     std::string Base = F.text(Module).str();
+    if (llvm::StringRef(Base).ends_with("."))
+      Base.pop_back(); // `from . import utils`: ".utils"
     for (TSNode Name : fieldChildren(N, "name")) {
       if (is(Name, "aliased_import"))
         add(F.text(field(Name, "alias")),
@@ -81,9 +86,18 @@ static bool dottedName(TSNode N) {
   return is(N, "identifier");
 }
 
+void Imports::link(const Imports &Other) const {
+  if (&Other != this && !llvm::is_contained(Linked, &Other))
+    Linked.push_back(&Other);
+}
+
 std::string Imports::qualify(TSNode N,
                              const llvm::StringSet<> *Shadowed) const {
   N = unparen(N);
+  if (!ts_node_is_null(N) && !F.owns(N))
+    for (const Imports *O : Linked)
+      if (O->F.owns(N))
+        return O->qualify(N, Shadowed);
   if (is(N, "identifier")) {
     llvm::StringRef Name = F.text(N);
     if (Shadowed && Shadowed->contains(Name))

@@ -20,6 +20,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include <string>
+#include <vector>
 
 namespace streamsafe::py {
 
@@ -38,6 +39,10 @@ public:
   std::string qualify(TSNode N,
                       const llvm::StringSet<> *Shadowed = nullptr) const;
 
+  /// Lets qualify() resolve the nodes of \p Other's file through \p
+  /// Other (a helper's module, lib/python/Modules.h).
+  void link(const Imports &Other) const;
+
 private:
   void add(llvm::StringRef Name, std::string Path);
   void read(TSNode N);
@@ -45,6 +50,7 @@ private:
   const SourceFile &F;
   llvm::StringMap<std::string> Alias;
   llvm::StringSet<> DeviceModules;
+  mutable std::vector<const Imports *> Linked;
 };
 
 } // namespace streamsafe::py

@@ -1,6 +1,7 @@
 //===--- Syntax.cpp - Python source parsed by tree-sitter -----------------===//
 
 #include "lib/python/Syntax.h"
+#include "llvm/ADT/STLExtras.h"
 
 extern "C" const TSLanguage *tree_sitter_python(void);
 
@@ -97,8 +98,17 @@ unsigned SourceFile::depth(Position &Deepest) const {
 llvm::StringRef SourceFile::text(TSNode N) const {
   if (ts_node_is_null(N))
     return "";
+  if (N.tree != Tree)
+    for (const SourceFile *O : Linked)
+      if (O->owns(N))
+        return O->text(N);
   uint32_t B = ts_node_start_byte(N), E = ts_node_end_byte(N);
   return llvm::StringRef(Text).slice(B, E);
+}
+
+void SourceFile::link(const SourceFile &Other) const {
+  if (&Other != this && !llvm::is_contained(Linked, &Other))
+    Linked.push_back(&Other);
 }
 
 llvm::StringRef SourceFile::line(unsigned Line) const {

@@ -48,8 +48,14 @@ public:
   TSNode root() const { return ts_tree_root_node(Tree); }
   const std::string &path() const { return Path; }
   const std::string &text() const { return Text; }
-  /// The source text of \p N.
+  /// The source text of \p N (a node of this file, or of one linked to
+  /// it).
   llvm::StringRef text(TSNode N) const;
+  /// Lets text() read the nodes of \p Other too: the module of a helper
+  /// that runs in place (lib/python/Modules.h). \p Other must outlive this.
+  void link(const SourceFile &Other) const;
+  /// Whether \p N is a node of this file's own tree.
+  bool owns(TSNode N) const { return N.tree == Tree; }
   /// The line of \p Line (1-based), without its newline.
   llvm::StringRef line(unsigned Line) const;
 
@@ -76,6 +82,8 @@ private:
   std::string Text;
   TSParser *Parser = nullptr;
   TSTree *Tree = nullptr;
+  /// Files whose nodes text() reads too (link()).
+  mutable std::vector<const SourceFile *> Linked;
   /// The characters repairs inserted: 0-based row and column in Text.
   Inserts Inserted;
   unsigned Repairs = 0;

@@ -3,7 +3,9 @@
 
 Each file is extracted at its pinned commit from a bare git snapshot of
 its repository (`git show COMMIT:PATH`) into a temporary tree and analysed
-on its own. Records per file: exit code, wall time, lines, stream API uses
+on its own. With --imports, every .py file of each project is extracted
+too, so that helpers imported from the project's other modules run in
+place (docs/python.md, "Helpers in other modules"). Records per file: exit code, wall time, lines, stream API uses
 and the findings per check. Exits 1 when streamsafe-py crashed (a signal or
 an exit code other than 0/1/2) or exited 2 on a file that Python itself
 parses (a syntax error on valid Python); findings alone do not fail it.
@@ -63,6 +65,9 @@ def main():
     ap.add_argument("--manifest", default=os.path.join(HERE, "manifest.json"))
     ap.add_argument("--out", default=os.path.join(HERE, "results.json"))
     ap.add_argument("--findings", default=os.path.join(HERE, "findings.txt"))
+    ap.add_argument("--imports", action="store_true",
+                    help="extract each project's .py files, so that "
+                    "imports of its modules resolve")
     args = ap.parse_args()
 
     manifest = json.load(open(args.manifest))
@@ -72,6 +77,14 @@ def main():
     with tempfile.TemporaryDirectory(prefix="streamsafe-py-rw-") as tmp:
         for proj in manifest["projects"]:
             gdir = git_dir(args.mirror, proj["repo"])
+            if args.imports:
+                tree = os.path.join(tmp, proj["name"])
+                os.makedirs(tree, exist_ok=True)
+                archive = subprocess.run(
+                    ["git", "--git-dir", gdir, "archive", proj["commit"],
+                     "--", "*.py"], check=True, capture_output=True).stdout
+                subprocess.run(["tar", "-x", "-C", tree], input=archive,
+                               check=True)
             for path in proj["files"]:
                 rel = os.path.join(proj["name"], path)
                 dest = os.path.join(tmp, rel)

@@ -5,6 +5,9 @@
 #include "tools/py/Config.h"
 #include "tools/py/Nolint.h"
 #include "tools/py/NolintBlocks.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include <map>
+#include <memory>
 
 namespace streamsafe::py {
 
@@ -53,6 +56,16 @@ CheckedFile checkFile(const std::string &Path, std::string Text,
     Opts.DeviceModuleFunctions = *Config.DeviceModuleFunctions;
   if (Config.SideStreamParameters)
     Opts.SideStreamParameters = *Config.SideStreamParameters;
+  if (Config.FollowImports)
+    Opts.FollowImports = *Config.FollowImports;
+  // The run's module cache serves files read with the run's own root and
+  // accelerator layers; a file configured otherwise reads its own.
+  if ((Config.ProjectRoot && *Config.ProjectRoot != Opts.ProjectRoot) ||
+      (Config.DeviceModuleFunctions &&
+       *Config.DeviceModuleFunctions != Base.DeviceModuleFunctions))
+    Opts.Modules = nullptr;
+  if (Config.ProjectRoot)
+    Opts.ProjectRoot = *Config.ProjectRoot;
   // Everything, then the file's .clang-tidy, then --checks.
   CheckFilter Filter;
   Filter.add("streamsafe-*");
@@ -99,11 +112,24 @@ CheckedFile checkFile(const std::string &Path, std::string Text,
     R.Errors.push_back({E.At, "", E.Message, "clang-tidy-nolint"});
   FileResult Result = analyzeFile(F, Opts);
   R.Skipped = std::move(Result.Skipped);
+  // A warning in a helper of another module: its NOLINT comments are
+  // that file's (read once per file).
+  std::map<std::string, std::unique_ptr<SourceFile>> Others;
+  auto SuppressedThere = [&](const Diagnostic &W) {
+    auto [It, New] = Others.try_emplace(W.File);
+    if (New)
+      if (auto Buf = llvm::MemoryBuffer::getFile(W.File))
+        It->second =
+            std::make_unique<SourceFile>(W.File, (*Buf)->getBuffer().str());
+    return It->second && suppressed(*It->second, W.At.Line, W.Check);
+  };
   for (std::vector<Diagnostic> &D : Result.Findings) {
     const Diagnostic &W = D.front();
     if (!Filter.enabled(W.Check))
       continue;
-    if (suppressed(F, W.At.Line, W.Check) || Blocks.suppresses(W.At, W.Check)) {
+    if (!W.File.empty() ? SuppressedThere(W)
+                        : suppressed(F, W.At.Line, W.Check) ||
+                              Blocks.suppresses(W.At, W.Check)) {
       ++R.Suppressed;
       continue;
     }

@@ -29,13 +29,19 @@ void option(FileConfig &C, llvm::StringRef Key, llvm::StringRef Value) {
     C.DeviceModuleFunctions = Value.trim().str();
     return;
   }
-  if (Name == "SideStreamParameters") {
+  if (Name == "ProjectRoot") {
+    C.ProjectRoot = Value.trim().str();
+    return;
+  }
+  if (Name == "SideStreamParameters" || Name == "FollowImports") {
     // clang-tidy's spellings of a boolean option.
     std::string B = Value.trim().lower();
+    std::optional<bool> &Slot =
+        Name == "FollowImports" ? C.FollowImports : C.SideStreamParameters;
     if (B == "true" || B == "1")
-      C.SideStreamParameters = true;
+      Slot = true;
     else if (B == "false" || B == "0")
-      C.SideStreamParameters = false;
+      Slot = false;
     return;
   }
   uint64_t N = 0;
@@ -108,6 +114,14 @@ FileConfig configFor(llvm::StringRef File) {
         C.Error = Buf.getError().message();
       else
         read(C, (*Buf)->getBuffer());
+      // A relative ProjectRoot is the configuration's folder's.
+      if (C.ProjectRoot && !C.ProjectRoot->empty() &&
+          llvm::sys::path::is_relative(*C.ProjectRoot)) {
+        llvm::SmallString<256> Root(Dir);
+        llvm::sys::path::append(Root, *C.ProjectRoot);
+        llvm::sys::path::remove_dots(Root, /*remove_dot_dot=*/true);
+        C.ProjectRoot = Root.str().str();
+      }
       return C;
     }
     if (llvm::sys::path::parent_path(Dir) == Dir)

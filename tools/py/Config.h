@@ -4,8 +4,9 @@
 // nearest .clang-tidy above the analysed file. `Checks:` selects the checks
 // (clang-tidy's globs) and `CheckOptions:` sets the engine's limits
 // (VisitsPerBlock, MaxStateWork), SideStreamParameters and the Python
-// front end's DeviceModuleFunctions, globally or under a check's name. One
-// file configures both languages of a mixed repository (docs/python.md).
+// front end's DeviceModuleFunctions, FollowImports and ProjectRoot, globally or
+// under a check's name. One file configures both languages of a mixed
+// repository (docs/python.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +29,11 @@ struct FileConfig {
   /// names, e.g. deepspeed.accelerator.get_accelerator).
   std::optional<std::string> DeviceModuleFunctions;
   std::optional<bool> SideStreamParameters;
+  /// Whether defs imported from the project's other modules run in place,
+  /// and where absolute imports are looked up (relative to the
+  /// .clang-tidy's folder): docs/python.md, "Helpers in other modules".
+  std::optional<bool> FollowImports;
+  std::optional<std::string> ProjectRoot;
   std::string Error; ///< why the file could not be read
 };
 

@@ -254,13 +254,37 @@ void LanguageServer::publish(llvm::StringRef Uri) {
     Add({}, SeverityInformation, "",
         "'" + S + "' is not analysed: the analysis budget was exceeded", {});
   for (const std::vector<Diagnostic> &F : R.Findings) {
+    // A warning in a helper of another module is shown at the first of its
+    // lines in this buffer (the call), its own place a related location.
+    size_t Here = 0;
+    while (Here < F.size() && !F[Here].File.empty())
+      ++Here;
+    if (Here == F.size())
+      continue;
     json::Array Related;
-    for (size_t K = 1; K < F.size(); ++K)
-      Related.push_back(
-          json::Object{{"location", json::Object{{"uri", Uri},
-                                                 {"range", range(D, F[K].At)}}},
-                       {"message", F[K].Text}});
-    Add(F.front().At, SeverityWarning, F.front().Check, F.front().Text,
+    for (size_t K = 0; K < F.size(); ++K) {
+      if (K == Here)
+        continue;
+      // Another file's range is given by its line and column as written.
+      json::Value Range =
+          F[K].File.empty()
+              ? range(D, F[K].At)
+              : json::Object{
+                    {"start",
+                     json::Object{{"line", F[K].At.Line ? F[K].At.Line - 1 : 0},
+                                  {"character",
+                                   F[K].At.Column ? F[K].At.Column - 1 : 0}}},
+                    {"end",
+                     json::Object{{"line", F[K].At.Line ? F[K].At.Line - 1 : 0},
+                                  {"character", F[K].At.Column}}}};
+      Related.push_back(json::Object{
+          {"location",
+           json::Object{
+               {"uri", F[K].File.empty() ? Uri : "file://" + F[K].File},
+               {"range", std::move(Range)}}},
+          {"message", F[K].Text}});
+    }
+    Add(F[Here].At, SeverityWarning, F.front().Check, F.front().Text,
         std::move(Related));
   }
   json::Object Params{{"uri", Uri}, {"diagnostics", std::move(Diagnostics)}};

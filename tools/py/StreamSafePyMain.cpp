@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/python/Analysis.h"
+#include "lib/python/Modules.h"
 #include "tools/py/CheckFilter.h"
 #include "tools/py/CheckedFile.h"
 #include "tools/py/Config.h"
@@ -42,6 +43,11 @@ static const char Usage[] =
     "                        the findings of each open buffer as "
     "diagnostics\n"
     "                        (docs/editors.md)\n"
+    "  --project-root=DIR    where `import pkg.mod` is looked up for helpers "
+    "of\n"
+    "                        other modules (default: the nearest folder above "
+    "each\n"
+    "                        file with no __init__.py)\n"
     "  --quiet               no summary line on stderr\n"
     "  --version             print the version and exit\n"
     "  --help                print this and exit\n"
@@ -79,6 +85,10 @@ static int run(int argc, char **argv) {
     }
     if (A == "--lsp") {
       Lsp = true;
+      continue;
+    }
+    if (A.consume_front("--project-root=")) {
+      Opts.ProjectRoot = A.str();
       continue;
     }
     if (A == "--quiet") {
@@ -148,6 +158,9 @@ static int run(int argc, char **argv) {
     return serveLanguageClient(stdin, llvm::outs(), llvm::errs(), Opts,
                                CheckArgs);
 
+  // Each module a helper is imported from is read once for the run.
+  ModuleCache Modules(Opts.ProjectRoot, Opts.DeviceModuleFunctions);
+  Opts.Modules = &Modules;
   bool Failed = false;
   unsigned Warnings = 0, Suppressed = 0;
   for (const std::string &Path : Files) {
@@ -182,7 +195,8 @@ static int run(int argc, char **argv) {
     for (const std::vector<Diagnostic> &D : R.Findings) {
       ++Warnings;
       for (const Diagnostic &X : D) {
-        llvm::outs() << Path << ":" << X.At.Line << ":" << X.At.Column << ": "
+        llvm::outs() << (X.File.empty() ? Path : X.File) << ":" << X.At.Line
+                     << ":" << X.At.Column << ": "
                      << (X.Check.empty() ? "note: " : "warning: ") << X.Text;
         if (!X.Check.empty())
           llvm::outs() << " [" << X.Check << "]";

@@ -1,0 +1,67 @@
+//===--- Modules.h - Helpers in other modules of the project ----*- C++ -*-===//
+//
+// `from .utils import fill` and `import pkg.ops as ops` name defs of other
+// files of the same project. The cache resolves such a name to its file
+// under the project root (by default the nearest folder above the file
+// that has no __init__.py: the folder the package hangs from), parses each
+// module once per run, and hands the Builder the def, which then runs in
+// place like a def of the analysed file (docs/python.md, "Helpers in other
+// modules"). A module that cannot be read or parsed is code not seen.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_PYTHON_MODULES_H
+#define STREAMSAFE_LIB_PYTHON_MODULES_H
+
+#include "lib/python/Helpers.h"
+#include "lib/python/Imports.h"
+#include "lib/python/Scope.h"
+#include "lib/python/Syntax.h"
+#include "llvm/ADT/StringMap.h"
+#include <memory>
+#include <string>
+
+namespace streamsafe::py {
+
+/// A module of the project, parsed: its file, imports, defs and scope.
+struct ProjectModule {
+  std::unique_ptr<SourceFile> F;
+  std::unique_ptr<Imports> I;
+  std::unique_ptr<HelperIndex> X;
+  std::unique_ptr<Scope> S;
+};
+
+class ModuleCache {
+public:
+  /// \p Root: the project root ("" : the default, per file).
+  /// \p DeviceModuleFunctions: as for the analysed files (Imports.h).
+  ModuleCache(std::string Root, std::string DeviceModuleFunctions)
+      : Root(std::move(Root)), DeviceModules(std::move(DeviceModuleFunctions)) {
+  }
+
+  /// The module-level def that \p Qualified (a name as Imports qualifies
+  /// it: "pkg.ops.fill", ".utils.fill") names, seen from the file \p From;
+  /// \p Module is then the def's module. Null: not a def of a module of
+  /// the project (or of \p From itself).
+  TSNode def(const SourceFile &From, llvm::StringRef Qualified,
+             const ProjectModule *&Module);
+  /// The loaded module whose tree \p N is in (null: none).
+  const ProjectModule *moduleOf(TSNode N) const;
+
+  /// Files larger than this are not read as helpers' modules.
+  static constexpr size_t MaxModuleBytes = 4 << 20;
+
+private:
+  /// The module file \p Dotted names from \p From ("" : none).
+  std::string pathOf(const SourceFile &From, llvm::StringRef Dotted) const;
+  const ProjectModule *load(const std::string &Path);
+
+  std::string Root;
+  std::string DeviceModules;
+  /// By real path; null: could not be read or parsed.
+  llvm::StringMap<std::unique_ptr<ProjectModule>> Loaded;
+};
+
+} // namespace streamsafe::py
+
+#endif // STREAMSAFE_LIB_PYTHON_MODULES_H

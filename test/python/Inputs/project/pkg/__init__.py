@@ -1,0 +1,1 @@
+# A package of the project the imports test reads (test/python/imports-modules.test).
