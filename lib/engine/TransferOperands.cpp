@@ -112,9 +112,15 @@ std::optional<StorageId> Transfer::storageOf(const TensorRef &T,
 }
 
 VarId Transfer::nameOf(const TensorRef &T, std::optional<StorageId> Id) const {
+  VarId Storage = Id ? Storages[*Id].Named : NoVar;
+  // What a helper returned (`h.result()`) is named by what it holds, when
+  // that has a name of its own (`self.buf`).
+  if (T.Named != NoVar && IR.var(T.Named).Synthetic && Storage != NoVar &&
+      !IR.var(Storage).Synthetic)
+    return Storage;
   if (T.Named != NoVar)
     return T.Named;
-  return Id ? Storages[*Id].Named : NoVar;
+  return Storage;
 }
 
 /// The symbol kind of a persistent stream variable (a member, a global).

@@ -20,12 +20,15 @@ namespace streamsafe {
 // variable captured by reference and assigned there); the body's own
 // variables are not the spawner's.
 static TensorVarMap adoptBindings(const TensorVarMap &Spawner,
-                                  const TensorVarMap &Body) {
+                                  const TensorVarMap &Body,
+                                  const Function &IR) {
   TensorVarMap Result = Spawner;
+  // A member or global the body bound (`buf_ = t` in a method) stays bound
+  // for the caller: it is the object's, not the body's.
   TensorVarMap::diff(
       Spawner, Body,
       [&](VarId V, const StorageId *Mine, const StorageId *Theirs) {
-        if (Mine && Theirs)
+        if (Theirs && (Mine || IR.var(V).Persistent))
           Result.set(V, *Theirs);
       });
   return Result;
@@ -119,7 +122,7 @@ void Transfer::apply(const Fact &F, const fact::Spawn &X, StreamState &S) {
     if (!Exit.Reachable)
       return;
     auto Guards = std::move(S.Guards);
-    TensorVarMap TensorVars = adoptBindings(S.TensorVars, Exit.TensorVars);
+    TensorVarMap TensorVars = adoptBindings(S.TensorVars, Exit.TensorVars, IR);
     auto StreamVars = std::move(S.StreamVars);
     S = std::move(Exit);
     S.Guards = std::move(Guards);
@@ -176,7 +179,7 @@ void Transfer::apply(const Fact &F, const fact::Spawn &X, StreamState &S) {
   deferRecords(X, F.Site, S, Exit);
   S.Tensors = std::move(Exit.Tensors);
   // Variables of the spawner that the body assigned (captured by reference).
-  S.TensorVars = adoptBindings(S.TensorVars, Exit.TensorVars);
+  S.TensorVars = adoptBindings(S.TensorVars, Exit.TensorVars, IR);
   S.CollectAll = true;
   for (auto &[V, Id] : S.StreamVars)
     if (auto It = Exit.StreamVars.find(V); It != Exit.StreamVars.end())

@@ -103,6 +103,8 @@ public:
   llvm::DenseMap<const clang::FunctionDecl *, bool> StreamMentions;
   /// What waitsForHost found for each function it scanned.
   llvm::DenseMap<const clang::FunctionDecl *, bool> HostWaits;
+  /// What classUsesStreams found for each class it scanned.
+  llvm::DenseMap<const clang::CXXRecordDecl *, bool> ClassStreamMentions;
 
 private:
   ValueClass recognise(const clang::CXXRecordDecl &RD);

@@ -111,6 +111,21 @@ bool mentionsStreamApis(const FunctionDecl &FD, ApiTable &Table) {
   return Finder.Found;
 }
 
+bool classUsesStreams(const CXXRecordDecl &RD, ApiTable &Table) {
+  const CXXRecordDecl *Key = RD.getCanonicalDecl();
+  auto [It, New] = Table.ClassStreamMentions.try_emplace(Key, false);
+  if (!New || !RD.hasDefinition())
+    return It->second;
+  bool Found = false;
+  for (const CXXMethodDecl *M : RD.getDefinition()->methods())
+    if (M->hasBody() && mentionsStreamApis(*M, Table)) {
+      Found = true;
+      break;
+    }
+  Table.ClassStreamMentions[Key] = Found;
+  return Found;
+}
+
 std::unique_ptr<FunctionResult> analyzeFunction(const FunctionDecl &FD,
                                                 ASTContext &Ctx,
                                                 const AnalysisOptions &Opts,

@@ -86,6 +86,11 @@ struct FunctionResult {
 /// kernel launches; other functions cannot have a finding and are skipped.
 bool mentionsStreamApis(const clang::FunctionDecl &FD, ApiTable &Table);
 
+/// True when a method of \p RD (a constructor or destructor too) mentions
+/// streams: its objects keep stream state in their members, so each of
+/// their methods runs in place where a function calls it on one.
+bool classUsesStreams(const clang::CXXRecordDecl &RD, ApiTable &Table);
+
 /// True when the body (not its callees) calls a tensor method that makes
 /// the host wait (isHostWaitEffect): a helper worth running in place.
 bool waitsForHost(const clang::FunctionDecl &FD, ApiTable &Table);

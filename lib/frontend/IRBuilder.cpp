@@ -10,6 +10,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/Analysis/CFG.h"
+#include "clang/Basic/SourceManager.h"
 #include <deque>
 #include <map>
 
@@ -158,7 +159,7 @@ private:
     std::optional<BodyId> Id;
     if (Callees.size() < MaxInlinedCallees &&
         (Thread || !Bound.empty() || mentionsStreamApis(*Def, Table) ||
-         waitsForHost(*Def, Table))) {
+         waitsForHost(*Def, Table) || sharesObjectState(*Def))) {
       Id = newBody();
       unsigned Here = L.context();
       unsigned Callee = enter(*Def, Bound);
@@ -167,6 +168,19 @@ private:
     }
     Callees[Key] = Id;
     return Id;
+  }
+
+  /// A method of a class of this unit whose methods keep stream state in
+  /// its members (one forks, another joins or reads what it wrote): it
+  /// runs in place even when it names no stream itself.
+  bool sharesObjectState(const FunctionDecl &Def) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(&Def);
+    if (!MD || MD->isStatic() || isa<CXXConstructorDecl>(MD) ||
+        isa<CXXDestructorDecl>(MD) || MD->isOverloadedOperator())
+      return false;
+    const CXXRecordDecl *RD = MD->getParent();
+    return Ctx.getSourceManager().isInMainFile(RD->getLocation()) &&
+           !RD->isLambda() && classUsesStreams(*RD, Table);
   }
 
   void lowerBody(const CFG &G, BodyId Id) {

@@ -145,8 +145,18 @@ void Lowering::lowerTensorOperator(const CXXOperatorCallExpr *OC,
     if (const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr)
       return emit(Out, At, fact::BindTensor{varOf(V), tensorRef(RHS)});
     if (lowerContainerCall(OC, Out))
-      return;                    // v[k] = t
-    return escape(Out, At, RHS); // stored into a member or element
+      return; // v[k] = t
+    // `buf_ = t` in a method: the object holds t from now on, for this
+    // method and those run in place after it on the object (one variable
+    // per member, as the member's own storage is).
+    const auto *ME = dyn_cast<MemberExpr>(stripValue(Self, Table));
+    const auto *Field =
+        ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())
+            ? dyn_cast<FieldDecl>(ME->getMemberDecl())
+            : nullptr;
+    escape(Out, At, RHS); // stored into a member or element
+    if (Field)
+      emit(Out, At, fact::BindTensor{varOf(Field), tensorRef(RHS)});
   }
   for (unsigned I = 1; I < OC->getNumArgs(); ++I) {
     llvm::SmallVector<const Expr *, 2> Tensors;

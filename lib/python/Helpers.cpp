@@ -419,6 +419,13 @@ Builder::helperBody(TSNode Def, const Scope *Outer, const Instance *Self,
       return;
     for (TSNode C : children(X)) {
       VarClass K = classOfExpr(C, *S, F, I);
+      // `return self.buf`: the class of the object's attribute.
+      TSNode R = unparen(C);
+      if (Self && is(R, "attribute") && !S->Params.empty() &&
+          F.text(unparen(field(R, "object"))) == F.text(S->Params[0]))
+        if (auto A = Self->Attrs.find(F.text(field(R, "attribute")));
+            A != Self->Attrs.end())
+          K = IR->var(A->second).Class;
       Tensor |= K == VarClass::Tensor;
       Stream |= K == VarClass::Stream;
     }
@@ -539,8 +546,11 @@ bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
              return E.second == VarClass::Tensor;
            });
   };
-  if (!M.GivenStreams && !X->usesStreams(Def) && !X->waitsForHost(Def) &&
-      !PlainOpsUnderStreamBlock())
+  // A method of an object followed here shares its attributes with the
+  // others (one forks, another joins or reads what the first wrote): it
+  // runs in place even when it names no stream itself.
+  if (!Self && !M.GivenStreams && !X->usesStreams(Def) &&
+      !X->waitsForHost(Def) && !PlainOpsUnderStreamBlock())
     return false;
   std::optional<BodyId> Body =
       helperBody(Def, Outer, Self, M.Classes, M.Events, Part);
