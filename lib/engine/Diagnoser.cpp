@@ -14,6 +14,7 @@ AccessInfo Diagnoser::info(const Access &A) const {
   I.OnCurrentStream = A.OnCurrent;
   I.CapturedAt = A.CapturedAt;
   I.Graph = A.Graph;
+  I.Via = A.Via;
   return I;
 }
 

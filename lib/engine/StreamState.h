@@ -49,6 +49,9 @@ struct Access {
   /// NoSite), and the graph.
   SiteId CapturedAt = NoSite;
   VarId Graph = NoVar;
+  /// Made in a helper run in place: the call in the analysed function that
+  /// ran it (for a note; not part of the state's identity).
+  SiteId Via = NoSite;
 
   bool visibleTo(StreamId S) const {
     return Stream == S || (VisibleTo & StreamTable::bit(S));

@@ -163,6 +163,9 @@ private:
 
   const Function &IR;
   BodyRunner RunBody;
+  /// While a helper runs in place: the analysed function's call that ran
+  /// it (Access::Via).
+  SiteId OuterCall = NoSite;
   ReleaseObserver OnRelease;
   StreamTable Streams;
   std::vector<StorageInfo> Storages;

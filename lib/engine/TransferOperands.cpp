@@ -189,6 +189,7 @@ StreamId Transfer::streamOf(const StreamRef &R, const StreamState &S) {
 Access Transfer::accessOf(const Fact &F, const StreamState &S) {
   Access A;
   A.Site = F.Site;
+  A.Via = OuterCall;
   StreamRef Ref;
   if (const auto *Acc = F.as<fact::Access>()) {
     A.Mode = Acc->Write ? AccessMode::Write : AccessMode::Read;

@@ -118,7 +118,11 @@ void Transfer::apply(const Fact &F, const fact::Spawn &X, StreamState &S) {
     return;
   if (X.InPlace) {
     // Called here: same thread, same current stream; what it sets persists.
+    SiteId Outer = OuterCall;
+    if (X.Callee && OuterCall == NoSite)
+      OuterCall = F.Site;
     StreamState Exit = RunBody(X.Body, S, X.Callee ? F.Site : NoSite);
+    OuterCall = Outer;
     if (!Exit.Reachable)
       return;
     auto Guards = std::move(S.Guards);

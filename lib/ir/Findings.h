@@ -69,6 +69,9 @@ struct AccessInfo {
   /// replay: where it was captured, and the graph (NoSite/NoVar: none).
   SiteId CapturedAt = NoSite;
   VarId Graph = NoVar;
+  /// Made in a helper run in place: the analysed function's call that ran
+  /// it (NoSite: the function's own code).
+  SiteId Via = NoSite;
 };
 
 /// Where a stream argument comes from, as far as the function shows (for

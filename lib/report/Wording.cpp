@@ -192,6 +192,17 @@ void Writer::word(const finding::UnsynchronizedAccess &X) {
   else
     note(X.Prior.Site, sub("'%0' is %1 on %2 here",
                            {Storage, verb(X.Prior.Mode), PriorStream}));
+  // The earlier access was made by a helper (a method) run from this
+  // function: where this function called it.
+  // (Not when the call is on the warning's line, or the access's.)
+  auto OnLineOf = [&](SiteId A, SiteId B) {
+    return IR.Sites[A].Scope == IR.Sites[B].Scope &&
+           IR.Sites[A].Line == IR.Sites[B].Line;
+  };
+  if (X.Prior.Via != NoSite && X.Prior.Via != F.CallSite &&
+      !OnLineOf(At, X.Prior.Via) && !OnLineOf(X.Prior.Site, X.Prior.Via))
+    note(X.Prior.Via, sub("in '%0', called here",
+                          {callee(X.Prior.Via, "the helper")}));
   noteCaptured(X.Prior, Storage);
   if (X.Prior.StreamSetAt != X.Access.StreamSetAt)
     noteStreamSetAt(X.Prior, "was");

@@ -46,6 +46,7 @@ at::Tensor helper_without_wait(const at::Tensor &in) {
   return out.sum();
   // CHECK-NOTES: :[[@LINE-1]]:10: warning: tensor 'out' is read on the caller's current stream while its write on pool stream 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
   // CHECK-NOTES: :[[@LINE-27]]:18: note: 'out' is written on pool stream 'side' here
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: in 'scale_on', called here
 }
 
 // The fixed twin: the caller waits for the side stream.
@@ -85,9 +86,10 @@ at::Tensor returned_while_pending(const at::Tensor &in) {
   at::Tensor twice = double_on(in, side);
   return twice + 1;
   // CHECK-NOTES: :[[@LINE-1]]:10: warning: tensor 'twice' is read on the caller's current stream while its write on pool stream 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
-  // CHECK-NOTES: :[[@LINE-59]]:15: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
-  // CHECK-NOTES: :[[@LINE-60]]:10: note: 'twice' is written on pool stream 'side' here
-  // CHECK-NOTES: :[[@LINE-62]]:29: note: the current stream was set to pool stream 'side' here
+  // CHECK-NOTES: :[[@LINE-60]]:15: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-61]]:10: note: 'twice' is written on pool stream 'side' here
+  // CHECK-NOTES: :[[@LINE-5]]:22: note: in 'double_on', called here
+  // CHECK-NOTES: :[[@LINE-64]]:29: note: the current stream was set to pool stream 'side' here
 }
 
 // A callee defined after its caller runs in place too. The race between
@@ -100,13 +102,14 @@ at::Tensor calls_a_later_helper(const at::Tensor &in) {
   at::Tensor t = in.clone();
   late_helper(t, side);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 't' is written on pool stream 'side' while its write on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
-  // CHECK-NOTES: :[[@LINE+15]]:3: note: 't' is written on pool stream 'side' here, in 'late_helper'
-  // CHECK-NOTES: :[[@LINE+13]]:29: note: the current stream is set to pool stream 'side' here
+  // CHECK-NOTES: :[[@LINE+16]]:3: note: 't' is written on pool stream 'side' here, in 'late_helper'
+  // CHECK-NOTES: :[[@LINE+14]]:29: note: the current stream is set to pool stream 'side' here
   // CHECK-NOTES: :[[@LINE-5]]:18: note: 't' is written on the caller's current stream here
   return t.sum();
   // CHECK-NOTES: :[[@LINE-1]]:10: warning: tensor 't' is read on the caller's current stream while its write on pool stream 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
-  // CHECK-NOTES: :[[@LINE+11]]:1: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
-  // CHECK-NOTES: :[[@LINE+9]]:3: note: 't' is written on pool stream 'side' here
+  // CHECK-NOTES: :[[@LINE+12]]:1: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE+10]]:3: note: 't' is written on pool stream 'side' here
+  // CHECK-NOTES: :[[@LINE-9]]:3: note: in 'late_helper', called here
   // CHECK-NOTES: :[[@LINE+7]]:29: note: the current stream was set to pool stream 'side' here
 }
 

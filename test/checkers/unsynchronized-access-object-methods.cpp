@@ -56,8 +56,9 @@ at::Tensor started_and_peeked(const at::Tensor &X) {
   // CHECK-NOTES: :[[@LINE-1]]:10: warning: tensor 'buf_' is read on the caller's current stream while its write on stream member 'stream_' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
   // CHECK-NOTES: :[[@LINE-30]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
   // CHECK-NOTES: :[[@LINE-33]]:5: note: 'buf_' is written on stream member 'stream_' here
-  // CHECK-NOTES: :[[@LINE-35]]:32: note: the current stream was set to stream member 'stream_' here
-  // CHECK-NOTES: :[[@LINE-43]]:25: note: 'stream_' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+  // CHECK-NOTES: :[[@LINE-5]]:3: note: in 'start', called here
+  // CHECK-NOTES: :[[@LINE-36]]:32: note: the current stream was set to stream member 'stream_' here
+  // CHECK-NOTES: :[[@LINE-44]]:25: note: 'stream_' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
 }
 
 // Right: the join by another method, before the read.

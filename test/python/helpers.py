@@ -195,7 +195,8 @@ def kept_while_pending(x: torch.Tensor):
     # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'y' is read on the caller's current stream while its write on pool stream 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
     # CHECK-NOTES: :[[@LINE-18]]:44: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
     # CHECK-NOTES: :[[@LINE-19]]:16: note: 'y' is written on pool stream 'side' here
-    # CHECK-NOTES: :[[@LINE-21]]:10: note: the current stream was set to pool stream 'side' here
+    # CHECK-NOTES: :[[@LINE-5]]:9: note: in 'make_on', called here
+    # CHECK-NOTES: :[[@LINE-22]]:10: note: the current stream was set to pool stream 'side' here
 
 
 def returned_after_a_wait(x: torch.Tensor):

@@ -47,7 +47,8 @@ def started_and_peeked(x: torch.Tensor):
     # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'self.buf' is read on the caller's current stream while its write on pool stream 'self.stream' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
     # CHECK-NOTES: :[[@LINE-25]]:32: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
     # CHECK-NOTES: :[[@LINE-28]]:24: note: 'self.buf' is written on pool stream 'self.stream' here
-    # CHECK-NOTES: :[[@LINE-30]]:14: note: the current stream was set to pool stream 'self.stream' here
+    # CHECK-NOTES: :[[@LINE-5]]:5: note: in 'start', called here
+    # CHECK-NOTES: :[[@LINE-31]]:14: note: the current stream was set to pool stream 'self.stream' here
 
 
 # Right: the join by another method, before the read.

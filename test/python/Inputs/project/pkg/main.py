@@ -18,6 +18,7 @@ def relative(x: torch.Tensor):
     # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'out' is read on the caller's current stream while its write on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
     # CHECK-NOTES: ops.py:10:23: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
     # CHECK-NOTES: ops.py:10:9: note: 'out' is written on pool stream 's' here
+    # CHECK-NOTES: :[[@LINE-6]]:5: note: in 'fill_on', called here
     # CHECK-NOTES: ops.py:9:10: note: the current stream was set to pool stream 's' here
 
 
