@@ -201,8 +201,8 @@ void Writer::word(const finding::UnsynchronizedAccess &X) {
   };
   if (X.Prior.Via != NoSite && X.Prior.Via != F.CallSite &&
       !OnLineOf(At, X.Prior.Via) && !OnLineOf(X.Prior.Site, X.Prior.Via))
-    note(X.Prior.Via, sub("in '%0', called here",
-                          {callee(X.Prior.Via, "the helper")}));
+    note(X.Prior.Via,
+         sub("in '%0', called here", {callee(X.Prior.Via, "the helper")}));
   noteCaptured(X.Prior, Storage);
   if (X.Prior.StreamSetAt != X.Access.StreamSetAt)
     noteStreamSetAt(X.Prior, "was");
