@@ -11,6 +11,7 @@
 #define STREAMSAFE_LIB_FRONTEND_DEFAULTSTREAMSCAN_H
 
 #include "lib/frontend/ApiTable.h"
+#include "lib/frontend/StreamOperands.h"
 #include "lib/frontend/DefaultStreamLaunch.h"
 #include "lib/frontend/ThrustPolicies.h"
 #include "lib/frontend/VariableChanges.h"
@@ -116,22 +117,22 @@ public:
     if (E->isTypeDependent() || E->isValueDependent() || Depth > 4)
       return {};
     E = streamExprAsWritten(E, Table);
-    const Expr *Bare = E->IgnoreParenCasts();
-    if (isa<CXXNullPtrLiteralExpr, GNUNullExpr>(Bare))
+    // The literals and calls as the dataflow lowering reads them
+    // (StreamOperands.h).
+    switch (streamLiteral(E)) {
+    case StreamLiteral::Null:
       return {StreamOrigin::Null, nullptr};
-    if (const auto *Lit = dyn_cast<IntegerLiteral>(Bare)) {
-      switch (Lit->getValue().getZExtValue()) {
-      case 0:
-        return {StreamOrigin::Null, nullptr};
-      case 1: // the value of the cudaStreamLegacy macro
-        return {StreamOrigin::Legacy, nullptr};
-      case 2: // the value of the cudaStreamPerThread macro
-        return {StreamOrigin::PerThread, nullptr};
-      }
+    case StreamLiteral::Legacy:
+      return {StreamOrigin::Legacy, nullptr};
+    case StreamLiteral::PerThread:
+      return {StreamOrigin::PerThread, nullptr};
+    case StreamLiteral::Other:
       return {};
+    case StreamLiteral::NotLiteral:
+      break;
     }
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
-      switch (Table.lookup(Call->getDirectCallee()).Effect) {
+      switch (streamCallEffect(Call, Table)) {
       case ApiEffect::DefaultStream:
         return {StreamOrigin::DefaultGetter, nullptr};
       case ApiEffect::CurrentStream:

@@ -1,6 +1,7 @@
 //===--- LowerOperands.cpp - Expressions to IR operands -------------------===//
 
 #include "lib/frontend/Lowering.h"
+#include "lib/frontend/StreamOperands.h"
 #include "lib/frontend/ObjectStreams.h"
 #include "lib/model/Arguments.h"
 #include "clang/AST/ASTContext.h"
@@ -318,17 +319,21 @@ StreamRef Lowering::streamRef(const Expr *E) {
   E = streamOperand(E, Table);
   if (!E)
     return StreamRef::unknown();
-  if (isa<CXXNullPtrLiteralExpr>(E) || isa<GNUNullExpr>(E))
+  switch (streamLiteral(E)) {
+  case StreamLiteral::Null:
+  case StreamLiteral::Legacy:
     return StreamRef::legacy();
-  if (const auto *IL = dyn_cast<IntegerLiteral>(E)) {
-    // 0 is the legacy stream; cudaStreamLegacy is ((cudaStream_t)0x1).
-    uint64_t V = IL->getValue().getZExtValue();
-    if (V == 0 || V == 1)
-      return StreamRef::legacy();
-    return {StreamRef::Other, objectOf(IL), NoVar};
+  case StreamLiteral::PerThread:
+    // cudaStreamPerThread: the thread's own default stream, one stream for
+    // every spelling of it (the analysis follows one thread at a time).
+    return {StreamRef::Other, objectOf(&PerThreadKey), NoVar};
+  case StreamLiteral::Other:
+    return {StreamRef::Other, objectOf(E), NoVar};
+  case StreamLiteral::NotLiteral:
+    break;
   }
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
-    switch (Table.lookup(CE->getDirectCallee()).Effect) {
+    switch (streamCallEffect(CE, Table)) {
     case ApiEffect::CurrentStream:
       // getCurrentCUDAStream(1): the current stream of device 1.
       if (CE->getNumArgs() == 1)

@@ -311,6 +311,8 @@ private:
   const clang::ParentMap *Parents = nullptr;
   const BranchConditions *Conditions = nullptr;
   unsigned ContextIndex = 0;
+  /// The key of cudaStreamPerThread's one stream (streamRef).
+  char PerThreadKey = 0;
   const BoundCallables *Callables = nullptr;
   /// Calls whose callee runs in place: the variable holding its result.
   llvm::DenseMap<const clang::CallExpr *, VarId> InlinedResults;

@@ -1,6 +1,7 @@
 //===--- ObjectStreams.cpp - Streams kept in members and globals ----------===//
 
 #include "lib/frontend/ObjectStreams.h"
+#include "lib/frontend/StreamOperands.h"
 #include "lib/frontend/Lowering.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -11,24 +12,6 @@
 using namespace clang;
 
 namespace streamsafe {
-
-const Expr *streamOperand(const Expr *E, ApiLookup &Table) {
-  E = stripValue(E, Table);
-  while (E) {
-    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
-      E = stripValue(Cast->getSubExpr(), Table);
-      continue;
-    }
-    const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
-    if (MC && MC->getMethodDecl() &&
-        Table.lookup(MC->getMethodDecl()).Effect == ApiEffect::StreamIdentity) {
-      E = stripValue(MC->getImplicitObjectArgument(), Table);
-      continue;
-    }
-    break;
-  }
-  return E;
-}
 
 static bool isCurrentStream(const Expr *E, ApiLookup &Table, int Depth) {
   E = streamOperand(E, Table);

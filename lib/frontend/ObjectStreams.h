@@ -22,6 +22,7 @@
 #define STREAMSAFE_LIB_FRONTEND_OBJECTSTREAMS_H
 
 #include "lib/frontend/ApiTable.h"
+#include "lib/frontend/StreamOperands.h"
 #include "lib/ir/IR.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -49,9 +50,6 @@ struct HeldStream {
   const clang::Stmt *At = nullptr;
 };
 
-/// The stream an expression denotes once casts, copies and the identity
-/// accessors (stream(), unwrap()) are looked through.
-const clang::Expr *streamOperand(const clang::Expr *E, ApiLookup &Table);
 /// True when \p E is the current stream: getCurrentCUDAStream() or a local
 /// variable initialised from it.
 bool isCurrentStream(const clang::Expr *E, ApiLookup &Table);
