@@ -11,8 +11,8 @@
 #define STREAMSAFE_LIB_FRONTEND_DEFAULTSTREAMSCAN_H
 
 #include "lib/frontend/ApiTable.h"
-#include "lib/frontend/StreamOperands.h"
 #include "lib/frontend/DefaultStreamLaunch.h"
+#include "lib/frontend/StreamOperands.h"
 #include "lib/frontend/ThrustPolicies.h"
 #include "lib/frontend/VariableChanges.h"
 #include "clang/AST/ExprCXX.h"

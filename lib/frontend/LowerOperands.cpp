@@ -1,8 +1,8 @@
 //===--- LowerOperands.cpp - Expressions to IR operands -------------------===//
 
 #include "lib/frontend/Lowering.h"
-#include "lib/frontend/StreamOperands.h"
 #include "lib/frontend/ObjectStreams.h"
+#include "lib/frontend/StreamOperands.h"
 #include "lib/model/Arguments.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
