@@ -41,14 +41,8 @@ HelperIndex::elementClasses(TSNode Class, const Scope &Module) {
   if (!New)
     return It->second;
   llvm::StringMap<std::optional<VarClass>> Seen;
-  for (TSNode M : children(field(Class, "body"))) {
-    if (is(M, "decorated_definition"))
-      M = field(M, "definition");
-    if (!is(M, "function_definition"))
-      continue;
+  for (TSNode M : methodsWithSelf(Class, F)) {
     std::vector<std::string> Params = paramNames(M, F);
-    if (Params.empty())
-      continue;
     llvm::StringRef Self = Params[0];
     auto S = makeScope(M, Scope::Def, &Module, F, I);
     auto ClassOf = [&](TSNode V) { return classOfExpr(V, *S, F, I); };

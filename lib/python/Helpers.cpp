@@ -69,6 +69,17 @@ TSNode methodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F) {
   return TSNode{};
 }
 
+std::vector<TSNode> methodsWithSelf(TSNode Class, const SourceFile &F) {
+  std::vector<TSNode> Out;
+  for (TSNode M : children(field(Class, "body"))) {
+    if (is(M, "decorated_definition"))
+      M = field(M, "definition");
+    if (is(M, "function_definition") && !paramNames(M, F).empty())
+      Out.push_back(M);
+  }
+  return Out;
+}
+
 /// Whether a def's own code uses the stream API (the model's stream
 /// effects, as the C++ pre-scan mentionsStreamApis asks): a stream, event
 /// or guard API, a stream or event method, a non_blocking copy.
@@ -102,14 +113,8 @@ static llvm::StringMap<VarClass> scanAttributes(TSNode Class,
                                                 const SourceFile &F,
                                                 const Imports &I) {
   llvm::StringMap<std::optional<VarClass>> Seen;
-  for (TSNode M : children(field(Class, "body"))) {
-    if (is(M, "decorated_definition"))
-      M = field(M, "definition");
-    if (!is(M, "function_definition"))
-      continue;
+  for (TSNode M : methodsWithSelf(Class, F)) {
     std::vector<std::string> Params = paramNames(M, F);
-    if (Params.empty())
-      continue;
     auto S = makeScope(M, Scope::Def, &Module, F, I);
     ownCode(field(M, "body"), [&](TSNode X) {
       bool Assign = is(X, "assignment");

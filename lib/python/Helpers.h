@@ -37,6 +37,9 @@ bool decorated(TSNode Def);
 TSNode classOf(TSNode Def);
 /// The undecorated method \p Name defined in \p Class's body (null: none).
 TSNode methodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F);
+/// The defs of \p Class's body (decorated ones too) that take a first
+/// parameter: what may run on its objects with `self` bound.
+std::vector<TSNode> methodsWithSelf(TSNode Class, const SourceFile &F);
 /// The yield statement of a @contextmanager generator and its statements
 /// before and after it (null: not the one-yield shape). The yield may be
 /// in a try (its finally runs after), or in a `with` of stream contexts
