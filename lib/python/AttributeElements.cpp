@@ -145,8 +145,10 @@ bool Builder::attributeElement(TSNode Subscript, Value &Out) {
   TSNode Body = field(St->S->Node, "body");
   std::string Self =
       St->S->Params.empty() ? std::string() : F.text(St->S->Params[0]).str();
-  auto Changed = ElementsChanged.try_emplace({Body.id, Attr.str()}, false);
-  if (Changed.second && !Self.empty())
+  auto Scan = [&] {
+    bool Changed = false;
+    if (Self.empty())
+      return false;
     ownCode(Body, [&](TSNode X) {
       llvm::StringRef A;
       TSNode L = unparen(field(X, "left"));
@@ -154,22 +156,24 @@ bool Builder::attributeElement(TSNode Subscript, Value &Out) {
           ((selfAttribute(L, Self, F, A) && A == Attr) ||
            (is(L, "subscript") &&
             selfAttribute(field(L, "value"), Self, F, A) && A == Attr)))
-        Changed.first->second = true;
+        Changed = true;
       if (is(X, "delete_statement"))
         walkNodes(
             X, [](TSNode) { return false; },
             [&](TSNode Y) {
               if (selfAttribute(Y, Self, F, A) && A == Attr)
-                Changed.first->second = true;
+                Changed = true;
             });
       TSNode Fn = field(X, "function");
       if (is(X, "call") && is(Fn, "attribute") &&
           selfAttribute(field(Fn, "object"), Self, F, A) && A == Attr) {
         llvm::StringRef M = F.text(field(Fn, "attribute"));
-        Changed.first->second |= M != "index" && M != "count";
+        Changed |= M != "index" && M != "count";
       }
     });
-  if (Changed.first->second)
+    return Changed;
+  };
+  if (Objs.elementsChanged(Body, Attr.str(), Scan))
     return false;
   auto It = O->Attrs.find(Key);
   if (It == O->Attrs.end()) {

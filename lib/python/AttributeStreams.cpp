@@ -318,9 +318,7 @@ void Builder::followSelf(const Scope &S) {
       Slot = !Slot || *Slot == E.second ? E.second : VarClass::Other;
     }
   const llvm::StringMap<TSNode> &Fresh = X->freshAttributes(Class);
-  Instances.emplace_back();
-  Instance &O = Instances.back();
-  O.Class = Class;
+  Instance &O = Objs.make(Class);
   for (const auto &E : Attrs) {
     if (*E.second != VarClass::Stream && *E.second != VarClass::Event &&
         *E.second != VarClass::Tensor)

@@ -82,7 +82,7 @@ bool Builder::blockingCopyOfUnknown(llvm::StringRef Method, const Args &A) {
 
 std::string Builder::device(TSNode Arg) { return deviceOf(Arg, *St->S, F, I); }
 
-Builder::Value Builder::call(TSNode N) {
+Value Builder::call(TSNode N) {
   TSNode Fn = field(N, "function");
   Args A = argsOf(N);
   std::string Q = I.qualify(Fn);
@@ -227,7 +227,7 @@ bool Builder::onlyWaits(TSNode Query) const {
          F.text(field(Fn, "attribute")) == "wait";
 }
 
-Builder::Value Builder::unknownCall(const Args &A, bool Escapes) {
+Value Builder::unknownCall(const Args &A, bool Escapes) {
   auto Argument = [&](TSNode P) {
     Value V = expr(P);
     if (Escapes) {
@@ -242,8 +242,8 @@ Builder::Value Builder::unknownCall(const Args &A, bool Escapes) {
   return Value();
 }
 
-Builder::Value Builder::apiCall(TSNode N, int ApiInt, const std::string &Q,
-                                const Args &A) {
+Value Builder::apiCall(TSNode N, int ApiInt, const std::string &Q,
+                       const Args &A) {
   PyApi Api = PyApi(ApiInt);
   Value R;
   R.Node = N;
@@ -335,8 +335,8 @@ void Builder::addTensorArg(const Value &V, TSNode At, TensorCall &C,
       }
 }
 
-Builder::Value Builder::torchFunction(TSNode N, ApiEffect Effect,
-                                      llvm::StringRef Bare, const Args &A) {
+Value Builder::torchFunction(TSNode N, ApiEffect Effect, llvm::StringRef Bare,
+                             const Args &A) {
   TensorCall C;
   C.Effect = Effect;
   std::vector<TSNode> Nodes = {N};
@@ -423,8 +423,8 @@ Builder::Value Builder::torchFunction(TSNode N, ApiEffect Effect,
   return R;
 }
 
-Builder::Value Builder::tensorMethod(TSNode N, const Value &Self,
-                                     llvm::StringRef Method, const Args &A) {
+Value Builder::tensorMethod(TSNode N, const Value &Self, llvm::StringRef Method,
+                            const Args &A) {
   Value R;
   R.Node = N;
   ApiEffect Effect = py::tensorMethod(Method);
@@ -537,7 +537,7 @@ Builder::Value Builder::tensorMethod(TSNode N, const Value &Self,
   return R;
 }
 
-Builder::Value Builder::truthTest(TSNode N) {
+Value Builder::truthTest(TSNode N) {
   Value V = expr(N);
   // `if t:`, `assert t`, `bool(t)` of a tensor: the host reads its one
   // value, as t.item() does (after a copy that waits for the current

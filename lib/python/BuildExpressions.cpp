@@ -160,16 +160,15 @@ void Builder::escapeCallable(TSNode Arg) {
   }
 }
 
-Builder::Value Builder::name(TSNode N) {
+Value Builder::name(TSNode N) {
   Value V;
   V.Node = N;
   // A comprehension's variable: the element it stands for.
-  for (auto It = Substitutions.rbegin(); It != Substitutions.rend(); ++It)
-    if (auto S = It->find(F.text(N).str()); S != It->end()) {
-      Value E = S->second;
-      E.Node = N;
-      return E;
-    }
+  if (const Value *S = ListVars.substituted(F.text(N).str())) {
+    Value E = *S;
+    E.Node = N;
+    return E;
+  }
   if (ListSlots *L = listSlots(F.text(N)))
     return listValue(N, *L);
   // A dict followed, handed on as a whole: what happens to its entries
@@ -197,7 +196,7 @@ Builder::Value Builder::name(TSNode N) {
   return V;
 }
 
-Builder::Value Builder::binary(TSNode N, const std::vector<TSNode> &Operands) {
+Value Builder::binary(TSNode N, const std::vector<TSNode> &Operands) {
   std::vector<Value> Vs;
   bool AnyTensor = false;
   for (TSNode O : Operands) {
@@ -221,7 +220,7 @@ Builder::Value Builder::binary(TSNode N, const std::vector<TSNode> &Operands) {
   return R;
 }
 
-Builder::Value Builder::expr(TSNode N) {
+Value Builder::expr(TSNode N) {
   Value V;
   if (ts_node_is_null(N))
     return V;

@@ -38,14 +38,12 @@ LoweredFunction Builder::build(const Scope &S, std::string Name) {
   if (S.K == Scope::Def && SideStreamParameters)
     proveSideParameters(S);
   // Thread bodies, in the order they were found (each may find more).
-  while (!Pending.empty()) {
-    PendingBody Next = Pending.front();
-    Pending.pop_front();
+  while (std::optional<PendingBody> Next = Runs.next()) {
     // A helper of another module reads that module's defs and classes.
     HelperIndex *Own = X;
-    if (Next.Index)
-      X = Next.Index;
-    IR->Bodies[Next.Id] = lowerBody(*Next.S, true, &Next);
+    if (Next->Index)
+      X = Next->Index;
+    IR->Bodies[Next->Id] = lowerBody(*Next->S, true, &*Next);
     X = Own;
   }
   Out = nullptr;
@@ -83,14 +81,12 @@ Body Builder::lowerBody(const Scope &S, bool OwnsLocals,
   }
   TSNode Body = S.K == Scope::Module ? S.Node : field(S.Node, "body");
   if (Helper && !Helper->Part.empty()) {
-    TSNode SavedYield = SplitYield;
-    int SavedPart = SplitPart;
-    SplitYield = Helper->Yield;
-    SplitPart = Helper->PartNo;
+    State.SplitYield = Helper->Yield;
+    State.SplitPart = Helper->PartNo;
     for (TSNode X : Helper->Part)
       statement(X);
-    SplitYield = SavedYield;
-    SplitPart = SavedPart;
+    State.SplitYield = {};
+    State.SplitPart = 0;
     exitBody(Helper->Part.back(), endOf(Helper->Part.back()));
   } else if (S.K == Scope::Lambda) {
     expr(Body);
@@ -485,7 +481,7 @@ void Builder::augmentedAssignment(TSNode N) {
   access(true, L, Left);
 }
 
-Builder::Value Builder::unknownResult(TSNode Call) {
+Value Builder::unknownResult(TSNode Call) {
   // Produced by code the analysis does not see, on the current stream; the
   // caching allocator's part in it is not known (no record_stream owed).
   ObjectId O = objectOf(Call);

@@ -12,8 +12,8 @@
 
 namespace streamsafe::py {
 
-Builder::Value Builder::streamMethod(TSNode N, const Value &Self,
-                                     llvm::StringRef Method, const Args &A) {
+Value Builder::streamMethod(TSNode N, const Value &Self, llvm::StringRef Method,
+                            const Args &A) {
   Value R;
   R.Node = N;
   const ApiRow *Row = pythonApi("torch.cuda.Stream." + Method.str());
@@ -70,8 +70,8 @@ Builder::Value Builder::streamMethod(TSNode N, const Value &Self,
   return unknownCall(A, true);
 }
 
-Builder::Value Builder::eventMethod(TSNode N, const Value &Self,
-                                    llvm::StringRef Method, const Args &A) {
+Value Builder::eventMethod(TSNode N, const Value &Self, llvm::StringRef Method,
+                           const Args &A) {
   Value R;
   R.Node = N;
   if (Self.Event == NoVar)

@@ -27,14 +27,14 @@ void Builder::withStatement(TSNode N) {
   // halves: the first enters the guards and runs the code before the
   // yield (the stream stays set for the caller's with body), the second
   // runs the code after it and restores the stream.
-  bool Split = SplitPart && !ts_node_is_null(SplitYield) &&
-               ts_node_eq(ts_node_parent(SplitYield), Body);
-  if (Split && SplitPart == 2) {
+  bool Split = St->SplitPart && !ts_node_is_null(St->SplitYield) &&
+               ts_node_eq(ts_node_parent(St->SplitYield), Body);
+  if (Split && St->SplitPart == 2) {
     bool After = false;
     for (TSNode S : children(Body)) {
       if (After)
         statement(S);
-      After |= ts_node_eq(S, SplitYield);
+      After |= ts_node_eq(S, St->SplitYield);
     }
     Position End = endOf(Body);
     uint64_t Order = ts_node_end_byte(lastToken(Body));
@@ -56,53 +56,53 @@ void Builder::withStatement(TSNode N) {
                             StreamRef::queried()});
   bool Unseen = false;
   for (TSNode Item : children(Clause)) {
-    TSNode Value = field(Item, "value");
+    TSNode Entry = field(Item, "value");
     TSNode Alias = {};
-    if (is(Value, "as_pattern")) {
-      std::vector<TSNode> C = children(Value);
-      Alias = field(Value, "alias");
-      Value = C.empty() ? Value : C[0];
+    if (is(Entry, "as_pattern")) {
+      std::vector<TSNode> C = children(Entry);
+      Alias = field(Entry, "alias");
+      Entry = C.empty() ? Entry : C[0];
     }
-    Value = unparen(Value);
+    Entry = unparen(Entry);
     std::string Q =
-        is(Value, "call") ? I.qualify(field(Value, "function")) : std::string();
+        is(Entry, "call") ? I.qualify(field(Entry, "function")) : std::string();
     if (!Q.empty() && apiOf(Q) == PyApi::Graph) {
-      enterGraph(Value, Body);
+      enterGraph(Entry, Body);
     } else if (!Q.empty() && apiOf(Q) == PyApi::DeviceContext) {
-      enterDevice(Value, Body);
+      enterDevice(Entry, Body);
     } else if (!Q.empty() && apiOf(Q) == PyApi::StreamContext) {
       // torch.cuda.stream(s): a guard over the body; stream(None) sets
       // nothing (and restores nothing).
-      Args A = argsOf(Value);
+      Args A = argsOf(Entry);
       TSNode Arg = A.get(0, "stream");
       fact::GuardEnter G;
-      G.Guard = syntheticVar("stream", VarClass::Guard, Value);
+      G.Guard = syntheticVar("stream", VarClass::Guard, Entry);
       if (ts_node_is_null(Arg) || is(Arg, "none")) {
         G.Stream = StreamRef::unknown();
         G.KeepCurrent = true;
       } else {
-        Builder::Value S = expr(Arg);
+        Value S = expr(Arg);
         G.Stream =
             S.Class == VarClass::Stream ? S.Stream : StreamRef::unknown();
       }
-      emit(site(SiteKind::GuardEnter, Value), G);
+      emit(site(SiteKind::GuardEnter, Entry), G);
       pushGuardFrame(G.Guard, Body);
-    } else if (!(is(Value, "call") &&
-                 (enterObject(Value, Body) || enterGenerator(Value, Body)))) {
-      Builder::Value V = expr(Value);
-      escape(V, Value);
+    } else if (!(is(Entry, "call") &&
+                 (enterObject(Entry, Body) || enterGenerator(Entry, Body)))) {
+      Value V = expr(Entry);
+      escape(V, Entry);
       // torch.no_grad(), torch.autocast(...): PyTorch's own, no thread.
       Unseen |= Q.empty() || apiOf(Q) == PyApi::None;
     }
     if (!ts_node_is_null(Alias))
       for (TSNode T : children(Alias))
         if (is(T, "identifier"))
-          bindName(T, Builder::Value());
+          bindName(T, Value());
   }
   if (Split) {
     // The first half: up to the yield; the guards stay entered.
     for (TSNode S : children(Body)) {
-      if (ts_node_eq(S, SplitYield))
+      if (ts_node_eq(S, St->SplitYield))
         break;
       statement(S);
     }
@@ -134,7 +134,7 @@ void Builder::enterGraph(TSNode Call, TSNode Body) {
     // One default capture stream, from the pool, for every capture.
     G.Stream = {StreamRef::Pool, objectOf(TSNode{}), NoVar};
   } else {
-    Builder::Value S = expr(StreamArg);
+    Value S = expr(StreamArg);
     G.Stream = S.Class == VarClass::Stream ? S.Stream : StreamRef::unknown();
   }
   emit(site(SiteKind::GuardEnter, Call), G);

@@ -13,12 +13,17 @@
 
 #include "lib/ir/IR.h"
 #include "lib/model/Recipes.h"
+#include "lib/python/BuildMemo.h"
+#include "lib/python/HelperRuns.h"
 #include "lib/python/Helpers.h"
+#include "lib/python/ListTable.h"
 #include "lib/python/Modules.h"
+#include "lib/python/ObjectTable.h"
 #include "lib/python/Scope.h"
+#include "lib/python/ThreadTable.h"
+#include "lib/python/Values.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
-#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -44,15 +49,6 @@ inline Position unpackLoc(uint64_t L) {
   return {unsigned(L >> 32), unsigned(L & 0xffffffffu)};
 }
 
-/// A field of a record class's generated __init__, in order (Records.cpp).
-struct RecordField {
-  std::string Name;
-  /// Annotated as a tensor (a class record)...
-  bool Tensor = false;
-  /// ... or typed by its argument (namedtuple()).
-  bool Untyped = false;
-};
-
 class Builder {
 public:
   /// \p X: what the file defines (shared by the file's scopes).
@@ -69,38 +65,6 @@ public:
   LoweredFunction build(const Scope &S, std::string Name);
 
 private:
-  struct Instance;
-  /// What a Python expression evaluates to, as far as streams go.
-  struct Value {
-    VarClass Class = VarClass::Other;
-    TensorRef Tensor;
-    StreamRef Stream = StreamRef::unknown();
-    VarId Event = NoVar;
-    bool FreshEvent = false; ///< torch.cuda.Event(): a new event
-    bool RecordOn = false;   ///< s.record_event(): a new event recorded on
-    StreamRef RecordStream;  ///< ... this stream
-    /// Tensors a tuple or list holds (they escape with it).
-    llvm::SmallVector<TensorRef, 2> Held;
-    TSNode Node = {};
-    /// An object of a class of this file, followed (Cls(...)).
-    const Instance *Object = nullptr;
-    /// A list or tuple of tensors followed element by element
-    /// (Containers.cpp): the elements by position (None: not a tensor),
-    /// then those of no known position (appended, a comprehension's, the
-    /// views chunk() returns).
-    bool List = false;
-    llvm::SmallVector<TensorRef, 2> Items;
-    llvm::SmallVector<TensorRef, 2> Unplaced;
-  };
-  /// The element variables of a list of tensors (Containers.cpp).
-  struct ListSlots {
-    VarId Name = NoVar;           ///< names the list in messages
-    std::vector<VarId> Positions; ///< xs[0], xs[1], ...
-    std::vector<std::pair<const void *, VarId>> Appends; ///< per site
-    VarId Rest = NoVar;  ///< of no known position
-    bool Pieces = false; ///< only ever bound to chunk() and its kin
-    std::vector<VarId> all() const;
-  };
   /// Where a jump out of a statement must pass.
   struct Frame {
     enum Kind { Loop, With, Finally, Handler, Exit } K = Loop;
@@ -112,19 +76,6 @@ private:
     unsigned Dispatch = 0;             ///< Handler: where exceptions go
     BodyId ExitBody = 0;               ///< Exit: __exit__, run in place
     std::string ExitName = "__exit__"; ///< ... named so in notes
-  };
-  /// An object of a class of this file whose methods run in place (the
-  /// value of `with Cls(...)`): its stream and event attributes are
-  /// followed as variables of its own.
-  struct Instance {
-    TSNode Class = {};
-    /// Its attributes' variables; a dict's grow as constant keys are
-    /// stored (Dicts.cpp).
-    mutable llvm::StringMap<VarId> Attrs;
-    /// A dict of tensors: Attrs are its constant keys, not attributes.
-    bool Keyed = false;
-    /// What names its entries in messages ('bufs', 'batch').
-    std::string Name;
   };
   /// The body being lowered.
   struct BodyState {
@@ -139,26 +90,12 @@ private:
     const Instance *Self = nullptr;
     /// A helper run in place: the variables its returns bind.
     VarId ReturnTensor = NoVar, ReturnStream = NoVar;
+    /// A @contextmanager half being lowered: the yield it splits at and
+    /// its part (a `with` around the yield is lowered in halves,
+    /// withStatement).
+    TSNode SplitYield = {};
+    int SplitPart = 0;
   };
-  struct PendingBody {
-    const Scope *S = nullptr;
-    BodyId Id = 0;
-    unsigned SiteScope = 0;
-    const Instance *Self = nullptr;
-    VarId ReturnTensor = NoVar, ReturnStream = NoVar;
-    /// A @contextmanager generator's code before or after its yield,
-    /// lowered instead of the whole body; before it, its locals live on.
-    std::vector<TSNode> Part = {};
-    bool KeepsLocals = false;
-    TSNode Yield = {}; ///< the yield the parts split at
-    int PartNo = 0;    ///< 1: before it, 2: after it
-    /// A def of another module: that module's index (null: this file's).
-    HelperIndex *Index = nullptr;
-  };
-  /// The yield and part of the @contextmanager half being lowered (a
-  /// `with` around the yield is lowered in halves, withStatement).
-  TSNode SplitYield = {};
-  int SplitPart = 0;
 
   //===-- Bodies and control flow (BuildStatements.cpp) -------------------===//
   Body lowerBody(const Scope &S, bool OwnsLocals,
@@ -489,43 +426,12 @@ private:
   std::map<std::pair<const Scope *, std::string>, VarId> Vars;
   std::map<const void *, ObjectId> Objects;
   std::map<std::pair<std::string, const void *>, VarId> Synthetic;
-  /// Process groups as written, each standing for its internal stream.
-  std::map<std::string, VarId> Groups;
-  /// setsForProcess's answers, by def and stream as written.
-  mutable std::map<std::pair<const void *, std::string>, bool> ProcessSets;
-  std::map<const void *, BodyId> ThreadBodies;
-  /// Helpers run in place, by def, object and argument classes (events by
-  /// variable: the helper's parameter is the caller's event); none: over
-  /// MaxInlinedCallees.
-  using HelperKey =
-      std::tuple<const void *, const Instance *, std::vector<unsigned>>;
-  std::map<HelperKey, std::optional<BodyId>> Helpers;
-  std::map<BodyId, PendingBody> HelperBodies;
-  /// Each helper's scope (shared by a generator's two parts) and number.
-  std::map<HelperKey, std::pair<const Scope *, unsigned>> HelperScopes;
-  /// The code after a generator's yield, for the last part 1 run.
-  std::optional<BodyId> ExitPart;
-  std::deque<Instance> Instances;
-  /// The record classes by name (none: not a record), Records.cpp.
-  std::map<std::string, std::optional<std::vector<RecordField>>> Records;
-  /// Variables that name one object, by scope and name.
-  std::map<std::pair<const Scope *, std::string>, const Instance *> ObjectVars;
-  /// Threads made here and started later, by the variable that holds them.
-  std::map<std::pair<const Scope *, std::string>, BodyId> Unstarted;
-  /// Host channels, by the scope that owns the name (null: `self.x`).
-  std::map<std::pair<const Scope *, std::string>, VarId> Channels;
-  std::deque<PendingBody> Pending;
-  std::vector<std::unique_ptr<Scope>> OwnedScopes;
-  std::map<std::pair<const Scope *, std::string>, Region> NameRegions;
-  std::map<std::pair<const Scope *, std::string>, ListSlots> Lists;
-  std::map<std::pair<const Scope *, std::string>, bool> Reshaped;
-  /// Whether a body changes the list attribute of that name (its elements
-  /// are then not followed there; AttributeElements.cpp).
-  std::map<std::pair<const void *, std::string>, bool> ElementsChanged;
-  /// Whether the analysed scope names a device other than cuda:0.
-  std::optional<bool> MultiDevice;
-  /// Comprehension variables, innermost last: what each name stands for.
-  std::vector<std::map<std::string, Value>> Substitutions;
+  /// The features' state, each in a unit of its own.
+  HelperRuns Runs;
+  ObjectTable Objs;
+  ListTable ListVars;
+  ThreadTable Threads;
+  BuildMemo Memo;
 };
 
 } // namespace streamsafe::py

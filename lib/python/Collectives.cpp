@@ -56,7 +56,7 @@ StreamRef Builder::groupStream(TSNode Group) {
   std::string Key = ts_node_is_null(Group) || is(unparen(Group), "none")
                         ? std::string()
                         : F.text(unparen(Group)).str();
-  auto [It, New] = Groups.try_emplace(Key, NoVar);
+  auto [It, New] = Memo.Groups.try_emplace(Key, NoVar);
   if (New) {
     Variable V;
     V.Name = Key;
@@ -78,8 +78,7 @@ void Builder::waitForCurrent(TSNode N, StreamRef On) {
   emit(site(SiteKind::EventWait, N), fact::EventWait{E, On, false});
 }
 
-Builder::Value Builder::collectiveCall(TSNode N, const ApiEntry &Row,
-                                       const Args &A) {
+Value Builder::collectiveCall(TSNode N, const ApiEntry &Row, const Args &A) {
   auto Operand = [&](int8_t Position, const char *Name) {
     return Position < 0 ? TSNode{} : A.get(Position, Name ? Name : "");
   };
@@ -203,9 +202,9 @@ std::vector<Builder::BatchOp> Builder::batchOps(TSNode List) {
   return Ops;
 }
 
-Builder::Value Builder::functionalCollective(TSNode N, const ApiEntry &Row,
-                                             const Args &A, const Value &In,
-                                             TSNode InArg) {
+Value Builder::functionalCollective(TSNode N, const ApiEntry &Row,
+                                    const Args &A, const Value &In,
+                                    TSNode InArg) {
   // The input is read on the group's stream after the current stream, and
   // held by the work. The result waits for the work wherever it is first
   // used (AsyncCollectiveTensor), on the stream current there: it is not

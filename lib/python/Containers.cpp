@@ -23,15 +23,6 @@ namespace streamsafe::py {
 /// Loops over more elements than this are not unrolled (not followed).
 constexpr size_t MaxUnrolled = 8;
 
-std::vector<VarId> Builder::ListSlots::all() const {
-  std::vector<VarId> Out = Positions;
-  for (const auto &[Site, V] : Appends)
-    Out.push_back(V);
-  if (Rest != NoVar)
-    Out.push_back(Rest);
-  return Out;
-}
-
 llvm::SmallVector<TensorRef, 4> Builder::elements(const Value &V) {
   llvm::SmallVector<TensorRef, 4> Out(V.Items.begin(), V.Items.end());
   Out.append(V.Unplaced.begin(), V.Unplaced.end());
@@ -78,17 +69,16 @@ static void listUses(TSNode N, llvm::StringRef Name, const SourceFile &F,
     listUses(ts_node_named_child(N, K), Name, F, Appends, Reshaped);
 }
 
-Builder::ListSlots *Builder::listSlots(llvm::StringRef Name) {
+ListSlots *Builder::listSlots(llvm::StringRef Name) {
   const Scope *Owner = St->S->owner(Name);
   if (Owner != St->S || !Owner->TensorLists.contains(Name))
     return nullptr;
-  auto Key = std::make_pair(Owner, Name.str());
-  auto [It, New] = Lists.try_emplace(Key);
+  bool New = false;
+  ListSlots &L = ListVars.slots(Owner, Name.str(), New);
   if (!New)
-    return &It->second;
+    return &L;
   // Every slot the list will ever have, made now: a binding unbinds them
   // all, whatever was lowered before it.
-  ListSlots &L = It->second;
   // Each slot is named after the list: a storage first held by the list
   // (an appended temporary, a comprehension's result) is the list's.
   auto Slot = [&](std::string SlotName) {
@@ -126,17 +116,16 @@ Builder::ListSlots *Builder::listSlots(llvm::StringRef Name) {
     L.Appends.push_back({A.id, Slot(Name.str())});
   if (Unplaced)
     L.Rest = Slot(Name.str());
-  Reshaped[Key] = Moves;
+  L.Reshaped = Moves;
   return &L;
 }
 
 bool Builder::listReshaped(llvm::StringRef Name) {
-  if (!listSlots(Name))
-    return true;
-  return Reshaped[{St->S->owner(Name), Name.str()}];
+  ListSlots *L = listSlots(Name);
+  return !L || L->Reshaped;
 }
 
-Builder::Value Builder::listValue(TSNode N, ListSlots &L) {
+Value Builder::listValue(TSNode N, ListSlots &L) {
   Value V;
   V.Node = N;
   V.List = true;
@@ -158,7 +147,7 @@ Builder::Value Builder::listValue(TSNode N, ListSlots &L) {
   return V;
 }
 
-Builder::Value Builder::containerLiteral(TSNode N) {
+Value Builder::containerLiteral(TSNode N) {
   Value V;
   V.Node = N;
   V.List = true;
@@ -176,7 +165,7 @@ Builder::Value Builder::containerLiteral(TSNode N) {
   return V;
 }
 
-Builder::Value Builder::comprehension(TSNode N) {
+Value Builder::comprehension(TSNode N) {
   // Lowered once per element of what it iterates (or once, when that is
   // not a list followed): the element's value stands for the results.
   Value R;
@@ -203,13 +192,13 @@ Builder::Value Builder::comprehension(TSNode N) {
       Element.Class = VarClass::Tensor;
       Element.Tensor = E;
     }
-    Substitutions.push_back({{F.text(Left).str(), Element}});
+    ListVars.substitute(F.text(Left).str(), Element);
     for (TSNode C : children(N))
       if (is(C, "if_clause"))
         for (TSNode X : children(C))
           expr(X);
     Results.push_back(expr(field(N, "body")));
-    Substitutions.pop_back();
+    ListVars.endSubstitution();
   }
   R.List = true;
   bool Same = llvm::all_of(Results, [&](const Value &X) {
@@ -231,7 +220,7 @@ Builder::Value Builder::comprehension(TSNode N) {
   return R;
 }
 
-Builder::Value Builder::pieceList(TSNode N, const Value &Self) {
+Value Builder::pieceList(TSNode N, const Value &Self) {
   // Views of Self's storage: one unplaced element names all of them.
   Value V;
   V.Node = N;
@@ -245,7 +234,7 @@ Builder::Value Builder::pieceList(TSNode N, const Value &Self) {
   return V;
 }
 
-Builder::Value Builder::listElement(TSNode Subscript, const Value &List) {
+Value Builder::listElement(TSNode Subscript, const Value &List) {
   Value V;
   V.Node = Subscript;
   std::vector<TSNode> Index = fieldChildren(Subscript, "subscript");
@@ -315,8 +304,8 @@ void Builder::bindList(TSNode Target, ListSlots &L, const Value &V) {
     escape(V, Target); // held by a list the analysis does not follow
 }
 
-Builder::Value Builder::listMethod(TSNode N, const Value &Self,
-                                   llvm::StringRef Method, TSNode Object) {
+Value Builder::listMethod(TSNode N, const Value &Self, llvm::StringRef Method,
+                          TSNode Object) {
   Value R;
   R.Node = N;
   ListSlots *L = listSlots(F.text(Object));
@@ -374,10 +363,9 @@ void Builder::deleteFromList(TSNode Target) {
 }
 
 void Builder::unbindLists(SiteId At) {
-  for (auto &[Key, L] : Lists)
-    if (Key.first == St->S)
-      for (VarId Slot : L.all())
-        emit(At, fact::Unbind{Slot});
+  for (const ListSlots *L : ListVars.slotsOf(St->S))
+    for (VarId Slot : L->all())
+      emit(At, fact::Unbind{Slot});
 }
 
 bool Builder::unrolledLoop(TSNode N, const Value &Iterable) {

@@ -22,7 +22,7 @@ static llvm::StringRef constantKey(TSNode Subscript, const SourceFile &F) {
                            : llvm::StringRef();
 }
 
-Builder::Value Builder::dictLiteral(TSNode N) {
+Value Builder::dictLiteral(TSNode N) {
   Value V;
   V.Node = N;
   bool Keyed = true;
@@ -33,8 +33,7 @@ Builder::Value Builder::dictLiteral(TSNode N) {
   Keyed &= is(Up, "assignment") && is(field(Up, "left"), "identifier");
   Instance *D = nullptr;
   if (Keyed) {
-    Instances.emplace_back();
-    D = &Instances.back();
+    D = &Objs.make();
     D->Keyed = true;
     D->Name = F.text(field(Up, "left")).str();
     V.Object = D;

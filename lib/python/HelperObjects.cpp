@@ -159,14 +159,14 @@ bool Builder::enterGenerator(TSNode Call, TSNode Body) {
     return false;
   std::vector<TSNode> Before, After;
   if (ts_node_is_null(splitAtYield(Def, Before, After, I)) ||
-      HelperBodies.size() + 2 > MaxInlinedCallees)
+      Runs.helpers() + 2 > MaxInlinedCallees)
     return false;
   Value Ignored;
   if (!runInPlace(Call, argsOf(Call), Def, Outer, nullptr, false, Ignored, "",
                   /*Part=*/1))
     return false;
   // The code after the yield (lowered with the same classes).
-  std::optional<BodyId> Exit = ExitPart;
+  std::optional<BodyId> Exit = Runs.ExitPart;
   if (!Exit)
     return true; // over the bound: the code after the yield does not run
   Frame W;
@@ -178,7 +178,7 @@ bool Builder::enterGenerator(TSNode Call, TSNode Body) {
   return true;
 }
 
-const Builder::Instance *Builder::newObject(TSNode Call, TSNode Class) {
+const Instance *Builder::newObject(TSNode Call, TSNode Class) {
   if (!ts_node_is_null(field(Class, "superclasses")) || decorated(Class))
     return nullptr; // its methods may be a base class's
   // Followed when one of its methods uses streams.
@@ -187,9 +187,7 @@ const Builder::Instance *Builder::newObject(TSNode Call, TSNode Class) {
     Streams |= is(M, "function_definition") && X->usesStreams(M);
   if (!Streams)
     return nullptr;
-  Instances.emplace_back();
-  Instance &O = Instances.back();
-  O.Class = Class;
+  Instance &O = Objs.make(Class);
   const Scope *Module = St->S->ModuleScope;
   // Its attributes, unknown until its methods bind them; bound here so
   // that what each method binds stays for the next one.
@@ -217,14 +215,13 @@ const Builder::Instance *Builder::newObject(TSNode Call, TSNode Class) {
   return &O;
 }
 
-const Builder::Instance *Builder::objectNamed(TSNode Name) const {
+const Instance *Builder::objectNamed(TSNode Name) const {
   if (!is(Name, "identifier"))
     return nullptr;
   const Scope *Owner = St->S->owner(F.text(Name));
   if (!Owner)
     return nullptr;
-  auto It = ObjectVars.find({Owner, F.text(Name).str()});
-  return It == ObjectVars.end() ? nullptr : It->second;
+  return Objs.named(Owner, F.text(Name).str());
 }
 
 void Builder::nameObject(TSNode Target, const Instance *Object) {
@@ -272,7 +269,7 @@ void Builder::nameObject(TSNode Target, const Instance *Object) {
     }
   });
   if (Bindings == 1)
-    ObjectVars[{Owner, Name.str()}] = Object;
+    Objs.name(Owner, Name.str(), Object);
 }
 
 } // namespace streamsafe::py

@@ -376,30 +376,31 @@ Builder::helperBody(TSNode Def, const Scope *Outer, const Instance *Self,
     auto E = Events.find(P);
     Shape.push_back(E == Events.end() ? NoVar : E->second);
   }
-  HelperKey ScopeKey{Def.id, Self, Shape};
+  HelperRuns::Key ScopeKey{Def.id, Self, Shape};
   Shape.push_back(Part);
-  auto [It, New] = Helpers.try_emplace(
-      HelperKey{Def.id, Self, std::move(Shape)}, std::nullopt);
+  bool New = false;
+  std::optional<BodyId> &Made =
+      Runs.body(HelperRuns::Key{Def.id, Self, std::move(Shape)}, New);
   if (!New)
-    return It->second;
-  if (HelperBodies.size() >= MaxInlinedCallees)
+    return Made;
+  if (Runs.helpers() >= MaxInlinedCallees)
     return std::nullopt;
   // The parts of a generator share its scope (its variables) and number.
-  auto [Sc, NewScope] = HelperScopes.try_emplace(ScopeKey);
-  if (NewScope) {
-    OwnedScopes.push_back(makeScope(Def, Scope::Def, Outer, F, I, &Classes));
-    Sc->second = {OwnedScopes.back().get(), unsigned(HelperScopes.size())};
-    // An event parameter is the caller's event: recorded or waited on in
-    // the helper, it is recorded or waited on for the caller.
+  bool NewScope = false;
+  auto [S, Number] = Runs.scope(
+      ScopeKey,
+      [&] { return makeScope(Def, Scope::Def, Outer, F, I, &Classes); },
+      NewScope);
+  // An event parameter is the caller's event: recorded or waited on in
+  // the helper, it is recorded or waited on for the caller.
+  if (NewScope)
     for (const auto &E : Events)
-      Vars[{Sc->second.first, E.getKey().str()}] = E.second;
-  }
-  const Scope *S = Sc->second.first;
+      Vars[{S, E.getKey().str()}] = E.second;
   PendingBody P;
   P.S = S;
   IR->Bodies.emplace_back();
   P.Id = IR->Bodies.size() - 1;
-  P.SiteScope = Sc->second.second;
+  P.SiteScope = Number;
   if (const ProjectModule *M =
           Modules && !F.owns(Def) ? Modules->moduleOf(Def) : nullptr) {
     P.Index = M->X.get();
@@ -448,9 +449,8 @@ Builder::helperBody(TSNode Def, const Scope *Outer, const Instance *Self,
     P.ReturnTensor = Synthetic(VarClass::Tensor);
   if (Stream && !Tensor && !Part)
     P.ReturnStream = Synthetic(VarClass::Stream);
-  HelperBodies[P.Id] = P;
-  Pending.push_back(P);
-  It->second = P.Id;
+  Runs.queueHelper(P);
+  Made = P.Id;
   return P.Id;
 }
 
@@ -561,14 +561,14 @@ bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
       helperBody(Def, Outer, Self, M.Classes, M.Events, Part);
   if (!Body)
     return false;
-  const PendingBody &H = HelperBodies[*Body];
+  const PendingBody &H = Runs.helper(*Body);
   SiteId At = site(SiteKind::Other, Call);
   if (!CalleeName.empty())
     Out->Callees[At] = CalleeName.str();
   llvm::SmallVector<VarId, 4> Unbind =
       bindArguments(M, H.S, At, /*Escapes=*/false);
   if (Part == 1) {
-    ExitPart = helperBody(Def, Outer, Self, M.Classes, M.Events, 2);
+    Runs.ExitPart = helperBody(Def, Outer, Self, M.Classes, M.Events, 2);
     // A generator's locals live from its code before the yield to its code
     // after it: bound here, so that what the first part binds stays.
     Unbind.clear();

@@ -24,16 +24,14 @@ VarId Builder::channelVar(TSNode Object) {
   std::string Text = F.text(Object).str();
   const Scope *Owner =
       is(Object, "identifier") ? St->S->owner(F.text(Object)) : nullptr;
-  auto [It, New] = Channels.try_emplace({Owner, Text}, NoVar);
-  if (New) {
+  return Threads.channel(Owner, Text, [&] {
     Variable V;
     V.Name = Text;
     V.Class = VarClass::Other;
     V.Synthetic = true;
     IR->Vars.push_back(std::move(V));
-    It->second = IR->Vars.size() - 1;
-  }
-  return It->second;
+    return VarId(IR->Vars.size() - 1);
+  });
 }
 
 void Builder::hostOrder(ApiEffect E, VarId Channel, TSNode At) {

@@ -68,15 +68,15 @@ std::optional<int8_t> Builder::deviceIndex(TSNode N, unsigned Depth) {
   // Code that names no device but cuda:0 is single-device code written
   // with an explicit index: cuda:0 is the current device there, as 'cuda'.
   if (Depth == 0) {
-    if (!MultiDevice) {
+    if (!Memo.MultiDevice) {
       TSNode Body =
           Root->K == Scope::Module ? Root->Node : field(Root->Node, "body");
-      MultiDevice = false;
+      Memo.MultiDevice = false;
       for (TSNode S : children(Body))
-        *MultiDevice = *MultiDevice || namesOtherDevice(S, F, I);
+        *Memo.MultiDevice = *Memo.MultiDevice || namesOtherDevice(S, F, I);
     }
     std::optional<int8_t> D = deviceIndex(N, 1);
-    return D && *D == 0 && !*MultiDevice ? std::nullopt : D;
+    return D && *D == 0 && !*Memo.MultiDevice ? std::nullopt : D;
   }
   auto InRange = [](int64_t V) -> std::optional<int8_t> {
     if (V < 0 || V > 127)

@@ -23,7 +23,7 @@ bool Builder::setsForProcess(TSNode Arg) const {
     return false;
   // Once per def and stream as written: each answer walks the def's body.
   auto Key = std::make_pair(St->S->Node.id, F.text(unparen(Arg)).str());
-  auto [It, New] = ProcessSets.try_emplace(Key, false);
+  auto [It, New] = Memo.ProcessSets.try_emplace(Key, false);
   if (New)
     It->second = setsForProcessUncached(Arg);
   return It->second;

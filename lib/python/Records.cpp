@@ -189,19 +189,18 @@ recordFields(llvm::StringRef Name, const SourceFile &F, const Imports &I) {
 
 } // namespace
 
-const Builder::Instance *Builder::newRecord(TSNode Call) {
+const Instance *Builder::newRecord(TSNode Call) {
   TSNode Fn = field(Call, "function");
   if (!is(Fn, "identifier"))
     return nullptr;
   const Scope *Owner = St->S->owner(F.text(Fn));
   if (Owner && Owner->K != Scope::Module)
     return nullptr;
-  auto [It, New] = Records.try_emplace(F.text(Fn).str());
-  if (New)
-    It->second = recordFields(F.text(Fn), F, I);
-  if (!It->second)
+  const std::optional<std::vector<RecordField>> &Record = Objs.record(
+      F.text(Fn).str(), [&] { return recordFields(F.text(Fn), F, I); });
+  if (!Record)
     return nullptr;
-  const std::vector<RecordField> &Fields = *It->second;
+  const std::vector<RecordField> &Fields = *Record;
   // The arguments, matched to the fields as the generated __init__ does;
   // a splat, an unknown keyword or too many arguments: not followed.
   Args A = argsOf(Call);
@@ -228,8 +227,7 @@ const Builder::Instance *Builder::newRecord(TSNode Call) {
   TSNode Up = ts_node_parent(Call);
   if (is(Up, "assignment") && is(field(Up, "left"), "identifier"))
     Prefix = F.text(field(Up, "left")).str();
-  Instances.emplace_back();
-  Instance &O = Instances.back();
+  Instance &O = Objs.make();
   SiteId At = site(SiteKind::Other, Call);
   // In the order written, as Python evaluates them.
   std::vector<std::pair<TSNode, size_t>> Order;

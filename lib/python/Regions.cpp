@@ -62,9 +62,9 @@ Region Builder::nameRegion(llvm::StringRef Name) {
   if (Owner != St->S)
     return Region::some();
   auto Key = std::make_pair(Owner, Name.str());
-  if (auto It = NameRegions.find(Key); It != NameRegions.end())
+  if (auto It = Memo.NameRegions.find(Key); It != Memo.NameRegions.end())
     return It->second;
-  NameRegions[Key] = Region::some(); // while this one is computed
+  Memo.NameRegions[Key] = Region::some(); // while this one is computed
   Region R = Region::some();
   auto B = Owner->Bindings.find(Name);
   auto E = Owner->Elements.find(Name);
@@ -85,7 +85,7 @@ Region Builder::nameRegion(llvm::StringRef Name) {
     if (Index >= 0)
       R = elementRegion(Container, Index);
   }
-  return NameRegions[Key] = R;
+  return Memo.NameRegions[Key] = R;
 }
 
 Region Builder::exprRegion(TSNode N) {

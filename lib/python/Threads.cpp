@@ -186,17 +186,15 @@ void Builder::spawnThread(TSNode N, TSNode Target, const Args &Given,
   llvm::SmallVector<VarId, 4> Unbind;
   if (is(Target, "lambda")) {
     Def = Target;
-    auto [It, New] = ThreadBodies.try_emplace(Def.id, 0);
-    if (New) {
-      OwnedScopes.push_back(makeScope(Def, Scope::Lambda, St->S, F, I));
+    Body = Threads.lambdaBody(Def.id, [&] {
+      const Scope *Lambda =
+          Runs.own(makeScope(Def, Scope::Lambda, St->S, F, I));
       IR->Bodies.emplace_back();
-      It->second = IR->Bodies.size() - 1;
-      Pending.push_back({OwnedScopes.back().get(), It->second});
-    }
-    Body = It->second;
-    for (const auto &S : OwnedScopes)
-      if (S->Node.id == Def.id)
-        Inner = S.get();
+      BodyId Id = IR->Bodies.size() - 1;
+      Runs.queue({Lambda, Id});
+      return Id;
+    });
+    Inner = Runs.ownedScopeOf(Def.id);
     EscapeAll();
   } else if (std::optional<CalleeDef> C = calleeDef(Target)) {
     Def = C->Def;
@@ -204,7 +202,7 @@ void Builder::spawnThread(TSNode N, TSNode Target, const Args &Given,
     Body = helperBody(Def, C->Outer, C->Self, M.Classes, M.Events);
     if (!Body)
       return EscapeAll();
-    Inner = HelperBodies[*Body].S;
+    Inner = Runs.helper(*Body).S;
     if (Bind)
       Unbind = bindArguments(M, Inner, site(SiteKind::Other, N),
                              /*Escapes=*/true);
@@ -220,7 +218,7 @@ void Builder::spawnThread(TSNode N, TSNode Target, const Args &Given,
   std::string Var;
   TSNode StartAt = threadStart(N, Var);
   if (ts_node_is_null(StartAt)) {
-    Unstarted[{St->S, Var}] = *Body;
+    Threads.madeUnstarted(St->S, Var, *Body);
     return;
   }
   fact::Spawn S;
@@ -244,11 +242,11 @@ bool Builder::startThread(TSNode Call) {
   TSNode Object = unparen(field(Fn, "object"));
   if (!is(Object, "identifier"))
     return false;
-  auto It = Unstarted.find({St->S, F.text(Object).str()});
-  if (It == Unstarted.end())
+  std::optional<BodyId> Body = Threads.unstarted(St->S, F.text(Object).str());
+  if (!Body)
     return false;
   fact::Spawn S;
-  S.Body = It->second;
+  S.Body = *Body;
   S.Joinable = channelVar(Object); // t.join() waits for it
   emit(site(SiteKind::ThreadStart, Call), S);
   return true;

@@ -1,0 +1,38 @@
+//===--- BuildMemo.h - Answers computed once per analysed scope -*- C++ -*-===//
+//
+// What the Python builder's units compute once per analysed scope and then
+// look up: the region a name stands for (Regions.cpp), whether the scope
+// names a device other than cuda:0 (Placement.cpp), whether a def sets a
+// stream for the rest of the program (ProcessStreams.cpp), the variable of
+// each process group's internal stream (Collectives.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_PYTHON_BUILDMEMO_H
+#define STREAMSAFE_LIB_PYTHON_BUILDMEMO_H
+
+#include "lib/ir/IR.h"
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace streamsafe::py {
+
+struct Scope;
+
+struct BuildMemo {
+  /// The region each name of a scope stands for (Region::some() while it
+  /// is computed: a name bound to itself).
+  std::map<std::pair<const Scope *, std::string>, Region> NameRegions;
+  /// Whether the analysed scope names a device other than cuda:0.
+  std::optional<bool> MultiDevice;
+  /// Whether a def (by node) sets the stream as written for the process.
+  mutable std::map<std::pair<const void *, std::string>, bool> ProcessSets;
+  /// Process groups as written, each standing for its internal stream.
+  std::map<std::string, VarId> Groups;
+};
+
+} // namespace streamsafe::py
+
+#endif // STREAMSAFE_LIB_PYTHON_BUILDMEMO_H
