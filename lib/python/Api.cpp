@@ -91,6 +91,26 @@ bool isStreamMethod(llvm::StringRef Name) {
   return tensorMethod(Name) == ApiEffect::TensorRecordStream;
 }
 
+static const ApiRow *methodRow(const char *Class, llvm::StringRef Name) {
+  return pythonApi((llvm::Twine(Class) + Name).str());
+}
+
+ApiEffect streamMethodEffect(llvm::StringRef Name) {
+  const ApiRow *R = methodRow("torch.cuda.Stream.", Name);
+  return R ? R->Entry.Effect : ApiEffect::None;
+}
+
+ApiEffect eventMethodEffect(llvm::StringRef Name) {
+  const ApiRow *R = methodRow("torch.cuda.Event.", Name);
+  return R ? R->Entry.Effect : ApiEffect::None;
+}
+
+bool waitsForStream(llvm::StringRef Name) {
+  const ApiRow *R = methodRow("torch.cuda.Stream.", Name);
+  return R && R->Entry.Effect == ApiEffect::StreamWaitEvent &&
+         R->Entry.Stream >= 0;
+}
+
 ApiEffect hostOrderMethod(llvm::StringRef Name) {
   // Built once: method name -> the first row's effect (Event.wait before
   // Barrier.wait). A row's Python names that are functions of a module

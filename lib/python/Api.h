@@ -49,6 +49,14 @@ bool usesStreams(PyApi Api);
 /// whatever the receiver is: the pre-scan does not know types.
 bool isStreamMethod(llvm::StringRef Name);
 
+/// What the method \p Name of a stream (`torch.cuda.Stream`) or of an event
+/// (`torch.cuda.Event`) does: the model's row's effect, else None.
+ApiEffect streamMethodEffect(llvm::StringRef Name);
+ApiEffect eventMethodEffect(llvm::StringRef Name);
+/// `s.wait_stream(o)`: a stream method whose argument is the stream that s
+/// waits for (the model's row takes a stream operand, not an event).
+bool waitsForStream(llvm::StringRef Name);
+
 /// HostWait, HostSignal, HostSignalAndWait or HostWaitAny: what a method
 /// named \p Name of a host synchronisation object does (the model's rows,
 /// by name: the receiver's class is not known), else None.

@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/python/Builder.h"
-#include "lib/python/Helpers.h"
+#include "lib/python/HelperIndex.h"
 
 namespace streamsafe::py {
 

@@ -20,7 +20,7 @@
 
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
-#include "lib/python/Helpers.h"
+#include "lib/python/HelperIndex.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 

@@ -216,8 +216,8 @@ bool Builder::onlyWaits(TSNode Query) const {
   if (is(P, "attribute") && field(P, "object").id == Query.id) {
     llvm::StringRef M = F.text(field(P, "attribute"));
     TSNode Call = ts_node_parent(P);
-    return (M == "wait_stream" || M == "wait_event") && is(Call, "call") &&
-           field(Call, "function").id == P.id;
+    return streamMethodEffect(M) == ApiEffect::StreamWaitEvent &&
+           is(Call, "call") && field(Call, "function").id == P.id;
   }
   if (!is(P, "argument_list") || children(P).size() != 1)
     return false;

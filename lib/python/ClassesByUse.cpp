@@ -22,11 +22,12 @@ static bool tensorOnlyMethod(llvm::StringRef Method) {
   return E == ApiEffect::TensorInPlace || E == ApiEffect::TensorCopyFrom;
 }
 
-/// Whether \p Method of a value says it is a stream: wait_stream,
-/// wait_event and record_event are the stream's own.
+/// Whether \p Method of a value says it is a stream: the stream's own waits
+/// and records (wait_stream, wait_event, record_event); an event has
+/// record() and wait() of its own, and synchronize() is both's.
 static bool streamOnlyMethod(llvm::StringRef Method) {
-  return Method == "wait_stream" || Method == "wait_event" ||
-         Method == "record_event";
+  ApiEffect E = streamMethodEffect(Method);
+  return E == ApiEffect::StreamWaitEvent || E == ApiEffect::EventRecord;
 }
 
 llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
@@ -65,7 +66,7 @@ llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
     if (TakesStream && Args.size() == 1 && is(unparen(Args[0]), "identifier"))
       Streams.insert(F.text(unparen(Args[0])));
     // a.wait_stream(b): b is a stream too.
-    if (Method == "wait_stream" && Args.size() == 1 &&
+    if (waitsForStream(Method) && Args.size() == 1 &&
         is(unparen(Args[0]), "identifier"))
       Streams.insert(F.text(unparen(Args[0])));
   });

@@ -10,7 +10,7 @@
 
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
-#include "lib/python/Helpers.h"
+#include "lib/python/HelperIndex.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {

@@ -13,7 +13,7 @@
 #ifndef STREAMSAFE_LIB_PYTHON_MODULES_H
 #define STREAMSAFE_LIB_PYTHON_MODULES_H
 
-#include "lib/python/Helpers.h"
+#include "lib/python/HelperIndex.h"
 #include "lib/python/Imports.h"
 #include "lib/python/Scope.h"
 #include "lib/python/Syntax.h"

@@ -13,8 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/python/Api.h"
 #include "lib/python/Builder.h"
-#include "lib/python/Helpers.h"
+#include "lib/python/HelperIndex.h"
 
 namespace streamsafe::py {
 
@@ -89,6 +90,67 @@ bool Builder::restoresSaved(TSNode Arg) const {
       F.text(field(Arg, "object")) != Params[0])
     return false;
   return X->savedCurrent(classOf(St->S->Node), F.text(field(Arg, "attribute")));
+}
+
+bool Builder::maySetForCaller(const Scope &S) const {
+  if (S.K != Scope::Def)
+    return false;
+  llvm::StringRef Name = F.text(field(S.Node, "name"));
+  if (!ts_node_is_null(classOf(S.Node)) &&
+      (Name == "__enter__" || Name == "__exit__" || Name == "__aenter__" ||
+       Name == "__aexit__"))
+    return true;
+  // A thread's body: the stream it sets is its thread's. A section's
+  // opener: its partner restores.
+  if (X->threadTarget(S.Node) || X->opensSection(S.Node))
+    return true;
+  // A forwarding setter: every set_stream sets a parameter it was given
+  // (its caller chose the stream, and restoring it is the caller's job;
+  // the callers in this file run it in place and are judged).
+  bool Sets = false;
+  return forwardsSets(S.Node, *S.ModuleScope, 0, Sets) && Sets;
+}
+
+bool Builder::forwardsSets(TSNode Def, const Scope &Module, unsigned Depth,
+                           bool &Sets) const {
+  // Through a forwarding setter of the file (`def use(s): set_stream(s)`),
+  // a few calls deep.
+  if (Depth > 3) {
+    Sets = true; // too deep to tell: judged as it is
+    return false;
+  }
+  std::vector<std::string> Params = paramNames(Def, F);
+  auto IsParam = [&](TSNode Arg) {
+    Arg = unparen(Arg);
+    if (is(Arg, "keyword_argument"))
+      Arg = unparen(field(Arg, "value"));
+    return is(Arg, "identifier") &&
+           llvm::is_contained(Params, F.text(Arg).str());
+  };
+  bool OnlyParams = true;
+  ownCode(field(Def, "body"), [&](TSNode X) {
+    if (!is(X, "call") || !OnlyParams)
+      return;
+    TSNode Fn = field(X, "function");
+    std::vector<TSNode> A = children(field(X, "arguments"));
+    if (apiOf(I.qualify(Fn)) == PyApi::SetStream) {
+      Sets = true;
+      OnlyParams &= !A.empty() && IsParam(A[0]);
+      return;
+    }
+    auto It =
+        is(Fn, "identifier") ? Module.Defs.find(F.text(Fn)) : Module.Defs.end();
+    if (It == Module.Defs.end() || decorated(It->second) ||
+        It->second.id == Def.id)
+      return;
+    bool Inner = false;
+    bool Forwards = forwardsSets(It->second, Module, Depth + 1, Inner);
+    if (Inner) {
+      Sets = true;
+      OnlyParams &= Forwards && llvm::all_of(A, IsParam);
+    }
+  });
+  return OnlyParams;
 }
 
 } // namespace streamsafe::py

@@ -13,7 +13,7 @@
 
 #include "lib/model/ApiRows.h"
 #include "lib/python/Builder.h"
-#include "lib/python/Helpers.h"
+#include "lib/python/HelperIndex.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {

@@ -17,7 +17,7 @@
 
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
-#include "lib/python/Helpers.h"
+#include "lib/python/HelperIndex.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include <map>
@@ -111,29 +111,34 @@ private:
     llvm::StringRef Method = F.text(field(Fn, "attribute"));
     bool OnParam = isParam(Object), OnCurrent = isCurrent(Object);
     TSNode Arg = A.empty() ? TSNode{} : A[0];
-    if (Method == "wait_stream" && !ts_node_is_null(Arg) &&
+    // The model's stream and event methods: s.wait_stream(o),
+    // s.record_event(e), s.wait_event(e), e.record(s), e.wait(s).
+    ApiEffect OfStream = streamMethodEffect(Method);
+    ApiEffect OfEvent = eventMethodEffect(Method);
+    if (waitsForStream(Method) && !ts_node_is_null(Arg) &&
         ((OnParam && isCurrent(Arg)) || (OnCurrent && isParam(Arg)))) {
       found(N);
       return;
     }
     // Events by the text that names them (`ev`, `self.done`).
-    if ((Method == "record_event" || Method == "wait_event") &&
+    if ((OfStream == ApiEffect::EventRecord ||
+         (OfStream == ApiEffect::StreamWaitEvent && !waitsForStream(Method))) &&
         (OnParam || OnCurrent) && !ts_node_is_null(Arg)) {
       EventUse &U = Events[F.text(argValue(Arg)).str()];
-      if (Method == "record_event")
+      if (OfStream == ApiEffect::EventRecord)
         (OnParam ? U.RecordParam : U.RecordCurrent) = true;
       else
         (OnParam ? U.WaitParam : U.WaitCurrent) = N;
       return;
     }
-    if (Method != "record" && Method != "wait")
+    if (OfEvent != ApiEffect::EventRecord && OfEvent != ApiEffect::EventBlock)
       return;
     bool Current = ts_node_is_null(Arg) ? !insideWith(N, Def) : isCurrent(Arg);
     bool Param = !ts_node_is_null(Arg) && isParam(Arg);
     if (!Current && !Param)
       return;
     EventUse &U = Events[F.text(Object).str()];
-    if (Method == "record")
+    if (OfEvent == ApiEffect::EventRecord)
       (Param ? U.RecordParam : U.RecordCurrent) = true;
     else
       (Param ? U.WaitParam : U.WaitCurrent) = N;

@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/python/Api.h"
-#include "lib/python/Helpers.h"
+#include "lib/python/HelperIndex.h"
 #include "lib/python/Syntax.h"
 #include "llvm/ADT/STLExtras.h"
 

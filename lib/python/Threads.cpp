@@ -25,7 +25,7 @@
 
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
-#include "lib/python/Helpers.h"
+#include "lib/python/HelperIndex.h"
 
 namespace streamsafe::py {
 

@@ -1,14 +1,14 @@
-//===--- Helpers.h - What a file defines, for helpers -----------*- C++ -*-===//
+//===--- HelperIndex.h - What a file defines, for helpers -------*- C++ -*-===//
 //
 // The questions running same-file helpers in place asks of the whole file
 // (which class a name is, whether a subclass overrides a method, whether a
 // def uses streams, which attributes of a class hold streams), answered
-// once per file rather than at each call (lib/python/Helpers.cpp).
+// once per file rather than at each call (lib/python/HelperIndex.cpp).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STREAMSAFE_LIB_PYTHON_HELPERS_H
-#define STREAMSAFE_LIB_PYTHON_HELPERS_H
+#ifndef STREAMSAFE_LIB_PYTHON_HELPERINDEX_H
+#define STREAMSAFE_LIB_PYTHON_HELPERINDEX_H
 
 #include "lib/ir/IR.h"
 #include "lib/model/Bounds.h"
@@ -169,4 +169,4 @@ TSNode withoutNone(TSNode Value);
 
 } // namespace streamsafe::py
 
-#endif // STREAMSAFE_LIB_PYTHON_HELPERS_H
+#endif // STREAMSAFE_LIB_PYTHON_HELPERINDEX_H

@@ -1,0 +1,260 @@
+//===--- ExprClasses.cpp - What a Python expression holds -----------------===//
+
+#include "lib/python/ExprClasses.h"
+#include "lib/model/ApiRows.h"
+#include "lib/python/Api.h"
+#include "lib/python/ClassesByUse.h"
+#include "lib/python/Collectives.h"
+#include "lib/python/Scope.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace streamsafe::py {
+namespace infer {
+
+Cls join(Cls A, Cls B) {
+  if (!A)
+    return B;
+  if (!B)
+    return A;
+  return *A == *B ? A : Cls(VarClass::Other);
+}
+
+Cls classOfAnnotation(TSNode N, const SourceFile &F, const Imports &I) {
+  if (is(N, "type") && !children(N).empty())
+    N = children(N)[0];
+  // A string annotation: "torch.Tensor" is not followed. The classes are
+  // the model's (torch.cuda.Stream and torch.Stream, as C++'s CUDAStream
+  // and c10::Stream).
+  (void)F;
+  switch (pythonClass(I.qualify(N))) {
+  case ValueClass::Tensor:
+    return VarClass::Tensor;
+  case ValueClass::Stream:
+    return VarClass::Stream;
+  case ValueClass::Event:
+    return VarClass::Event;
+  default:
+    return VarClass::Other;
+  }
+}
+
+Cls elementClass(TSNode C, int Index, const Lookup &L, const SourceFile &F,
+                 const Imports &I);
+
+Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
+              const Imports &I) {
+  N = unparen(N);
+  llvm::StringRef T = type(N);
+  if (T == "identifier")
+    return L(F.text(N));
+  if (T == "call") {
+    TSNode Fn = field(N, "function");
+    std::string Q = I.qualify(Fn);
+    if (!Q.empty()) {
+      switch (apiOf(Q)) {
+      case PyApi::NewStream:
+      case PyApi::ExternalStream:
+      case PyApi::CurrentStream:
+      case PyApi::DefaultStream:
+        return VarClass::Stream;
+      case PyApi::NewEvent:
+        return VarClass::Event;
+      case PyApi::Collective:
+        // An asynchronous one returns its work handle: an event recorded
+        // on the group's stream.
+        switch (collectiveMode(N, *collectiveRow(Q), F)) {
+        case CollectiveMode::Async:
+          return VarClass::Event;
+        default:
+          return VarClass::Other;
+        }
+      case PyApi::TorchFunction:
+        return VarClass::Tensor;
+      default:
+        return VarClass::Other;
+      }
+    }
+    // A def of the file: what it returns (the lookup of "name()").
+    if (is(Fn, "identifier"))
+      return L((F.text(Fn).str() + "()"));
+    if (!is(Fn, "attribute"))
+      return VarClass::Other;
+    Cls Recv = exprClass(field(Fn, "object"), L, F, I);
+    llvm::StringRef Method = F.text(field(Fn, "attribute"));
+    if (!Recv)
+      return std::nullopt;
+    if (*Recv == VarClass::Tensor) {
+      switch (tensorMethod(Method)) {
+      case ApiEffect::TensorOp:
+      case ApiEffect::TensorInPlace:
+      case ApiEffect::TensorView:
+      case ApiEffect::TensorCopyFrom:
+      case ApiEffect::TensorToHost:
+      case ApiEffect::TensorTo:
+      case ApiEffect::TensorPinMemory:
+        return VarClass::Tensor;
+      default:
+        return VarClass::Other;
+      }
+    }
+    if (*Recv == VarClass::Stream)
+      if (const ApiRow *R = pythonApi(("torch.cuda.Stream." + Method.str()));
+          R && R->Entry.Effect == ApiEffect::EventRecord)
+        return VarClass::Event; // s.record_event(): a new event
+    // work.get_future(): the work's future waits as the work does.
+    if (*Recv == VarClass::Event && Method == "get_future")
+      return VarClass::Event;
+    return VarClass::Other;
+  }
+  if (T == "attribute") {
+    Cls Recv = exprClass(field(N, "object"), L, F, I);
+    if (!Recv)
+      return std::nullopt;
+    return *Recv == VarClass::Tensor &&
+                   isViewAttribute(F.text(field(N, "attribute")))
+               ? VarClass::Tensor
+               : VarClass::Other;
+  }
+  if (T == "subscript") {
+    Cls Recv = exprClass(field(N, "value"), L, F, I);
+    if (!Recv)
+      return std::nullopt;
+    if (*Recv == VarClass::Tensor)
+      return VarClass::Tensor;
+    // xs[0] of a list of tensors (not a slice: that is a list).
+    std::vector<TSNode> Index = fieldChildren(N, "subscript");
+    if (Index.size() == 1 && is(Index[0], "integer"))
+      return elementClass(field(N, "value"), -1, L, F, I);
+    return VarClass::Other;
+  }
+  if (T == "binary_operator" || T == "comparison_operator") {
+    // An operator with a tensor operand gives a tensor (a scalar operand
+    // is broadcast).
+    bool Unset = false, Tensor = false;
+    for (TSNode C : children(N)) {
+      Cls X = exprClass(C, L, F, I);
+      if (!X)
+        Unset = true;
+      else if (*X == VarClass::Tensor)
+        Tensor = true;
+    }
+    if (Tensor)
+      return VarClass::Tensor;
+    return Unset ? std::nullopt : Cls(VarClass::Other);
+  }
+  if (T == "unary_operator")
+    return exprClass(field(N, "argument"), L, F, I);
+  if (T == "conditional_expression") {
+    std::vector<TSNode> C = children(N);
+    if (C.size() == 3)
+      return join(exprClass(C[0], L, F, I), exprClass(C[2], L, F, I));
+  }
+  return VarClass::Other;
+}
+
+/// The class of element \p Index (-1: of every element) of the container
+/// \p C: a list or tuple literal, a comprehension, chunk() and its kin,
+/// list(...) or tuple(...) of one, or a name holding a list of tensors.
+/// Anything else holds nothing followed (Other); an empty literal, nothing
+/// yet (unset).
+Cls elementClass(TSNode C, int Index, const Lookup &L, const SourceFile &F,
+                 const Imports &I) {
+  C = unparen(C);
+  llvm::StringRef T = type(C);
+  if (T == "list" || T == "tuple" || T == "expression_list") {
+    std::vector<TSNode> Items = children(C);
+    for (TSNode E : Items)
+      if (is(E, "list_splat") || is(E, "starred_expression"))
+        return VarClass::Other;
+    if (Index >= 0)
+      return size_t(Index) < Items.size() ? exprClass(Items[Index], L, F, I)
+                                          : Cls(VarClass::Other);
+    Cls All;
+    for (TSNode E : Items)
+      All = join(All, exprClass(E, L, F, I));
+    return All;
+  }
+  if (T == "identifier")
+    return L.List(F.text(C));
+  if (T == "list_comprehension" || T == "generator_expression") {
+    // The element's class, its variables bound to elements of what they
+    // iterate.
+    llvm::StringMap<Cls> Vars;
+    for (TSNode Clause : children(C))
+      if (is(Clause, "for_in_clause") &&
+          is(unparen(field(Clause, "left")), "identifier"))
+        Vars[F.text(unparen(field(Clause, "left")))] =
+            elementClass(field(Clause, "right"), -1, L, F, I);
+    Lookup Inner = L;
+    Inner.Name = [&](llvm::StringRef Name) -> Cls {
+      auto It = Vars.find(Name);
+      return It != Vars.end() ? It->second : L(Name);
+    };
+    Cls Body = exprClass(field(C, "body"), Inner, F, I);
+    return Body == Cls(VarClass::Tensor) ? Body : Cls(VarClass::Other);
+  }
+  if (T != "call")
+    return VarClass::Other;
+  TSNode Fn = field(C, "function");
+  std::vector<TSNode> Args = children(field(C, "arguments"));
+  if (is(Fn, "identifier") && (F.text(Fn) == "list" || F.text(Fn) == "tuple") &&
+      Args.size() == 1 && L(F.text(Fn)) == Cls(VarClass::Other) &&
+      !is(Args[0], "keyword_argument"))
+    return elementClass(Args[0], Index, L, F, I);
+  // chunk() of what is not known yet: nothing known yet either.
+  bool Unset = false;
+  std::function<VarClass(TSNode)> ClassOf = [&](TSNode N) {
+    Cls X = exprClass(N, L, F, I);
+    Unset |= !X;
+    return X.value_or(VarClass::Other);
+  };
+  if (!ts_node_is_null(pieceListBase(C, F, I, ClassOf)))
+    return VarClass::Tensor;
+  return Unset ? Cls() : Cls(VarClass::Other);
+}
+
+} // namespace infer
+
+using namespace infer;
+
+VarClass classOfExpr(TSNode Expr, const Scope &S, const SourceFile &F,
+                     const Imports &I) {
+  Lookup L;
+  L.Name = [&S](llvm::StringRef Name) -> Cls {
+    return Name.ends_with("()") ? S.returnClass(Name.drop_back(2))
+                                : S.classOf(Name);
+  };
+  L.List = [&S](llvm::StringRef Name) -> Cls {
+    const Scope *O = S.owner(Name);
+    return O && O->TensorLists.contains(Name) ? Cls(VarClass::Tensor)
+                                              : Cls(VarClass::Other);
+  };
+  return exprClass(Expr, L, F, I).value_or(VarClass::Other);
+}
+
+TSNode pieceListBase(TSNode Call, const SourceFile &F, const Imports &I,
+                     const std::function<VarClass(TSNode)> &ClassOf) {
+  Call = unparen(Call);
+  if (!is(Call, "call"))
+    return {};
+  auto Splits = [](llvm::StringRef Name) {
+    return tensorMethod(Name) == ApiEffect::TensorViewList;
+  };
+  TSNode Fn = field(Call, "function");
+  std::string Q = I.qualify(Fn);
+  if (!Q.empty()) {
+    llvm::StringRef Rest = Q;
+    std::vector<TSNode> Args = children(field(Call, "arguments"));
+    if (Rest.consume_front("torch.") && Splits(Rest) && !Args.empty() &&
+        !is(Args[0], "keyword_argument") &&
+        ClassOf(Args[0]) == VarClass::Tensor)
+      return Args[0];
+    return {};
+  }
+  if (is(Fn, "attribute") && Splits(F.text(field(Fn, "attribute"))) &&
+      ClassOf(field(Fn, "object")) == VarClass::Tensor)
+    return field(Fn, "object");
+  return {};
+}
+
+} // namespace streamsafe::py

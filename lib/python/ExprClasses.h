@@ -1,0 +1,49 @@
+//===--- ExprClasses.h - What a Python expression holds --------*- C++ -*-===//
+//
+// The flow-insensitive inference Scope.cpp runs over a scope's bindings: the
+// class (tensor, stream, event, guard, other) of an expression, given what
+// the names it reads hold so far, and of the elements of a container.
+// Internal to lib/python.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_PYTHON_EXPRCLASSES_H
+#define STREAMSAFE_LIB_PYTHON_EXPRCLASSES_H
+
+#include "lib/ir/IR.h"
+#include "lib/python/Imports.h"
+#include "lib/python/Syntax.h"
+#include "llvm/ADT/StringRef.h"
+#include <functional>
+#include <optional>
+
+namespace streamsafe::py::infer {
+
+/// A name's class while inferring: unset until an assignment says.
+using Cls = std::optional<VarClass>;
+/// A name's class; List: Tensor when the name holds a list of tensors.
+struct Lookup {
+  std::function<Cls(llvm::StringRef)> Name;
+  std::function<Cls(llvm::StringRef)> List = [](llvm::StringRef) {
+    return Cls(VarClass::Other);
+  };
+  Cls operator()(llvm::StringRef N) const { return Name(N); }
+};
+
+/// The class both \p A and \p B may be: unset joins as nothing, two
+/// different classes as Other.
+Cls join(Cls A, Cls B);
+/// The class an annotation names as the model spells its classes
+/// (`torch.Tensor`, `torch.cuda.Stream`, `torch.Event`); Other for any
+/// other annotation.
+Cls classOfAnnotation(TSNode N, const SourceFile &F, const Imports &I);
+/// The class of \p N, with the names it reads looked up in \p L.
+Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F, const Imports &I);
+/// The class of element \p Index (-1: of every element) of the container
+/// \p C.
+Cls elementClass(TSNode C, int Index, const Lookup &L, const SourceFile &F,
+                 const Imports &I);
+
+} // namespace streamsafe::py::infer
+
+#endif // STREAMSAFE_LIB_PYTHON_EXPRCLASSES_H

@@ -1,0 +1,293 @@
+//===--- HelperIndex.cpp - What a file defines, for helpers ---------------===//
+//
+// The file-wide questions of HelperIndex.h, and the def and class syntax
+// helpers run in place read (parameters, decorators, methods, a
+// @contextmanager's yield).
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/python/HelperIndex.h"
+#include "lib/model/Arguments.h"
+#include "lib/python/Api.h"
+#include "lib/python/Builder.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace streamsafe::py {
+
+/// The parameter names of a def, in order.
+std::vector<std::string> paramNames(TSNode Def, const SourceFile &F) {
+  std::vector<std::string> Names;
+  for (TSNode P : children(field(Def, "parameters"))) {
+    TSNode Name = P;
+    if (is(P, "typed_parameter"))
+      Name = children(P).empty() ? P : children(P)[0];
+    else if (is(P, "default_parameter") || is(P, "typed_default_parameter"))
+      Name = field(P, "name");
+    // *args, **kwargs, `*`, `/`: what follows is not positional.
+    if (!is(Name, "identifier"))
+      break;
+    Names.push_back(F.text(Name).str());
+  }
+  return Names;
+}
+
+bool decorated(TSNode Def) {
+  return is(ts_node_parent(Def), "decorated_definition");
+}
+
+/// The class a def is a method of (null: none).
+TSNode classOf(TSNode Def) {
+  TSNode P = ts_node_parent(Def);
+  if (is(P, "decorated_definition"))
+    P = ts_node_parent(P);
+  if (!is(P, "block"))
+    return TSNode{};
+  P = ts_node_parent(P);
+  return is(P, "class_definition") ? P : TSNode{};
+}
+
+/// The undecorated method \p Name defined in \p Class's body (null: none).
+TSNode methodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F) {
+  for (TSNode C : children(field(Class, "body")))
+    if (is(C, "function_definition") && F.text(field(C, "name")) == Name)
+      return C;
+  return TSNode{};
+}
+
+std::vector<TSNode> methodsWithSelf(TSNode Class, const SourceFile &F) {
+  std::vector<TSNode> Out;
+  for (TSNode M : children(field(Class, "body"))) {
+    if (is(M, "decorated_definition"))
+      M = field(M, "definition");
+    if (is(M, "function_definition") && !paramNames(M, F).empty())
+      Out.push_back(M);
+  }
+  return Out;
+}
+
+/// Whether a def's own code uses the stream API (the model's stream
+/// effects, as the C++ pre-scan mentionsStreamApis asks): a stream, event
+/// or guard API, a stream or event method, a non_blocking copy.
+static bool scanForStreams(TSNode Def, const SourceFile &F, const Imports &I) {
+  bool Found = false;
+  ownCode(field(Def, "body"), [&](TSNode X) {
+    if (Found)
+      return;
+    if (is(X, "keyword_argument") &&
+        F.text(field(X, "name")) == arguments::NonBlocking) {
+      Found = true;
+      return;
+    }
+    if (!is(X, "call"))
+      return;
+    TSNode Fn = field(X, "function");
+    if (usesStreams(apiOf(I.qualify(Fn)))) {
+      Found = true;
+      return;
+    }
+    if (is(Fn, "attribute"))
+      Found = isStreamMethod(F.text(field(Fn, "attribute")));
+  });
+  return Found;
+}
+
+/// The stream and event attributes of \p Class's objects: `self.x = v` in
+/// its methods, every v a stream (or every v an event).
+static llvm::StringMap<VarClass> scanAttributes(TSNode Class,
+                                                const Scope &Module,
+                                                const SourceFile &F,
+                                                const Imports &I) {
+  llvm::StringMap<std::optional<VarClass>> Seen;
+  for (TSNode M : methodsWithSelf(Class, F)) {
+    std::vector<std::string> Params = paramNames(M, F);
+    auto S = makeScope(M, Scope::Def, &Module, F, I);
+    ownCode(field(M, "body"), [&](TSNode X) {
+      bool Assign = is(X, "assignment");
+      if (!Assign && !is(X, "augmented_assignment"))
+        return;
+      std::vector<TSNode> Targets{unparen(field(X, "left"))};
+      if (is(Targets[0], "pattern_list") || is(Targets[0], "tuple_pattern"))
+        Targets = children(Targets[0]);
+      for (TSNode T : Targets) {
+        if (!is(T, "attribute") || F.text(field(T, "object")) != Params[0])
+          continue;
+        // `self.x = None` says nothing of the class x holds otherwise.
+        TSNode Value = Assign && Targets.size() == 1
+                           ? withoutNone(field(X, "right"))
+                           : field(X, "right");
+        if (Assign && Targets.size() == 1 && ts_node_is_null(Value))
+          continue;
+        VarClass C = Assign && Targets.size() == 1
+                         ? classOfExpr(Value, *S, F, I)
+                         : VarClass::Other;
+        auto &Slot = Seen[F.text(field(T, "attribute"))];
+        Slot = !Slot || *Slot == C ? C : VarClass::Other;
+      }
+    });
+  }
+  llvm::StringMap<VarClass> Out;
+  for (const auto &E : Seen)
+    if (*E.second == VarClass::Stream || *E.second == VarClass::Event ||
+        *E.second == VarClass::Tensor)
+      Out[E.getKey()] = *E.second;
+  return Out;
+}
+
+/// The yield statement of a @contextmanager generator and its statements
+/// before and after it: the yield is directly in its body, or in the body
+/// of a try directly in it (whose finally block then runs after it). Null:
+/// another shape (no yield, several, or nested deeper).
+std::vector<TSNode> withValues(TSNode With) {
+  std::vector<TSNode> Values;
+  for (TSNode C : children(With))
+    if (is(C, "with_clause"))
+      for (TSNode Item : children(C)) {
+        TSNode Value = field(Item, "value");
+        if (is(Value, "as_pattern") && !children(Value).empty())
+          Value = children(Value)[0];
+        Values.push_back(unparen(Value));
+      }
+  return Values;
+}
+
+TSNode splitAtYield(TSNode Def, std::vector<TSNode> &Before,
+                    std::vector<TSNode> &After, const Imports &I) {
+  // `with torch.cuda.stream(s): ... yield ...`: the guard is held across
+  // the yield.
+  auto StreamsOnly = [&](TSNode With) {
+    std::vector<TSNode> Values = withValues(With);
+    return !Values.empty() && llvm::all_of(Values, [&](TSNode V) {
+      return is(V, "call") &&
+             apiOf(I.qualify(field(V, "function"))) == PyApi::StreamContext;
+    });
+  };
+  unsigned Yields = 0;
+  ownCode(field(Def, "body"), [&](TSNode X) { Yields += is(X, "yield"); });
+  if (Yields != 1)
+    return TSNode{};
+  auto IsYield = [](TSNode S) {
+    return is(S, "expression_statement") && !children(S).empty() &&
+           is(children(S)[0], "yield");
+  };
+  std::vector<TSNode> Body = children(field(Def, "body"));
+  for (size_t K = 0; K < Body.size(); ++K) {
+    if (IsYield(Body[K])) {
+      Before.assign(Body.begin(), Body.begin() + K);
+      After.assign(Body.begin() + K + 1, Body.end());
+      return Body[K];
+    }
+    if (is(Body[K], "with_statement") && StreamsOnly(Body[K])) {
+      for (TSNode S : children(field(Body[K], "body"))) {
+        if (!IsYield(S))
+          continue;
+        Before.assign(Body.begin(), Body.begin() + K + 1);
+        After.assign(Body.begin() + K, Body.end());
+        return S;
+      }
+      continue;
+    }
+    if (!is(Body[K], "try_statement"))
+      continue;
+    std::vector<TSNode> Try = children(field(Body[K], "body"));
+    for (size_t J = 0; J < Try.size(); ++J) {
+      if (!IsYield(Try[J]))
+        continue;
+      Before.assign(Body.begin(), Body.begin() + K);
+      Before.insert(Before.end(), Try.begin(), Try.begin() + J);
+      After.assign(Try.begin() + J + 1, Try.end());
+      for (TSNode C : children(Body[K]))
+        if (is(C, "finally_clause"))
+          for (TSNode B : children(C))
+            if (is(B, "block")) {
+              std::vector<TSNode> Fin = children(B);
+              After.insert(After.end(), Fin.begin(), Fin.end());
+            }
+      After.insert(After.end(), Body.begin() + K + 1, Body.end());
+      return Try[J];
+    }
+  }
+  return TSNode{};
+}
+
+//===-- What the file defines, asked once per file ------------------------===//
+
+HelperIndex::HelperIndex(const SourceFile &F, const Imports &I) : F(F), I(I) {
+  for (TSNode C : children(F.root()))
+    if (is(C, "class_definition")) {
+      auto [It, New] = ModuleClasses.try_emplace(F.text(field(C, "name")), C);
+      if (!New)
+        It->second = TSNode{}; // defined twice: which one runs is not known
+    }
+  // `class D(B): def m(...)`: B's m may be D's on a D object.
+  std::vector<TSNode> Work{F.root()};
+  while (!Work.empty()) {
+    TSNode N = Work.back();
+    Work.pop_back();
+    if (is(N, "class_definition"))
+      Classes.push_back(N);
+    if (is(N, "class_definition"))
+      for (TSNode B : children(field(N, "superclasses")))
+        for (TSNode M : children(field(N, "body"))) {
+          if (is(M, "decorated_definition"))
+            M = field(M, "definition");
+          if (is(M, "function_definition"))
+            Overrides.insert(F.text(B).str() + "." +
+                             F.text(field(M, "name")).str());
+        }
+    for (TSNode C : children(N))
+      Work.push_back(C);
+  }
+}
+
+TSNode HelperIndex::moduleClass(llvm::StringRef Name) const {
+  return ModuleClasses.lookup(Name);
+}
+
+TSNode HelperIndex::methodIn(TSNode Class, llvm::StringRef Name) const {
+  // Nearest first; past a base that is not a class of the file, the method
+  // may be that base's.
+  for (TSNode C : lineage(Class)) {
+    TSNode M = methodOf(C, Name, F);
+    if (!ts_node_is_null(M))
+      return M;
+    for (TSNode B : children(field(C, "superclasses")))
+      if (ts_node_is_null(baseClass(B)) && F.text(B) != "object")
+        return TSNode{};
+  }
+  return TSNode{};
+}
+
+bool HelperIndex::overridden(TSNode Class, llvm::StringRef Method) const {
+  return Overrides.contains(F.text(field(Class, "name")).str() + "." +
+                            Method.str());
+}
+
+bool HelperIndex::usesStreams(TSNode Def) {
+  auto [It, New] = Streams.try_emplace(Def.id, false);
+  if (New)
+    It->second = scanForStreams(Def, F, I);
+  return It->second;
+}
+
+bool HelperIndex::waitsForHost(TSNode Def) {
+  auto [It, New] = HostWaits.try_emplace(Def.id, false);
+  if (!New)
+    return It->second;
+  bool Found = false;
+  ownCode(field(Def, "body"), [&](TSNode X) {
+    TSNode Fn = field(X, "function");
+    Found |= is(X, "call") && is(Fn, "attribute") &&
+             isHostWaitEffect(tensorMethod(F.text(field(Fn, "attribute"))));
+  });
+  return HostWaits[Def.id] = Found;
+}
+
+const llvm::StringMap<VarClass> &
+HelperIndex::attributeClasses(TSNode Class, const Scope &Module) {
+  auto [It, New] = Attributes.try_emplace(Class.id);
+  if (New)
+    It->second = scanAttributes(Class, Module, F, I);
+  return It->second;
+}
+
+} // namespace streamsafe::py
