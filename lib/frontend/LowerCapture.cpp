@@ -101,7 +101,7 @@ bool Lowering::lowerCaptureModeGuard(const VarDecl *V, const Stmt *DS,
       Table.lookup(CE->getConstructor()).Effect !=
           ApiEffect::CaptureModeExchange)
     return false;
-  ModeGuards.insert(V);
+  Capture.ModeGuards.insert(V);
   emit(Out, site(SiteKind::Other, V->getLocation(), DS, V),
        fact::CaptureModeExchange{varOf(V), modeValue(CE->getArg(0))});
   return true;

@@ -34,7 +34,7 @@ const ContainerInfo *Lowering::containerOf(const Expr *E, const VarDecl **V) {
 }
 
 VarId Lowering::slotVar(const VarDecl *C, unsigned Slot) {
-  auto [It, New] = Slots.try_emplace({C, Slot}, 0);
+  auto [It, New] = Slotted.Slots.try_emplace({C, Slot}, 0);
   if (!New)
     return It->second;
   const ContainerInfo *Info = Containers.info(C);
@@ -60,8 +60,8 @@ TensorRef Lowering::slotRef(const VarDecl *C, unsigned Slot) {
   TensorRef R = TensorRef::var(V);
   // Named by its storage in messages (the tensor that was put in).
   R.Named = NoVar;
-  auto It = SlotRegions.find(V);
-  if (It != SlotRegions.end())
+  auto It = Slotted.SlotRegions.find(V);
+  if (It != Slotted.SlotRegions.end())
     R.Part = It->second;
   return R;
 }
@@ -159,7 +159,7 @@ std::optional<TensorRef> Lowering::containerTensorRef(const Expr *E) {
     return std::nullopt;
   if (U->K == ContainerUse::Element)
     return U->Slots.empty() ? TensorRef() : slotRef(C, U->Slots.front());
-  auto [It, New] = GroupOfUse.try_emplace(Key, 0);
+  auto [It, New] = Slotted.GroupOfUse.try_emplace(Key, 0);
   if (New) {
     Variable V;
     V.Name = C->getNameAsString();
@@ -172,7 +172,7 @@ std::optional<TensorRef> Lowering::containerTensorRef(const Expr *E) {
     llvm::SmallVector<VarId, 4> Members;
     for (unsigned S : U->Slots)
       Members.push_back(slotVar(C, S));
-    Groups[It->second] = std::move(Members);
+    Slotted.Groups[It->second] = std::move(Members);
   }
   TensorRef R = TensorRef::var(It->second);
   R.Named = NoVar;
@@ -192,8 +192,8 @@ bool Lowering::expandGroup(FactList &Out, SiteId At, const Fact::Op &What) {
     T = &X->Tensor;
   if (!T || T->K != TensorRef::Var)
     return false;
-  auto It = Groups.find(T->Id);
-  if (It == Groups.end())
+  auto It = Slotted.Groups.find(T->Id);
+  if (It == Slotted.Groups.end())
     return false;
   // Copied: emit() may grow Groups.
   llvm::SmallVector<VarId, 4> Members = It->second;
@@ -201,7 +201,7 @@ bool Lowering::expandGroup(FactList &Out, SiteId At, const Fact::Op &What) {
     Fact::Op Each = What;
     TensorRef R = TensorRef::var(M);
     R.Named = NoVar;
-    if (auto RI = SlotRegions.find(M); RI != SlotRegions.end())
+    if (auto RI = Slotted.SlotRegions.find(M); RI != Slotted.SlotRegions.end())
       R.Part = RI->second;
     std::visit(
         [&](auto &X) {
@@ -232,7 +232,7 @@ void Lowering::lowerContainerUse(const ContainerUse &U, const VarDecl *C,
     // per slot, or an unknown one when it is given several.
     Region Part =
         Value && R.K == TensorRef::Var ? regionOf(Value) : Region::whole();
-    auto [It, New] = SlotRegions.try_emplace(V, Part);
+    auto [It, New] = Slotted.SlotRegions.try_emplace(V, Part);
     if (!New && It->second != Part)
       It->second = Region::some();
     if (U.EscapeToo && Value)

@@ -273,7 +273,7 @@ TensorRef Lowering::tensorRef(const Expr *E) {
     R = tensorRef(OC->getArg(0)); // t[i], t += u, t = u
   } else if (const auto *CE = dyn_cast<CallExpr>(E)) {
     ApiEffect Effect = Table.lookup(CE->getDirectCallee()).Effect;
-    if (auto It = InlinedResults.find(CE); It != InlinedResults.end())
+    if (auto It = Inlined.Results.find(CE); It != Inlined.Results.end())
       R = TensorRef{TensorRef::Var, It->second, NoVar, {}};
     else if (CE->getNumArgs() > 0 && (Effect == ApiEffect::AtenInPlace ||
                                       Effect == ApiEffect::AtenOutFirst))

@@ -57,7 +57,7 @@ bool Lowering::lowerInlinedCall(const CallExpr *CE, FactList &Out) {
   for (VarId V : Bound)
     emit(Out, At, fact::Unbind{V});
   if (Returns)
-    InlinedResults[CE] = returnVar(*Def);
+    Inlined.Results[CE] = returnVar(*Def);
   return true;
 }
 

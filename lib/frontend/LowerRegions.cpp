@@ -139,19 +139,19 @@ bool Lowering::rebound(const VarDecl *V) {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(V->getDeclContext());
   if (!FD || !FD->getBody())
     return true;
-  auto [It, New] = Rebound.try_emplace(FD);
+  auto [It, New] = Regions.Rebound.try_emplace(FD);
   if (New)
     Rebinds(It->second).TraverseStmt(FD->getBody());
   return It->second.count(V);
 }
 
 Region Lowering::varRegion(const VarDecl *V) {
-  auto It = VarRegions.find(V);
-  if (It != VarRegions.end())
+  auto It = Regions.VarRegions.find(V);
+  if (It != Regions.VarRegions.end())
     return It->second;
   // A cycle through initialisers cannot happen, but an unknown part is the
   // safe answer while this one is being computed.
-  VarRegions[V] = Region::some();
+  Regions.VarRegions[V] = Region::some();
   Region R = Region::some();
   if (V->hasGlobalStorage()) {
     R = Region::whole();
@@ -163,7 +163,7 @@ Region Lowering::varRegion(const VarDecl *V) {
   } else if (!rebound(V) && !rangeOfLoopVar(V)) {
     R = V->getInit() ? regionOf(V->getInit()) : Region::whole();
   }
-  return VarRegions[V] = R;
+  return Regions.VarRegions[V] = R;
 }
 
 Region Lowering::pieceRegion(const Expr *List, const Expr *Index) {
@@ -230,7 +230,7 @@ Region Lowering::regionOf(const Expr *E) {
   }
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     ApiEffect Effect = Table.lookup(CE->getDirectCallee()).Effect;
-    if (InlinedResults.count(CE))
+    if (Inlined.Results.count(CE))
       return Region::some(); // a helper may return a view
     if (CE->getNumArgs() > 0 &&
         (Effect == ApiEffect::AtenInPlace || Effect == ApiEffect::AtenOutFirst))

@@ -34,7 +34,7 @@ void Lowering::setContext(const FunctionDecl &F, const ParentMap &P,
 }
 
 void Lowering::emit(FactList &Out, SiteId At, Fact::Op What) {
-  if (!Groups.empty() && expandGroup(Out, At, What))
+  if (!Slotted.Groups.empty() && expandGroup(Out, At, What))
     return;
   Fact F;
   F.Site = At;
@@ -81,7 +81,7 @@ void Lowering::lowerDtor(const CFGAutomaticObjDtor &D, FactList &Out) {
                        Out);
   // A std::jthread joins, and std::async's future waits for its task, when
   // it goes.
-  if (C == VarClass::Other && Joinables.contains(Id)) {
+  if (C == VarClass::Other && Threads.Joinables.contains(Id)) {
     const CXXRecordDecl *RD = V->getType()->getAsCXXRecordDecl();
     std::string Name = RD ? canonicalName(RD) : std::string();
     if (Name == "std::jthread" || Name == "std::future")
@@ -92,7 +92,7 @@ void Lowering::lowerDtor(const CFGAutomaticObjDtor &D, FactList &Out) {
                 D.getTriggerStmt(), V),
            fact::HostWait{Id});
   }
-  if (ModeGuards.contains(V))
+  if (Capture.ModeGuards.contains(V))
     emit(Out,
          site(SiteKind::Other,
               D.getTriggerStmt() ? D.getTriggerStmt()->getEndLoc()
@@ -259,7 +259,7 @@ void Lowering::lowerReturn(const ReturnStmt *RS, FactList &Out) {
 }
 
 VarId Lowering::returnVar(const FunctionDecl &F) {
-  auto [It, New] = ReturnVars.try_emplace(&F, 0);
+  auto [It, New] = Inlined.ReturnVars.try_emplace(&F, 0);
   if (New) {
     Variable V;
     V.Name = F.getNameAsString() + "()";

@@ -71,7 +71,7 @@ void Lowering::spawn(const Stmt *At, llvm::ArrayRef<const Expr *> Args,
     } else {
       S.Joinable = joinableOf(At);
       if (S.Joinable != NoVar)
-        Joinables.insert(S.Joinable);
+        Threads.Joinables.insert(S.Joinable);
     }
     emit(Out, Start, S);
     for (VarId V : Bound)

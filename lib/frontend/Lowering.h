@@ -304,34 +304,53 @@ private:
   const clang::FunctionDecl *CurrentFunction = nullptr;
   /// The analysed function (context 0): its parameters are storages.
   const clang::FunctionDecl *Root = nullptr;
-  llvm::DenseMap<const clang::VarDecl *, Region> VarRegions;
-  llvm::DenseMap<const clang::FunctionDecl *,
-                 llvm::SmallPtrSet<const clang::VarDecl *, 8>>
-      Rebound;
   const clang::ParentMap *Parents = nullptr;
   const BranchConditions *Conditions = nullptr;
   unsigned ContextIndex = 0;
   /// The key of cudaStreamPerThread's one stream (streamRef).
   char PerThreadKey = 0;
   const BoundCallables *Callables = nullptr;
-  /// Calls whose callee runs in place: the variable holding its result.
-  llvm::DenseMap<const clang::CallExpr *, VarId> InlinedResults;
-  llvm::DenseMap<const clang::FunctionDecl *, VarId> ReturnVars;
   llvm::DenseMap<const clang::NamedDecl *, VarId> Vars;
-  /// Variables that hold a thread or a task's future (joinableOf).
-  llvm::DenseSet<VarId> Joinables;
-  /// The capture-mode guards declared (their destructor restores the mode).
-  llvm::DenseSet<const clang::VarDecl *> ModeGuards;
   llvm::DenseMap<const void *, ObjectId> Objects;
   ContainerModel Containers;
-  /// Slots of containers, as tensor variables, and the part of a storage
-  /// each was given.
-  llvm::DenseMap<std::pair<const clang::VarDecl *, unsigned>, VarId> Slots;
-  llvm::DenseMap<VarId, Region> SlotRegions;
-  /// Synthetic variables that stand for every element of a container at
-  /// one use: the slot variables of each.
-  llvm::DenseMap<const void *, VarId> GroupOfUse;
-  llvm::DenseMap<VarId, llvm::SmallVector<VarId, 4>> Groups;
+  // Each feature's state, in a unit of its own.
+  /// Regions (LowerRegions.cpp): the part of a storage each variable
+  /// stands for, and the variables each function rebinds.
+  struct RegionState {
+    llvm::DenseMap<const clang::VarDecl *, Region> VarRegions;
+    llvm::DenseMap<const clang::FunctionDecl *,
+                   llvm::SmallPtrSet<const clang::VarDecl *, 8>>
+        Rebound;
+  } Regions;
+  /// Helpers run in place (LowerOtherCalls.cpp, LowerStatements.cpp).
+  struct InlineState {
+    /// Calls whose callee runs in place: the variable holding its result.
+    llvm::DenseMap<const clang::CallExpr *, VarId> Results;
+    /// The variable each helper's returns bind.
+    llvm::DenseMap<const clang::FunctionDecl *, VarId> ReturnVars;
+  } Inlined;
+  /// Threads (LowerThreadCalls.cpp).
+  struct ThreadState {
+    /// Variables that hold a thread or a task's future (joinableOf).
+    llvm::DenseSet<VarId> Joinables;
+  } Threads;
+  /// Graph capture (LowerCapture.cpp).
+  struct CaptureState {
+    /// The capture-mode guards declared (their destructor restores the
+    /// mode).
+    llvm::DenseSet<const clang::VarDecl *> ModeGuards;
+  } Capture;
+  /// Container slots (LowerContainers.cpp).
+  struct SlotState {
+    /// Slots of containers, as tensor variables, and the part of a
+    /// storage each was given.
+    llvm::DenseMap<std::pair<const clang::VarDecl *, unsigned>, VarId> Slots;
+    llvm::DenseMap<VarId, Region> SlotRegions;
+    /// Synthetic variables that stand for every element of a container
+    /// at one use: the slot variables of each.
+    llvm::DenseMap<const void *, VarId> GroupOfUse;
+    llvm::DenseMap<VarId, llvm::SmallVector<VarId, 4>> Groups;
+  } Slotted;
   /// The collectives' state (LowerCollectives.cpp).
   struct CollectiveState {
     /// The variable standing for each group's stream, by its declaration.
