@@ -20,10 +20,14 @@ import json
 import os
 import sys
 import time
+import traceback
 
 import torch
 
 N = 1 << 20  # elements per tensor (4 MiB of floats)
+# Tensors of the two-rank cases: 64 MiB, well over NCCL's 4 MiB staging
+# buffer, so a send cannot finish before its receiver is there.
+RANK_N = 1 << 24
 _cycles = [1000]
 
 
@@ -90,3 +94,70 @@ def run(case, variant, body):
                       "sanitizer": "TORCH_CUDA_SANITIZER" in os.environ,
                       "detail": "spin %d cycles" % cycles}), flush=True)
     return 0
+
+
+def run_on_two_ranks(case, variant, body):
+    """Runs body(rank, v) on two processes, one per GPU, in one NCCL process
+    group (docs/integration.md, "Two ranks"); rank 0 prints run()'s JSON
+    line, and a run counts as wrong when either rank saw a wrong result.
+    The processes are forked before CUDA starts (a forked child cannot use
+    its parent's CUDA context). With fewer than two GPUs it prints an
+    "error" line saying so. Returns the worse exit status of the two."""
+    import torch.distributed as dist
+    for k, v in (("NCCL_NVLS_ENABLE", "0"), ("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1"),
+                 ("NVSHMEM_DISABLE_NVLS", "1")):
+        os.environ.setdefault(k, v)
+    path = "/tmp/streamsafe-ranks-store-%d" % os.getpid()
+    if os.path.exists(path):
+        os.unlink(path)
+    sys.stdout.flush()
+    children = []
+    for rank in range(2):
+        pid = os.fork()
+        if pid:
+            children.append(pid)
+            continue
+        code = 1
+        try:
+            if rank:
+                sys.stdout = open(os.devnull, "w")
+            found = torch.cuda.device_count()
+            if found < 2:
+                if rank == 0:
+                    print(json.dumps({"case": case, "variant": variant,
+                                      "error": "needs 2 CUDA devices, found %d" % found}),
+                          flush=True)
+                code = 0
+            else:
+                torch.cuda.set_device(rank)
+                dist.init_process_group("nccl", store=dist.FileStore(path, 2), rank=rank,
+                                        world_size=2)
+
+                def agreed(v):
+                    # Both ranks reach the all-reduce, even when CSAN raised
+                    # on one of them, so that neither waits for the other.
+                    error, bad = None, False
+                    try:
+                        bad = body(rank, v)
+                    except Exception as e:
+                        error = e
+                    flag = torch.tensor([1.0 if bad else 0.0], device="cuda")
+                    dist.all_reduce(flag, op=dist.ReduceOp.MAX)
+                    if error is not None:
+                        raise error
+                    return bool(flag.item())
+
+                code = run(case, variant, agreed)
+                sys.stdout.flush()
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            os._exit(code)  # no teardown: every collective has been waited for
+    worst = 0
+    for pid in children:
+        _, status = os.waitpid(pid, 0)
+        rc = os.waitstatus_to_exitcode(status)
+        worst = max(worst, rc if rc >= 0 else 128 - rc)
+    if os.path.exists(path):
+        os.unlink(path)
+    return worst
