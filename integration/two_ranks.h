@@ -8,6 +8,7 @@
 #include "c10d_harness.h"
 #include "harness.h"
 
+#include <csignal>
 #include <cstdio>
 #include <sys/wait.h>
 
@@ -42,6 +43,10 @@ int runOnTwoRanks(const char *Case, const char *Variant, int Argc, char **Argv, 
   pid_t Children[2];
   for (int Rank = 0; Rank < 2; ++Rank) {
     Children[Rank] = fork();
+    if (Children[Rank] < 0) {
+      std::perror("fork");
+      std::exit(1);
+    }
     if (Children[Rank] != 0)
       continue;
     if (Rank != 0 && !std::freopen("/dev/null", "w", stdout))
@@ -63,17 +68,36 @@ int runOnTwoRanks(const char *Case, const char *Variant, int Argc, char **Argv, 
                  [&](float V) { return anyRank(*PG, B(*PG, Rank, V)); }, "two ranks");
     std::fflush(stdout);
     std::_Exit(Rc); // no teardown: every collective has been waited for
-
   }
-  int Worst = 0;
-  for (pid_t Child : Children) {
-    int Status = 0;
-    waitpid(Child, &Status, 0);
-    int Rc = WIFEXITED(Status) ? WEXITSTATUS(Status) : 128 + WTERMSIG(Status);
-    Worst = Rc > Worst ? Rc : Worst;
+  // A rank that fails leaves its peer waiting in a collective for ever: both
+  // are killed after $STREAMSAFE_RANKS_TIMEOUT_S seconds (default 300).
+  int Worst = 0, Left = 2;
+  bool Reaped[2] = {false, false}, Killed = false;
+  for (int Tick = 0; Left > 0; ++Tick) {
+    for (int Rank = 0; Rank < 2; ++Rank) {
+      int Status = 0;
+      if (Reaped[Rank] || waitpid(Children[Rank], &Status, WNOHANG) != Children[Rank])
+        continue;
+      Reaped[Rank] = true;
+      --Left;
+      int Rc = WIFEXITED(Status) ? WEXITSTATUS(Status) : 128 + WTERMSIG(Status);
+      Worst = Rc > Worst ? Rc : Worst;
+    }
+    if (Left > 0 && !Killed && Tick >= envInt("STREAMSAFE_RANKS_TIMEOUT_S", 300) * 10) {
+      for (int Rank = 0; Rank < 2; ++Rank)
+        if (!Reaped[Rank])
+          kill(Children[Rank], SIGKILL);
+      std::printf("{\"case\": \"%s\", \"variant\": \"%s\", \"error\": \"a rank did not "
+                  "finish in time\"}\n",
+                  Case, Variant);
+      std::fflush(stdout);
+      Killed = true;
+    }
+    if (Left > 0)
+      usleep(100000);
   }
   unlink(Path.c_str());
-  return Worst;
+  return Killed ? 124 : Worst;
 }
 
 } // namespace it

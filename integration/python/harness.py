@@ -153,11 +153,25 @@ def run_on_two_ranks(case, variant, body):
             traceback.print_exc()
         finally:
             os._exit(code)  # no teardown: every collective has been waited for
-    worst = 0
-    for pid in children:
-        _, status = os.waitpid(pid, 0)
-        rc = os.waitstatus_to_exitcode(status)
-        worst = max(worst, rc if rc >= 0 else 128 - rc)
+    # A rank that fails leaves its peer waiting in a collective for ever:
+    # both are killed after $STREAMSAFE_RANKS_TIMEOUT_S seconds (default 300).
+    deadline = time.monotonic() + int(os.environ.get("STREAMSAFE_RANKS_TIMEOUT_S", 300))
+    worst, left, killed = 0, set(children), False
+    while left:
+        for pid in list(left):
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                left.discard(pid)
+                rc = os.waitstatus_to_exitcode(status)
+                worst = max(worst, rc if rc >= 0 else 128 - rc)
+        if left and not killed and time.monotonic() > deadline:
+            for pid in left:
+                os.kill(pid, 9)
+            print(json.dumps({"case": case, "variant": variant,
+                              "error": "a rank did not finish in time"}), flush=True)
+            killed = True
+        if left:
+            time.sleep(0.1)
     if os.path.exists(path):
         os.unlink(path)
-    return worst
+    return 124 if killed else worst
