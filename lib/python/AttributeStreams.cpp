@@ -284,6 +284,27 @@ const llvm::StringMap<TSNode> &HelperIndex::freshAttributes(TSNode Class) {
   return It->second;
 }
 
+bool HelperIndex::setOnlyAtConstruction(TSNode Class, llvm::StringRef Name) {
+  std::vector<TSNode> Family = family(Class);
+  auto InFamily = [&](TSNode C) {
+    return llvm::any_of(Family, [&](TSNode F) { return ts_node_eq(F, C); });
+  };
+  for (const AttributeWrite &W : attributeWrites()) {
+    if (W.K == AttributeWrite::SetattrOpaque)
+      return false;
+    if (W.Name != Name || W.K == AttributeWrite::ClassBody)
+      continue;
+    // `self.x = v` in a class outside the family is another class's.
+    if (W.K == AttributeWrite::Member && !ts_node_is_null(W.Owner) &&
+        !InFamily(W.Owner))
+      continue;
+    if (W.K != AttributeWrite::Member || ts_node_is_null(W.Def) ||
+        F.text(field(W.Def, "name")) != "__init__")
+      return false;
+  }
+  return true;
+}
+
 bool HelperIndex::globalMayChange(llvm::StringRef Name) {
   if (!Globals) {
     Globals.emplace();

@@ -10,6 +10,7 @@
 
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
+#include "lib/python/ExprClasses.h"
 
 namespace streamsafe::py {
 
@@ -190,6 +191,7 @@ void Builder::ifStatement(TSNode N) {
     Join(St->Cur);
     St->Cur = newBlock();
     edge(Branch, St->Cur);
+    markBranch(Branch, Cond);
     if (Next == Alternatives.size())
       break;
     TSNode Alt = Alternatives[Next++];
@@ -414,10 +416,28 @@ void Builder::assignment(TSNode N) {
     Targets.push_back(unparen(field(Right, "left")));
     Right = field(Right, "right");
   }
+  // x = a if flag else b, on a flag that never changes: two paths, each
+  // binding its own value (BranchConditions.cpp), not one unknown value.
+  if (is(unparen(Right), "conditional_expression")) {
+    std::vector<TSNode> Arms = children(unparen(Right));
+    if (Arms.size() == 3 && whenTrue(Arms[1])) {
+      branchOn(
+          Arms[1], [&] { assignValue(Targets, Arms[0]); },
+          [&] { assignValue(Targets, Arms[2]); });
+      return;
+    }
+  }
+  assignValue(Targets, Right);
+}
+
+void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
+  TSNode Left = Targets.front();
   Value V = expr(Right);
   if (Targets.size() == 1 && is(Left, "identifier") &&
       V.Class != VarClass::Tensor && St->S->ByUse.contains(F.text(Left)) &&
-      St->S->owner(F.text(Left)) == St->S)
+      St->S->owner(F.text(Left)) == St->S &&
+      St->S->Locals.lookup(F.text(Left)) == VarClass::Tensor &&
+      is(unparen(Right), "call") && infer::opaqueValue(Right, F, I))
     V = unknownResult(Right);
   for (TSNode T : Targets) {
     if (is(T, "identifier")) {

@@ -24,6 +24,7 @@
 #include "lib/python/Values.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -130,12 +131,30 @@ private:
   /// defs that save the current stream hold its entry stream (Lifetimes.cpp).
   void bindClosureStreams(const Scope &S);
   void assignment(TSNode N);
+  /// Binds \p Targets (`a = b = ...`) to the value of \p Right.
+  void assignValue(const std::vector<TSNode> &Targets, TSNode Right);
   void augmentedAssignment(TSNode N);
   void bindName(TSNode Target, const Value &V);
   /// The value of \p Call, not followed, bound to a local its uses say is
   /// a tensor (Scope::ByUse).
   Value unknownResult(TSNode Call);
   void deleteStatement(TSNode N);
+
+  //===-- Branches on values that never change (BranchConditions.cpp) -----===//
+  /// What the true edge of a branch on \p Cond tells: `flag`, `not flag`,
+  /// `x is None`, `x is not None` of a parameter the def never rebinds, a
+  /// local bound once outside loops, or `self.attr` set only by __init__.
+  /// Nothing when \p Cond tests anything else.
+  std::optional<Assumption> whenTrue(TSNode Cond);
+  /// Marks the two edges just added from \p Branch (true, then false) with
+  /// what a branch on \p Cond tells.
+  void markBranch(unsigned Branch, TSNode Cond);
+  /// Lowers `Then` and `Else` on the two edges of a branch on \p Cond, and
+  /// joins them.
+  void branchOn(TSNode Cond, const std::function<void()> &Then,
+                const std::function<void()> &Else);
+  /// Whether the name \p Id holds one value for the whole analysed def.
+  bool stableName(TSNode Id);
 
   //===-- Expressions (BuildExpressions.cpp) ------------------------------===//
   Value expr(TSNode N);

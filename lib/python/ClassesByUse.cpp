@@ -5,22 +5,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/python/ClassesByUse.h"
+#include "lib/model/UseEvidence.h"
 #include "lib/python/Api.h"
+#include "lib/python/Collectives.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace streamsafe::py {
-
-/// Whether \p Method of a value says it is a tensor: a method only tensors
-/// have (record_stream, copy_, data_ptr) or an in-place tensor op (`add_`;
-/// not requires_grad_, which modules have too).
-static bool tensorOnlyMethod(llvm::StringRef Method) {
-  if (Method == "requires_grad_" || !Method.ends_with("_")) {
-    ApiEffect E = tensorMethod(Method);
-    return E == ApiEffect::TensorRecordStream || Method == "data_ptr";
-  }
-  ApiEffect E = tensorMethod(Method);
-  return E == ApiEffect::TensorInPlace || E == ApiEffect::TensorCopyFrom;
-}
 
 /// Whether \p Method of a value says it is a stream: the stream's own waits
 /// and records (wait_stream, wait_event, record_event); an event has
@@ -32,37 +23,55 @@ static bool streamOnlyMethod(llvm::StringRef Method) {
 
 llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
                                        const Imports &I) {
-  llvm::StringSet<> Used, Streams, Rebound;
-  // Names bound by exactly one plain assignment, of a call.
-  llvm::StringMap<unsigned> Assignments;
-  llvm::StringSet<> FromCall;
+  llvm::StringSet<> Used, Streams;
+  auto Operand = [&](TSNode Arg, llvm::StringSet<> &Into) {
+    Arg = unparen(Arg);
+    if (is(Arg, "keyword_argument"))
+      Arg = unparen(field(Arg, "value"));
+    if (is(Arg, "identifier"))
+      Into.insert(F.text(Arg));
+  };
+  // The function of each call seen (a call is visited before its parts).
+  llvm::DenseSet<const void *> Callees;
   ownCode(field(Def, "body"), [&](TSNode X) {
-    if (is(X, "assignment") || is(X, "augmented_assignment")) {
-      TSNode L = unparen(field(X, "left"));
-      if (!is(L, "identifier"))
-        return;
-      ++Assignments[F.text(L)];
-      TSNode R = field(X, "right");
-      if (is(X, "assignment") && !ts_node_is_null(R) && is(unparen(R), "call"))
-        FromCall.insert(F.text(L));
+    // x.dtype, x.grad: a property only tensors have (not x.f(...)'s f).
+    if (is(X, "attribute") && !Callees.contains(X.id) &&
+        is(unparen(field(X, "object")), "identifier") &&
+        pyAttributeProvesTensor(F.text(field(X, "attribute")))) {
+      Used.insert(F.text(unparen(field(X, "object"))));
       return;
     }
     if (!is(X, "call"))
       return;
     TSNode Fn = field(X, "function");
+    Callees.insert(Fn.id);
     TSNode Of = unparen(field(Fn, "object"));
     llvm::StringRef Method =
         is(Fn, "attribute") ? F.text(field(Fn, "attribute")) : "";
-    if (is(Of, "identifier") && tensorOnlyMethod(Method))
+    if (is(Of, "identifier") && !Method.empty() && pyMethodProvesTensor(Method))
       Used.insert(F.text(Of));
     if (is(Of, "identifier") && streamOnlyMethod(Method))
       Streams.insert(F.text(Of));
+    std::vector<TSNode> Args = children(field(X, "arguments"));
+    // x.copy_(y): y is a tensor too.
+    if (tensorMethod(Method) == ApiEffect::TensorCopyFrom && !Args.empty())
+      Operand(Args[0], Used);
+    std::string Q = ts_node_is_null(Fn) ? "" : I.qualify(Fn);
+    // dist.all_reduce(x): a collective's tensor operands are tensors.
+    if (const ApiEntry *Row = Q.empty() ? nullptr : collectiveRow(Q)) {
+      std::vector<TSNode> Positional;
+      for (TSNode A : Args)
+        if (!is(A, "keyword_argument"))
+          Positional.push_back(A);
+      for (int8_t K : {Row->Dest, Row->Source})
+        if (K >= 0 && size_t(K) < Positional.size() &&
+            !is(unparen(Positional[K]), "list"))
+          Operand(Positional[K], Used);
+    }
     // torch.cuda.stream(s): s is a stream. (x.record_stream(p) is not
     // enough: p might be any stream, and a record on a stream that may be
     // the one in use covers it.)
-    bool TakesStream =
-        !ts_node_is_null(Fn) && apiOf(I.qualify(Fn)) == PyApi::StreamContext;
-    std::vector<TSNode> Args = children(field(X, "arguments"));
+    bool TakesStream = !Q.empty() && apiOf(Q) == PyApi::StreamContext;
     if (TakesStream && Args.size() == 1 && is(unparen(Args[0]), "identifier"))
       Streams.insert(F.text(unparen(Args[0])));
     // a.wait_stream(b): b is a stream too.
@@ -70,13 +79,6 @@ llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
         is(unparen(Args[0]), "identifier"))
       Streams.insert(F.text(unparen(Args[0])));
   });
-  for (const auto &A : Assignments)
-    if (A.second > 1 || !FromCall.contains(A.getKey()))
-      Rebound.insert(A.getKey());
-  for (const auto &R : Rebound) {
-    Used.erase(R.getKey());
-    Streams.erase(R.getKey());
-  }
   // A method's self is its class's object, whatever methods it has.
   TSNode Up = ts_node_parent(Def);
   if (is(Up, "decorated_definition"))

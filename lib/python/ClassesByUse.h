@@ -18,11 +18,11 @@
 namespace streamsafe::py {
 
 /// The names \p Def's own code uses as only tensors can be used
-/// (`x.record_stream(s)`, `x.copy_(y)`, `x.add_(1)`) or as only streams
-/// can (`with torch.cuda.stream(s)`, `s.wait_stream(t)`), and never
-/// rebinds, or binds once to the result of a call (`buf = pool.get()`);
-/// a name used both ways is neither. A parameter that is also assigned is
-/// left to its caller (Scope.cpp) to exclude.
+/// (`x.record_stream(s)`, `x.copy_(y)`, `x.add_(1)`, `x.numel()`,
+/// `x.dtype`, a collective's tensor operand: lib/model/UseEvidence.h) or as
+/// only streams can (`with torch.cuda.stream(s)`, `s.wait_stream(t)`); a
+/// name used both ways is neither. This is the evidence alone: Scope.cpp
+/// weighs it against what the def binds each name to.
 llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
                                        const Imports &I);
 

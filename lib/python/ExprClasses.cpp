@@ -7,6 +7,7 @@
 #include "lib/python/Collectives.h"
 #include "lib/python/Scope.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace streamsafe::py {
 namespace infer {
@@ -150,6 +151,31 @@ Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
       return join(exprClass(C[0], L, F, I), exprClass(C[2], L, F, I));
   }
   return VarClass::Other;
+}
+
+bool opaqueValue(TSNode N, const SourceFile &F, const Imports &I) {
+  N = unparen(N);
+  // another object's attribute: what it holds is not known here.
+  if (is(N, "attribute"))
+    return I.qualify(N).empty();
+  if (!is(N, "call"))
+    return false;
+  TSNode Fn = unparen(field(N, "function"));
+  std::string Q = I.qualify(Fn);
+  if (!Q.empty())
+    return apiOf(Q) == PyApi::None && !llvm::StringRef(Q).starts_with("torch.");
+  if (is(Fn, "identifier")) {
+    static const llvm::StringSet<> Builtins = {
+        "len",       "int",      "float", "str",      "bool",      "range",
+        "list",      "dict",     "tuple", "set",      "frozenset", "isinstance",
+        "type",      "id",       "hash",  "repr",     "print",     "sorted",
+        "enumerate", "zip",      "map",   "filter",   "open",      "round",
+        "hasattr",   "callable", "iter",  "reversed", "super",     "object",
+        "format",    "divmod",   "ord",   "chr",      "bytes",     "any",
+        "all"};
+    return !Builtins.contains(F.text(Fn));
+  }
+  return is(Fn, "attribute");
 }
 
 /// The class of element \p Index (-1: of every element) of the container

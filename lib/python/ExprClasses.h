@@ -39,6 +39,11 @@ Cls join(Cls A, Cls B);
 Cls classOfAnnotation(TSNode N, const SourceFile &F, const Imports &I);
 /// The class of \p N, with the names it reads looked up in \p L.
 Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F, const Imports &I);
+/// Whether \p N is a value the analysis does not follow, which may be
+/// anything: an object's attribute (`self.comm_stream`, `state.buf`), or a
+/// call of another object's method, a def of another module, `next(it)`;
+/// not a torch API, not a builtin that makes a number, string or container.
+bool opaqueValue(TSNode N, const SourceFile &F, const Imports &I);
 /// The class of element \p Index (-1: of every element) of the container
 /// \p C.
 Cls elementClass(TSNode C, int Index, const Lookup &L, const SourceFile &F,

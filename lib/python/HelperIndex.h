@@ -94,6 +94,12 @@ public:
   /// the module's variable), or the file passes it to set_stream (it may
   /// be the current stream).
   bool globalMayChange(llvm::StringRef Name);
+  /// Whether every write of the attribute \p Name of \p Class's objects
+  /// in the file is in an `__init__` or a class body (writes in methods of
+  /// unrelated classes aside; no setattr that may name it): once an object
+  /// is made, its methods read the same value each time
+  /// (BranchConditions.cpp).
+  bool setOnlyAtConstruction(TSNode Class, llvm::StringRef Name);
   /// Whether a call in the file passes the current stream for parameter
   /// \p Index (counting a method's self) of \p Def (SideParameters.cpp).
   bool givenCurrentStream(TSNode Def, unsigned Index);

@@ -318,50 +318,101 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
     return O && O->TensorLists.contains(Name) ? Cls(VarClass::Tensor)
                                               : Cls(VarClass::Other);
   };
-  for (bool Changed = true; Changed;) {
-    Changed = false;
+  // Names whose class their uses pin (below): the fixpoint leaves them be.
+  llvm::StringMap<VarClass> Pinned;
+  const llvm::StringMap<Cls> Initial = Classes;
+  const llvm::StringMap<Cls> InitialLists = Lists;
+  auto Solve = [&] {
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (auto &E : Classes) {
+        if (Pinned.count(E.getKey()))
+          continue;
+        Cls New = E.second;
+        if (auto V = C.Values.find(E.getKey()); V != C.Values.end())
+          for (TSNode Value : V->second)
+            New = join(New, ts_node_is_null(Value) ? Cls(VarClass::Other)
+                                                   : exprClass(Value, L, F, I));
+        if (auto V = C.Elements.find(E.getKey()); V != C.Elements.end())
+          for (const auto &[Container, Index] : V->second)
+            New = join(New, elementClass(Container, Index, L, F, I));
+        if (New != E.second) {
+          E.second = New;
+          Changed = true;
+        }
+      }
+      for (auto &E : Lists) {
+        Cls New = E.second;
+        for (TSNode Value : C.Values.find(E.getKey())->second)
+          New = join(New, ts_node_is_null(Value)
+                              ? Cls(VarClass::Other)
+                              : elementClass(Value, -1, L, F, I));
+        if (auto V = C.Appended.find(E.getKey()); V != C.Appended.end())
+          for (TSNode Value : V->second)
+            New = join(New, exprClass(Value, L, F, I));
+        if (New != E.second) {
+          E.second = New;
+          Changed = true;
+        }
+      }
+    }
+  };
+  Solve();
+  // A local whose uses say what it is (ClassesByUse.h) is that, when every
+  // binding agrees or is a value the analysis does not follow (a call,
+  // an attribute)
+  // (`flat = store.get_flat(); flat /= n; flat = flat.to(dt)`; docs/python.md,
+  // "Values whose type is not written"). Pinning one may make others
+  // known (`parts = flat.split(k)`): solve again until none is new.
+  for (bool New = true; New;) {
+    New = false;
     for (auto &E : Classes) {
-      Cls New = E.second;
-      if (auto V = C.Values.find(E.getKey()); V != C.Values.end())
-        for (TSNode Value : V->second)
-          New = join(New, ts_node_is_null(Value) ? Cls(VarClass::Other)
-                                                 : exprClass(Value, L, F, I));
-      if (auto V = C.Elements.find(E.getKey()); V != C.Elements.end())
-        for (const auto &[Container, Index] : V->second)
-          New = join(New, elementClass(Container, Index, L, F, I));
-      if (New != E.second) {
-        E.second = New;
-        Changed = true;
-      }
+      llvm::StringRef Name = E.getKey();
+      auto V = C.Values.find(Name);
+      if (Pinned.count(Name) || !ByUse.contains(Name) || V == C.Values.end() ||
+          C.NotLocal.contains(Name) || C.Elements.count(Name) ||
+          llvm::any_of(S->Params, [&](TSNode P) { return F.text(P) == Name; }))
+        continue;
+      VarClass Want = ByUse.lookup(Name);
+      if (E.second && *E.second == Want)
+        continue; // the bindings say so already
+      Lookup Own = L;
+      Own.Name = [&](llvm::StringRef N) -> Cls {
+        return N == Name ? Cls(Want) : L(N);
+      };
+      // Each binding (each arm of `a if c else b`) agrees, or is a value
+      // not followed; at least one is the latter.
+      bool Opaque = false;
+      std::function<bool(TSNode)> Agrees = [&](TSNode Value) -> bool {
+        if (ts_node_is_null(Value))
+          return false;
+        Value = unparen(Value);
+        if (is(Value, "conditional_expression")) {
+          std::vector<TSNode> Arms = children(Value);
+          return Arms.size() == 3 && Agrees(Arms[0]) && Agrees(Arms[2]);
+        }
+        if (opaqueValue(Value, F, I)) {
+          Opaque = true;
+          return true;
+        }
+        return is(Value, "none") || exprClass(Value, Own, F, I) == Cls(Want);
+      };
+      bool Agree = llvm::all_of(V->second, Agrees);
+      if (!Agree || !Opaque)
+        continue;
+      Pinned[Name] = Want;
+      S->ByUse.insert(Name);
+      New = true;
     }
-    for (auto &E : Lists) {
-      Cls New = E.second;
-      for (TSNode Value : C.Values.find(E.getKey())->second)
-        New = join(New, ts_node_is_null(Value)
-                            ? Cls(VarClass::Other)
-                            : elementClass(Value, -1, L, F, I));
-      if (auto V = C.Appended.find(E.getKey()); V != C.Appended.end())
-        for (TSNode Value : V->second)
-          New = join(New, exprClass(Value, L, F, I));
-      if (New != E.second) {
-        E.second = New;
-        Changed = true;
-      }
+    if (!New)
+      break;
+    for (auto &E : Classes) {
+      auto P = Pinned.find(E.getKey());
+      E.second =
+          P != Pinned.end() ? Cls(P->second) : Initial.lookup(E.getKey());
     }
-  }
-  // A local bound once, to a call the analysis cannot classify, is what
-  // its uses say (`buf = pool.get(); buf.copy_(x)`).
-  for (auto &E : Classes) {
-    auto V = C.Values.find(E.getKey());
-    if (E.second.value_or(VarClass::Other) != VarClass::Other ||
-        !ByUse.contains(E.getKey()) || V == C.Values.end() ||
-        V->second.size() != 1 || ts_node_is_null(V->second[0]) ||
-        !is(unparen(V->second[0]), "call") || C.NotLocal.contains(E.getKey()) ||
-        llvm::any_of(S->Params,
-                     [&](TSNode P) { return F.text(P) == E.getKey(); }))
-      continue;
-    E.second = ByUse.lookup(E.getKey());
-    S->ByUse.insert(E.getKey());
+    Lists = InitialLists;
+    Solve();
   }
   for (const auto &E : Classes)
     S->Locals[E.getKey()] = E.second.value_or(VarClass::Other);
@@ -384,6 +435,8 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
   }
   for (const auto &E : C.Elements)
     S->Elements[E.getKey()] = E.second;
+  for (const auto &E : C.Augmented)
+    S->Augmented.insert(E.getKey());
   // A device bound once, to a literal: `cuda = torch.device('cuda')`.
   for (const auto &E : C.Values)
     if (E.second.size() == 1 && !ts_node_is_null(E.second[0]) &&

@@ -53,6 +53,8 @@ struct Scope {
   /// analysis does not follow (ClassesByUse.h): the call's result is a
   /// storage of its own, made on the current stream there.
   llvm::StringSet<> ByUse;
+  /// Names changed in place by an augmented assignment (`x += 1`).
+  llvm::StringSet<> Augmented;
 
   /// The scope that binds \p Name as seen from here (null: none does).
   const Scope *owner(llvm::StringRef Name) const;

@@ -65,7 +65,7 @@ def records_on_two_streams(x: torch.Tensor, flag, other):
     e.wait()
     # CHECK-NOTES: :[[@LINE-1]]:5: warning: wait on event 'e', which is not recorded on every path to this point; on those paths the wait does nothing [streamsafe-unrecorded-event-wait]
     # CHECK-NOTES: :[[@LINE-7]]:5: note: 'e' is declared here
-    # CHECK-NOTES: :[[@LINE-4]]:9: note: 'e' is recorded here on some paths only
+    # CHECK-NOTES: :[[@LINE-6]]:9: note: 'e' is recorded here on some paths only
 
 
 # Wrong: never recorded anywhere: there is no stream the wait could be on

@@ -3,8 +3,12 @@
 # Python values whose type is not written: an unannotated parameter that
 # the def's own code uses as only a tensor can be used (record_stream,
 # copy_, data_ptr, an in-place op such as add_) and never rebinds is a
-# tensor. Anything else stays unknown: nothing about it is reported.
+# tensor; so is a local whose uses say so (numel(), dtype, a collective's
+# operand, ...) and whose every binding agrees or is a value the analysis
+# does not follow (another object's method, an attribute). Anything else
+# stays unknown: nothing about it is reported.
 import torch
+import torch.distributed as dist
 
 
 # Wrong: buf is filled on the side stream, which never waited for the
@@ -126,15 +130,81 @@ def pooled_buffer(x: torch.Tensor, pool):
     # CHECK-NOTES: :[[@LINE-6]]:10: note: the current stream was set to pool stream 'side' here
 
 
-# Unknown: bound twice, or used both as a tensor and as a stream. Silent.
-def pooled_unknown(x: torch.Tensor, pool):
+# Wrong: bound twice, each time to a call the analysis does not follow, and
+# used as only a tensor can be (copy_): a tensor on both paths, made on the
+# caller's stream, written on the side stream and read back with no wait.
+def pooled_rebound(x: torch.Tensor, pool):
     side = torch.cuda.Stream()
     buf = pool.acquire(x.shape)
     if x.dim() > 1:
         buf = pool.acquire(x.shape[1:])
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        buf.copy_(x)
+    return buf.sum()
+    # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'buf' is read on the caller's current stream while its write on pool stream 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-3]]:21: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+    # CHECK-NOTES: :[[@LINE-4]]:9: note: 'buf' is written on pool stream 'side' here
+    # CHECK-NOTES: :[[@LINE-6]]:10: note: the current stream was set to pool stream 'side' here
+
+
+# Unknown: bound to something that is not a tensor (a number), or used both
+# as a tensor and as a stream. Silent.
+def pooled_unknown(x: torch.Tensor, pool):
+    side = torch.cuda.Stream()
+    buf = pool.acquire(x.shape)
+    if x.dim() > 1:
+        buf = 0
     other = pool.acquire(x.shape)
     side.wait_stream(other)
     with torch.cuda.stream(side):
         buf.copy_(x)
         other.copy_(x)
     return buf.sum() + other.sum()
+
+
+class Flattener:
+    def __init__(self):
+        self.comm = torch.cuda.Stream()
+
+    # Wrong: flat comes from code the analysis does not follow (another
+    # object's method); its uses (dtype, a collective's operand) say it is a
+    # tensor, its rebinding to its own cast keeps it one. Written on the
+    # caller's stream, it is reduced on the communication stream, entered
+    # through a local alias of the attribute, which never waited.
+    def reduce(self, store):
+        flat = store.get_flat()
+        flat /= 4
+        stream = self.comm
+        with torch.cuda.stream(stream):
+            if flat.dtype != torch.float32:
+                flat = flat.to(torch.float32)
+                # CHECK-NOTES: :[[@LINE-1]]:24: warning: tensor 'flat' is read on attribute 'self.comm' while its write on the caller's current stream may still be pending; nothing makes attribute 'self.comm' wait for it [streamsafe-unsynchronized-access]
+                # CHECK-NOTES: :[[@LINE-4]]:14: note: the current stream is set to attribute 'self.comm' here
+                # CHECK-NOTES: :[[@LINE-7]]:9: note: 'flat' is written on the caller's current stream here
+                # CHECK-NOTES: :[[@LINE-17]]:9: note: 'self.comm' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+            dist.all_reduce(flat)
+            # CHECK-NOTES: :[[@LINE-1]]:29: warning: tensor 'flat' is read on attribute 'self.comm' while its write on the caller's current stream may still be pending; nothing makes attribute 'self.comm' wait for it [streamsafe-unsynchronized-access]
+            # CHECK-NOTES: :[[@LINE-9]]:14: note: the current stream is set to attribute 'self.comm' here
+            # CHECK-NOTES: :[[@LINE-12]]:9: note: 'flat' is written on the caller's current stream here
+            # CHECK-NOTES: :[[@LINE-22]]:9: note: 'self.comm' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+
+    # Right: the alias waits for the caller's stream first.
+    def reduce_ordered(self, store):
+        flat = store.get_flat()
+        flat /= 4
+        stream = self.comm
+        stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(stream):
+            if flat.dtype != torch.float32:
+                flat = flat.to(torch.float32)
+            dist.all_reduce(flat)
+
+    # Unknown: bound to a number on one path, so not only a tensor. Silent.
+    def reduce_maybe_number(self, store, empty):
+        flat = store.get_flat()
+        if empty:
+            flat = 0
+        flat /= 4
+        with torch.cuda.stream(self.comm):
+            dist.all_reduce(flat)

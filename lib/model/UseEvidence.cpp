@@ -1,0 +1,51 @@
+//===--- UseEvidence.cpp - What a use says a value is ---------------------===//
+
+#include "lib/model/UseEvidence.h"
+#include "lib/model/Naming.h"
+#include "lib/model/TensorMethods.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace streamsafe {
+
+namespace {
+
+/// Tensor methods that other values commonly have too: nn.Module (to,
+/// cuda, cpu, type, float, half, double, requires_grad_), str (split),
+/// dict (values), int and complex (real, imag), any object (data), and the
+/// generic verbs a project's own classes often define (flatten, view,
+/// select, expand, chunk, size, dim, storage, register_hook, ...).
+bool sharedWithOtherValues(llvm::StringRef Name) {
+  static const llvm::StringSet<> Shared = {
+      "to",     "cuda",    "cpu",           "type",           "float",
+      "half",   "double",  "bfloat16",      "requires_grad_", "split",
+      "values", "real",    "imag",          "data",           "size",
+      "copy",   "index",   "count",         "flatten",        "unflatten",
+      "view",   "expand",  "select",        "unfold",         "coalesce",
+      "chunk",  "storage", "register_hook", "retain_grad",    "indices",
+      "t",      "dim",     "diagonal",      "conj",           "adjoint"};
+  return Shared.contains(Name);
+}
+
+} // namespace
+
+bool pyMethodProvesTensor(llvm::StringRef Name) {
+  if (sharedWithOtherValues(Name))
+    return false;
+  // An in-place op by the naming convention (`add_`, `zero_`), or a method
+  // the model spells for Python.
+  if (naming::isInPlaceMethod(Name))
+    return true;
+  for (const TensorMethodRow &R : tensorMethodRows())
+    if ((R.Spellings & PyMethod) && Name == R.Name)
+      return true;
+  return false;
+}
+
+bool pyAttributeProvesTensor(llvm::StringRef Name) {
+  // Properties only tensors have (nn.Parameter is a tensor).
+  static const llvm::StringSet<> Properties = {
+      "dtype", "is_cuda", "grad_fn", "is_leaf", "grad", "mT", "mH"};
+  return Properties.contains(Name);
+}
+
+} // namespace streamsafe

@@ -1,0 +1,30 @@
+//===--- UseEvidence.h - What a use says a value is -------------*- C++ -*-===//
+//
+// Untyped code (Python) says what a value is by how it uses it. A use is
+// evidence of a tensor only when no other kind of value a program commonly
+// holds could be used so: a method or property of the tensor model that no
+// Python builtin type (str, list, dict, int, ...) and no nn.Module or
+// optimizer has. `x.numel()`, `x.narrow(...)`, `x.dtype`, `x.add_(1)` are
+// evidence; `x.to(...)`, `x.cuda()`, `x.split(...)`, `x.values()`, `x.data`
+// are not (modules, strings and dicts have them). The front end combines
+// the evidence with what the code binds the value to
+// (lib/python/ClassesByUse.cpp, docs/python.md "Values whose type is not
+// written").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_MODEL_USEEVIDENCE_H
+#define STREAMSAFE_LIB_MODEL_USEEVIDENCE_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace streamsafe {
+
+/// Whether calling `x.Name(...)` in Python says x is a tensor.
+bool pyMethodProvesTensor(llvm::StringRef Name);
+/// Whether reading `x.Name` (no call) in Python says x is a tensor.
+bool pyAttributeProvesTensor(llvm::StringRef Name);
+
+} // namespace streamsafe
+
+#endif // STREAMSAFE_LIB_MODEL_USEEVIDENCE_H

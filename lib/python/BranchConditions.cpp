@@ -1,0 +1,177 @@
+//===--- BranchConditions.cpp - What a Python branch tells ----------------===//
+//
+// Real code chooses its streams by configuration: `if self._overlap:
+// stream = self._comm_stream else: stream = current_stream()`, then later
+// `if self._overlap: ...` again. A branch on a value that does not change
+// while the def runs marks its two edges with what each tells (the value is
+// truthy, or not; it is None, or not), and the engine keeps the states of
+// paths that contradict each other apart (lib/engine/Solver.cpp,
+// "Correlated branches"), as it does for the C++ front end's flags. So the
+// race on the path where the flag is set is not joined into an unknown
+// stream, and the path that tests the flag both ways does not exist.
+//
+// Tracked: the def's own parameters it never rebinds, its locals bound once
+// outside any loop, module globals bound once that no def declares global,
+// and `self.attr` where every write of `attr` in the file is in an
+// `__init__` (HelperIndex::setOnlyAtConstruction). Names are tracked only
+// in the analysed def's own code: a helper run in place twice binds its
+// parameters anew each time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/python/Builder.h"
+
+namespace streamsafe::py {
+
+namespace {
+
+/// Whether \p N lies inside a loop below \p Top.
+bool inLoop(TSNode N, TSNode Top) {
+  for (TSNode P = ts_node_parent(N); !ts_node_is_null(P) && !ts_node_eq(P, Top);
+       P = ts_node_parent(P))
+    if (is(P, "for_statement") || is(P, "while_statement"))
+      return true;
+  return false;
+}
+
+/// The test \p Cond makes of one value: the value, whether it is the value's
+/// truth (else whether it is not None), and whether the true edge means
+/// the test holds.
+struct Test {
+  TSNode Of{};
+  bool Truth = true;
+  bool Holds = true;
+};
+
+std::optional<Test> testOf(TSNode Cond, const SourceFile &F) {
+  Cond = unparen(Cond);
+  if (is(Cond, "not_operator")) {
+    auto T = testOf(field(Cond, "argument"), F);
+    if (T)
+      T->Holds = !T->Holds;
+    return T;
+  }
+  if (is(Cond, "identifier") || is(Cond, "attribute"))
+    return Test{Cond, true, true};
+  if (!is(Cond, "comparison_operator"))
+    return std::nullopt;
+  std::vector<TSNode> Operands = children(Cond);
+  if (Operands.size() != 2 || !is(Operands[1], "none"))
+    return std::nullopt;
+  // The operator is the text between the operands (`is not`, `!=`), its
+  // blanks and line continuations left out.
+  llvm::StringRef Op =
+      F.text(Cond)
+          .substr(ts_node_end_byte(Operands[0]) - ts_node_start_byte(Cond))
+          .drop_back(F.text(Operands[1]).size());
+  std::string Norm;
+  for (char C : Op)
+    if (C != ' ' && C != '\t' && C != '\n' && C != '\\' && C != '\r')
+      Norm += C;
+  Test T{unparen(Operands[0]), false, true};
+  if (Norm == "isnot" || Norm == "!=")
+    return T;
+  if (Norm == "is" || Norm == "==") {
+    T.Holds = false;
+    return T;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+bool Builder::stableName(TSNode Id) {
+  llvm::StringRef Name = F.text(Id);
+  const Scope *Owner = St->S->owner(Name);
+  if (!Owner)
+    return false;
+  if (Owner->K == Scope::Module && Root->K != Scope::Module) {
+    auto B = Owner->Bindings.find(Name);
+    return B != Owner->Bindings.end() && B->second.size() == 1 &&
+           !ts_node_is_null(B->second[0]) && !Owner->Augmented.contains(Name) &&
+           !X->globalMayChange(Name);
+  }
+  if (Owner != St->S || St->S != Root || St->SiteScope != 0 ||
+      Owner->Augmented.contains(Name) || Owner->Elements.count(Name))
+    return false;
+  auto B = Owner->Bindings.find(Name);
+  bool Param =
+      llvm::any_of(Owner->Params, [&](TSNode P) { return F.text(P) == Name; });
+  if (Param)
+    return B == Owner->Bindings.end();
+  return B != Owner->Bindings.end() && B->second.size() == 1 &&
+         !ts_node_is_null(B->second[0]) && !inLoop(B->second[0], Owner->Node);
+}
+
+std::optional<Assumption> Builder::whenTrue(TSNode Cond) {
+  auto T = testOf(Cond, F);
+  if (!T)
+    return std::nullopt;
+  // The variable standing for the test: per name (or attribute of the
+  // method's object) and kind of test; never named in messages.
+  std::string Key;
+  const void *Owner = nullptr;
+  if (is(T->Of, "identifier")) {
+    if (!stableName(T->Of))
+      return std::nullopt;
+    Key = F.text(T->Of).str();
+    Owner = St->S->owner(F.text(T->Of));
+  } else {
+    TSNode Object = unparen(field(T->Of, "object"));
+    const Scope &S = *St->S;
+    bool OwnSelf =
+        S.K == Scope::Def && !S.Params.empty() && is(Object, "identifier") &&
+        F.text(Object) == F.text(S.Params.front()) &&
+        !S.Bindings.count(F.text(Object)) && !ts_node_is_null(classOf(S.Node));
+    llvm::StringRef Attr = F.text(field(T->Of, "attribute"));
+    if (!OwnSelf || !X->setOnlyAtConstruction(classOf(S.Node), Attr))
+      return std::nullopt;
+    // The method's object: the one followed here, or the analysed
+    // method's own.
+    if (St->Self)
+      Owner = St->Self;
+    else if (St->S == Root)
+      Owner = Root;
+    else
+      return std::nullopt;
+    Key = "self." + Attr.str();
+  }
+  Key = (T->Truth ? "truth of " : "not None: ") + Key;
+  auto [It, New] = Synthetic.try_emplace({Key, Owner}, NoVar);
+  if (New) {
+    Variable V;
+    V.Name = Key;
+    V.Class = VarClass::Other;
+    V.Synthetic = true;
+    IR->Vars.push_back(std::move(V));
+    It->second = IR->Vars.size() - 1;
+  }
+  return Assumption{It->second, T->Holds};
+}
+
+void Builder::markBranch(unsigned Branch, TSNode Cond) {
+  Block &B = St->B.Blocks[Branch];
+  if (B.Succs.size() != 2)
+    return;
+  if (auto A = whenTrue(Cond))
+    B.SuccConds = {*A, Assumption{A->Var, !A->Value}};
+}
+
+void Builder::branchOn(TSNode Cond, const std::function<void()> &Then,
+                       const std::function<void()> &Else) {
+  truthTest(Cond);
+  unsigned Branch = St->Cur;
+  unsigned After = newBlock();
+  St->Cur = newBlock();
+  edge(Branch, St->Cur);
+  Then();
+  edge(St->Cur, After);
+  St->Cur = newBlock();
+  edge(Branch, St->Cur);
+  markBranch(Branch, Cond);
+  Else();
+  edge(St->Cur, After);
+  St->Cur = After;
+}
+
+} // namespace streamsafe::py

@@ -1,0 +1,110 @@
+# RUN: %check_streamsafe_py %s
+
+# Paths chosen by values that never change while a def runs (docs/python.md,
+# "Paths chosen by flags"): a branch on a parameter the def never rebinds,
+# a local bound once, or an attribute only __init__ sets keeps the paths
+# apart, so the race on the path where the flag is set is reported, and a
+# path that tests the flag both ways does not exist.
+import torch
+import torch.distributed as dist
+
+
+class Reducer:
+    def __init__(self, overlap):
+        self._overlap = overlap
+        if self._overlap:
+            self._comm_stream = torch.cuda.Stream()
+
+    # Wrong: with overlap, flat is written on the caller's stream and
+    # reduced on the communication stream, which never waited for it.
+    def reduce(self, flat: torch.Tensor):
+        flat /= 2
+        if self._overlap:
+            stream = self._comm_stream
+        else:
+            stream = torch.cuda.current_stream()
+        with torch.cuda.stream(stream):
+            dist.all_reduce(flat)
+            # CHECK-NOTES: :[[@LINE-1]]:29: warning: tensor 'flat' is read on attribute 'self._comm_stream' while its write on the caller's current stream may still be pending; nothing makes attribute 'self._comm_stream' wait for it [streamsafe-unsynchronized-access]
+            # CHECK-NOTES: :[[@LINE-3]]:14: note: the current stream is set to attribute 'self._comm_stream' here
+            # CHECK-NOTES: :[[@LINE-9]]:9: note: 'flat' is written on the caller's current stream here
+            # CHECK-NOTES: :[[@LINE-15]]:13: note: 'self._comm_stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+
+    # Right: the same test again makes the communication stream wait; the
+    # path that chose it and skips the wait does not exist.
+    def reduce_ordered(self, flat: torch.Tensor):
+        flat /= 2
+        if self._overlap:
+            stream = self._comm_stream
+        else:
+            stream = torch.cuda.current_stream()
+        if self._overlap:
+            stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(stream):
+            dist.all_reduce(flat)
+
+    # Wrong: a conditional expression on the flag binds one stream per path.
+    def reduce_choice(self, flat: torch.Tensor):
+        flat /= 2
+        stream = self._comm_stream if self._overlap else torch.cuda.current_stream()
+        with torch.cuda.stream(stream):
+            dist.all_reduce(flat)
+            # CHECK-NOTES: :[[@LINE-1]]:29: warning: tensor 'flat' is read on attribute 'self._comm_stream' while its write on the caller's current stream may still be pending; nothing makes attribute 'self._comm_stream' wait for it [streamsafe-unsynchronized-access]
+            # CHECK-NOTES: :[[@LINE-3]]:14: note: the current stream is set to attribute 'self._comm_stream' here
+            # CHECK-NOTES: :[[@LINE-6]]:9: note: 'flat' is written on the caller's current stream here
+            # CHECK-NOTES: :[[@LINE-39]]:13: note: 'self._comm_stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+
+
+# Wrong: a parameter tested twice; the side stream is used on one path.
+def fill(x: torch.Tensor, use_side):
+    side = torch.cuda.Stream()
+    x.mul_(2)
+    s = side if use_side else torch.cuda.current_stream()
+    with torch.cuda.stream(s):
+        x.add_(1)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'x' is written on pool stream 'side' while its write on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'side' here
+        # CHECK-NOTES: :[[@LINE-6]]:5: note: 'x' is written on the caller's current stream here
+
+
+# Right: the parameter tested twice, the wait on the path that needs it.
+def fill_ordered(x: torch.Tensor, use_side):
+    side = torch.cuda.Stream()
+    x.mul_(2)
+    s = side if use_side else torch.cuda.current_stream()
+    if use_side:
+        side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        x.add_(1)
+
+
+# Right: `s is not None` tested twice.
+def maybe_side(x: torch.Tensor, s: torch.cuda.Stream = None):
+    x.mul_(2)
+    if s is not None:
+        s.wait_stream(torch.cuda.current_stream())
+    if s is not None:
+        with torch.cuda.stream(s):
+            x.add_(1)
+
+
+class Toggled:
+    def __init__(self):
+        self._overlap = True
+        self._comm_stream = torch.cuda.Stream()
+
+    def toggle(self):
+        self._overlap = not self._overlap
+
+    # Not tracked: another method changes the flag, so the two tests may
+    # disagree; the stream is one of two, and nothing is claimed about it.
+    def reduce(self, flat: torch.Tensor):
+        flat /= 2
+        if self._overlap:
+            stream = self._comm_stream
+        else:
+            stream = torch.cuda.current_stream()
+        if self._overlap:
+            stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(stream):
+            dist.all_reduce(flat)
