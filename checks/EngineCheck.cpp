@@ -64,6 +64,13 @@ void EngineCheck::check(const MatchFinder::MatchResult &Result) {
   if (!FD || FD->isDependentContext() || !FD->hasBody())
     return;
   const FunctionResult &R = Shared->get().get(*FD, *Result.Context);
+  if (R.State == FunctionResult::NoCFG && !R.SkipReported &&
+      Result.Context->getDiagnostics().hasErrorOccurred()) {
+    // The compiler's errors say why; say what that costs.
+    R.SkipReported = true;
+    llvm::errs() << "streamsafe: skipped '" << FD->getQualifiedNameAsString()
+                 << "': its body has compile errors\n";
+  }
   if (R.State == FunctionResult::BudgetExceeded && !R.SkipReported) {
     // Never give up silently: say which function was not analysed.
     R.SkipReported = true;

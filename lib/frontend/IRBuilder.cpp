@@ -112,6 +112,12 @@ private:
   }
 
   std::unique_ptr<CFG> buildCFG(const Decl *D, Stmt *Body) {
+    // Code that did not compile (a missing header, a recovered error) has
+    // no CFG to build: clang's builder may crash on its recovery nodes.
+    if (!Body || D->isInvalidDecl() ||
+        (Ctx.getDiagnostics().hasErrorOccurred() &&
+         (inRejectedClass(D) || hasErrors(Body))))
+      return nullptr;
     CFG::BuildOptions BO;
     BO.AddImplicitDtors = true;
     BO.AddTemporaryDtors = true;
@@ -189,19 +195,83 @@ private:
     B.Blocks.resize(G.getNumBlockIDs());
     B.Entry = G.getEntry().getBlockID();
     B.Exit = G.getExit().getBlockID();
+    // A body run in place (a helper, a constructor) that leaves by an
+    // exception (`throw`, TORCH_CHECK's [[noreturn]] failure) does not
+    // return to its call: that path is not joined into the caller's next
+    // statement (a wait helper that checks its streams first still waits
+    // wherever it returns). The function's own body keeps those exits.
+    auto Throws = [&](const CFGBlock *Blk) {
+      return Id != 0 && Blk && leavesByException(*Blk);
+    };
     for (const CFGBlock *From : G) {
       Block &Out = B.Blocks[From->getBlockID()];
       for (const CFGElement &E : *From)
         L.lower(E, Out.Facts);
       for (const CFGBlock *S : From->succs())
-        if (S)
+        if (S && !(S == &G.getExit() && Throws(From)))
           Out.Succs.push_back(S->getBlockID());
       branchConditions(*From, Out);
       for (const CFGBlock *P : From->preds())
-        if (P)
+        if (P && !(From == &G.getExit() && Throws(P)))
           Out.Preds.push_back(P->getBlockID());
     }
     IR->Bodies[Id] = std::move(B);
+  }
+
+  // Whether a value of type \p T is of a class the compiler rejected (a
+  // member of a type from a header it could not find): its destructor,
+  // which the CFG adds, is not there to build.
+  static bool invalidType(QualType T, unsigned Depth = 0) {
+    return !T.isNull() && invalidRecord(T->getAsCXXRecordDecl(), Depth);
+  }
+  static bool invalidRecord(const CXXRecordDecl *RD, unsigned Depth = 0) {
+    if (!RD)
+      return false;
+    if (RD->isInvalidDecl())
+      return true;
+    // Members of members are destroyed too (a few levels are enough: the
+    // rejected member sits near the class that holds it).
+    if (const CXXRecordDecl *Def = RD->getDefinition(); Def && Depth < 4)
+      for (const FieldDecl *F : Def->fields())
+        if (F->isInvalidDecl() || invalidType(F->getType(), Depth + 1))
+          return true;
+    return false;
+  }
+
+  // Whether \p S holds code the compiler could not make sense of: an
+  // expression with errors, a variable or member of a rejected class.
+  static bool hasErrors(const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *E = dyn_cast<Expr>(S);
+        E && (E->containsErrors() || invalidType(E->getType())))
+      return true;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D);
+            V && (V->isInvalidDecl() || invalidType(V->getType())))
+          return true;
+    for (const Stmt *C : S->children())
+      if (hasErrors(C))
+        return true;
+    return false;
+  }
+
+  // Whether \p D is a member function of a class the compiler rejected in
+  // part (its implicit member destructors would be).
+  static bool inRejectedClass(const Decl *D) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(D);
+    return MD && invalidRecord(MD->getParent());
+  }
+
+  // Whether \p Blk ends in a throw or a call that never returns.
+  static bool leavesByException(const CFGBlock &Blk) {
+    if (Blk.hasNoReturnElement())
+      return true;
+    for (auto It = Blk.rbegin(); It != Blk.rend(); ++It)
+      if (auto CS = It->getAs<CFGStmt>())
+        return isa<CXXThrowExpr>(CS->getStmt());
+    return false;
   }
 
   // A stream parameter the function enters or orders against the current

@@ -10,6 +10,7 @@
 #include "lib/frontend/ObjectStreams.h"
 #include "lib/model/Naming.h"
 #include "lib/model/Recipes.h"
+#include "lib/model/TensorMethods.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include <algorithm>
@@ -210,8 +211,13 @@ bool Lowering::lowerTensorMethod(const CXXMemberCallExpr *MC, const ApiEntry &A,
       if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
         emit(Out, site(SiteKind::LifetimeEnd, MC), fact::Unbind{varOf(V)});
     return true;
-  case ApiEffect::TensorMetadata:
   case ApiEffect::TensorView:
+    // contiguous() of a transposed tensor copies: a read of it here.
+    if (const auto *MD = MC->getMethodDecl();
+        MD && MD->getIdentifier() && viewMayCopy(MD->getName()))
+      access(Out, /*Write=*/false, Self, StreamRef::current());
+    return true;
+  case ApiEffect::TensorMetadata:
   case ApiEffect::TensorViewList:
     return true;
   default:

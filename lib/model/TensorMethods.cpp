@@ -214,4 +214,11 @@ ApiEffect tensorAttributeEffect(llvm::StringRef Name) {
   return It == index().Attribute.end() ? E::None : It->second;
 }
 
+bool viewMayCopy(llvm::StringRef Name) {
+  // ATen's contiguous(), reshape() and flatten() return self or a view
+  // when the strides allow, and a copy (an op that reads self) otherwise.
+  return Name == "contiguous" || Name == "reshape" || Name == "reshape_as" ||
+         Name == "flatten";
+}
+
 } // namespace streamsafe

@@ -43,6 +43,12 @@ ApiEffect tensorMethodEffect(llvm::StringRef Name, Language L);
 /// attribute the model does not know, such as t.shape).
 ApiEffect tensorAttributeEffect(llvm::StringRef Name);
 
+/// Whether the view method \p Name copies when its result cannot share the
+/// storage (`contiguous()` of a transposed tensor, `reshape` of one): the
+/// call then reads the whole base on the current stream. Its result is
+/// still taken to name the base (it does when no copy is needed).
+bool viewMayCopy(llvm::StringRef Name);
+
 } // namespace streamsafe
 
 #endif // STREAMSAFE_LIB_MODEL_TENSORMETHODS_H

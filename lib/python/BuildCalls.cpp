@@ -12,9 +12,11 @@
 #include "lib/model/ApiRows.h"
 #include "lib/model/Arguments.h"
 #include "lib/model/Naming.h"
+#include "lib/model/TensorMethods.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "lib/python/Collectives.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace streamsafe::py {
 
@@ -120,7 +122,7 @@ Value Builder::call(TSNode N) {
       return apiCall(N, int(Api), Q, A);
     if (Value R; moduleHelperCall(N, Q, A, R))
       return R;
-    return unknownCall(A, true);
+    return codeNotSeen(N, A, /*Reads=*/true);
   }
   if (Value R; dictMethod(N, R))
     return R;
@@ -183,7 +185,60 @@ Value Builder::call(TSNode N) {
       !(Callee == "print" || Callee == "len" || Callee == "isinstance" ||
         Callee == "range" || Callee == "id" || Callee == "type" ||
         Callee == "str" || Callee == "repr" || Callee == "hash");
-  return unknownCall(A, Keeps);
+  if (!Keeps)
+    return unknownCall(A, false);
+  // xs.append(t), q.put(t), d.update(...): a container's own methods only
+  // keep what they are given.
+  bool OnlyKeeps =
+      is(Fn, "attribute") && onlyKeeps(F.text(field(Fn, "attribute")));
+  return codeNotSeen(N, A, /*Reads=*/!OnlyKeeps);
+}
+
+bool Builder::onlyKeeps(llvm::StringRef Method) {
+  static const llvm::StringSet<> Keeping = {"append",
+                                            "extend",
+                                            "insert",
+                                            "add",
+                                            "appendleft",
+                                            "extendleft",
+                                            "put",
+                                            "put_nowait",
+                                            "update",
+                                            "setdefault",
+                                            "push",
+                                            "discard",
+                                            "remove",
+                                            "register_buffer",
+                                            "register_parameter"};
+  return Keeping.contains(Method);
+}
+
+Value Builder::codeNotSeen(TSNode N, const Args &A, bool Reads) {
+  // Code the analysis does not see that is handed a tensor computes with it
+  // on the current stream (a module's forward, an extension, a CPU op that
+  // reads a host tensor now), as the C++ front end's unknown callee
+  // (lib/frontend/LowerOtherCalls.cpp); and it may keep it.
+  (void)N;
+  auto Argument = [&](TSNode P) {
+    TSNode At = is(P, "keyword_argument") ? field(P, "value") : P;
+    Value V = expr(P);
+    if (Reads) {
+      access(false, V, At);
+      for (const TensorRef &T : elements(V)) {
+        Value E;
+        E.Class = VarClass::Tensor;
+        E.Tensor = T;
+        access(false, E, At);
+      }
+    }
+    escape(V, P);
+    escapeCallable(P); // `pool.run(task)`: task may run there
+  };
+  for (TSNode P : A.Positional)
+    Argument(P);
+  for (const auto &[K, P] : A.Keywords)
+    Argument(P);
+  return Value();
 }
 
 bool Builder::unknownWait(TSNode N, llvm::StringRef Method, const Args &A) {
@@ -435,6 +490,9 @@ Value Builder::tensorMethod(TSNode N, const Value &Self, llvm::StringRef Method,
     return R;
   case ApiEffect::TensorView: {
     unknownCall(A, false);
+    // contiguous() of a transposed tensor copies: a read of it here.
+    if (viewMayCopy(Method))
+      access(false, Self, N);
     Value V = Self;
     V.Node = N;
     if (V.Tensor.K == TensorRef::Var)

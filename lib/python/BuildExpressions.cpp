@@ -252,8 +252,26 @@ Value Builder::expr(TSNode N) {
     if (dictEntry(N, V) || attributeElement(N, V))
       return V;
     Value Base = expr(field(N, "value"));
-    for (TSNode S : fieldChildren(N, "subscript"))
-      expr(S);
+    bool Gather = false;
+    for (TSNode S : fieldChildren(N, "subscript")) {
+      Value Index = expr(S);
+      if (Index.Class == VarClass::Tensor && Index.Tensor) {
+        Gather = true;
+        readTensor(Index, S);
+      }
+    }
+    if (Base.Class == VarClass::Tensor && Gather) {
+      // t[idx], t[mask] with a tensor index: a gather on the current stream
+      // that reads t and makes a new tensor, not a view.
+      readTensor(Base, field(N, "value"));
+      fact::Allocate A;
+      A.Result = objectOf(N);
+      A.Stream = StreamRef::current();
+      emit(site(SiteKind::Allocation, N), A);
+      V.Class = VarClass::Tensor;
+      V.Tensor = TensorRef::result(A.Result);
+      return V;
+    }
     if (Base.Class == VarClass::Tensor) {
       Base.Node = N;
       if (Base.Tensor.K == TensorRef::Var)

@@ -234,6 +234,13 @@ private:
   Value eventMethod(TSNode N, const Value &Self, llvm::StringRef Method,
                     const Args &A);
   Value unknownCall(const Args &A, bool Escapes);
+  /// A call of code the analysis does not see (another object's method, a
+  /// module, a def of a library): its tensor arguments are read on the
+  /// current stream there (\p Reads) and may be kept.
+  Value codeNotSeen(TSNode N, const Args &A, bool Reads);
+  /// Whether \p Method is one a container uses only to keep what it is
+  /// given (`append`, `put`, `update`).
+  static bool onlyKeeps(llvm::StringRef Method);
   /// `e.wait()`, `e.wait(s)`, `e.synchronize()` of a value not followed: a
   /// wait on what it may be (false: not such a call).
   bool unknownWait(TSNode N, llvm::StringRef Method, const Args &A);

@@ -101,6 +101,10 @@ def analyse_py(binary, tree, path):
 def analyse_cpp(binary, tree, entry, torch_inc, cuda):
     comp = dict(entry.get("compile", {}))
     comp["file"] = entry["path"]
+    # A header analysed as the unit is C++ (clang takes .h for C).
+    if entry["path"].endswith((".h", ".hpp", ".hh")) and \
+            "-x" not in comp.get("flags", []):
+        comp["flags"] = ["-x", "c++"] + comp.get("flags", [])
     flags = corpus.compile_flags(comp, tree, torch_inc, cuda,
                                  os.path.join(REALWORLD, "stubs"))
     main = os.path.join(tree, entry["path"])

@@ -214,13 +214,34 @@ def deleted_after_join(x: torch.Tensor):
     return bufs
 
 
-# Not followed: a list handed to unknown code keeps its elements there.
+# Wrong: code the analysis does not see computes with what it is handed on
+# the current stream (as a C++ callee it does not see), here before the side
+# stream's copy into the element is waited for. It may keep the list too, so
+# the clear() after it frees nothing that is reported.
 def handed_over(x: torch.Tensor, keep):
     s = torch.cuda.Stream()
     bufs = [torch.empty_like(x)]
     s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):
         bufs[0].copy_(x)
+    keep(bufs)
+    # CHECK-NOTES: :[[@LINE-1]]:10: warning: tensor 'bufs' is read on the caller's current stream while its write on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-3]]:25: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+    # CHECK-NOTES: :[[@LINE-4]]:9: note: 'bufs' is written on pool stream 's' here
+    # CHECK-NOTES: :[[@LINE-6]]:10: note: the current stream was set to pool stream 's' here
+    bufs.clear()
+    return x
+
+
+# Right: the caller's stream waits for the side stream before the list is
+# handed over.
+def handed_over_after_join(x: torch.Tensor, keep):
+    s = torch.cuda.Stream()
+    bufs = [torch.empty_like(x)]
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        bufs[0].copy_(x)
+    torch.cuda.current_stream().wait_stream(s)
     keep(bufs)
     bufs.clear()
     return x

@@ -110,8 +110,14 @@ class Mixed:
         self.stream = torch.cuda.Stream()
         self.items = [torch.empty_like(like), None]
 
-    # Unknown: the list holds more than tensors. Silent.
+    # Unknown: the list holds more than tensors, so nothing is said of its
+    # element. Wrong all the same: whatever the element is, its copy_ reads
+    # src on the side stream, which never waited for the caller's stream.
     def fill(self, src: torch.Tensor):
         with torch.cuda.stream(self.stream):
             self.items[0].copy_(src)
+            # CHECK-NOTES: :[[@LINE-1]]:33: warning: tensor 'src' is read on attribute 'self.stream', but it is only known to be ready on the caller's current stream; nothing makes attribute 'self.stream' wait for it [streamsafe-unsynchronized-access]
+            # CHECK-NOTES: :[[@LINE-3]]:14: note: the current stream is set to attribute 'self.stream' here
+            # CHECK-NOTES: :[[@LINE-5]]:20: note: 'src' is assumed ready on the caller's current stream at function entry
+            # CHECK-NOTES: :[[@LINE-12]]:9: note: 'self.stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
         return self.items[0].sum()
