@@ -73,7 +73,7 @@ void Diagnoser::access(const Fact &F, const fact::Access &X,
   if (A.Stream == StreamTable::Unknown || !Found)
     return;
   if (const Access *Conflict = conflict(A, *Found, S))
-    race(T.nameOf(X.Tensor, Id), *Id, A, *Conflict);
+    race(T.nameOf(X.Tensor, Id), *Id, A, *Conflict, S);
 }
 
 const Access *Diagnoser::conflict(const Access &A, const TensorState &Found,
@@ -106,13 +106,16 @@ const Access *Diagnoser::conflict(const Access &A, const TensorState &Found,
 }
 
 void Diagnoser::race(VarId Tensor, StorageId Id, const Access &A,
-                     const Access &Prior) {
+                     const Access &Prior, const StreamState &S) {
   finding::UnsynchronizedAccess Fi;
   Fi.Tensor = Tensor;
   VarId Owner = T.storage(Id).Named;
   Fi.Storage = Owner == NoVar ? Fi.Tensor : Owner;
   Fi.Access = info(A);
   Fi.Prior = info(Prior);
+  for (const auto &[Stream, At] : S.SelfWaits)
+    if (Stream == A.Stream)
+      Fi.SelfWait = At;
   Out.emplace_back(std::move(Fi));
 }
 
@@ -134,7 +137,7 @@ void Diagnoser::replay(const Fact &F, const fact::GraphReplay &X,
     A.CapturedAt = C.Site;
     A.Graph = C.Graph;
     if (const Access *Conflict = conflict(A, *Found, S))
-      race(C.Named, C.Storage, A, *Conflict);
+      race(C.Named, C.Storage, A, *Conflict, S);
   }
 }
 

@@ -45,7 +45,8 @@ private:
   /// The pending access of \p Found that \p A races with, if any.
   const Access *conflict(const Access &A, const TensorState &Found,
                          const StreamState &S) const;
-  void race(VarId Tensor, StorageId Id, const Access &A, const Access &Prior);
+  void race(VarId Tensor, StorageId Id, const Access &A, const Access &Prior,
+            const StreamState &S);
   /// A CUDA graph's replay: its captured accesses, on the replay stream.
   void replay(const Fact &F, const fact::GraphReplay &X, const StreamState &S);
   AccessInfo info(const Access &A) const;

@@ -13,11 +13,11 @@ bool StreamState::operator==(const StreamState &O) const {
          TensorVars == O.TensorVars && Tensors == O.Tensors &&
          Events == O.Events && Guards == O.Guards &&
          Unrestored == O.Unrestored && Idle == O.Idle && Assumed == O.Assumed &&
-         ThreadStart == O.ThreadStart && SpawnerStream == O.SpawnerStream &&
-         SpawnerSetAt == O.SpawnerSetAt && Deferred == O.Deferred &&
-         Signalled == O.Signalled && Capture == O.Capture &&
-         CaptureModes == O.CaptureModes && Uncaptured == O.Uncaptured &&
-         Graphs == O.Graphs;
+         SelfWaits == O.SelfWaits && ThreadStart == O.ThreadStart &&
+         SpawnerStream == O.SpawnerStream && SpawnerSetAt == O.SpawnerSetAt &&
+         Deferred == O.Deferred && Signalled == O.Signalled &&
+         Capture == O.Capture && CaptureModes == O.CaptureModes &&
+         Uncaptured == O.Uncaptured && Graphs == O.Graphs;
 }
 
 // Visible to one of the streams of \p Streams (bit per stream).
@@ -305,6 +305,11 @@ unsigned StreamState::join(
       Unrestored.push_back(U);
   llvm::sort(Unrestored);
   Idle &= O.Idle;
+  for (const auto &W : O.SelfWaits)
+    if (llvm::none_of(SelfWaits,
+                      [&](const auto &M) { return M.first == W.first; }))
+      SelfWaits.push_back(W);
+  llvm::sort(SelfWaits);
   Capture.join(O.Capture);
   CaptureModes.join(O.CaptureModes);
   // What both paths assumed still holds.

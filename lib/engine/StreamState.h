@@ -248,6 +248,10 @@ struct StreamState {
   /// change (sorted by variable): paths that contradict each other are kept
   /// apart by the solver, so an infeasible combination is never followed.
   llvm::SmallVector<Assumption, 2> Assumed;
+  /// Streams made to wait for themselves (`s.wait_stream(current_stream())`
+  /// while s is current), with where (sorted by stream; may: union): such a
+  /// wait orders nothing, which a race on that stream's work then says.
+  llvm::SmallVector<std::pair<StreamId, SiteId>, 1> SelfWaits;
   /// Inside a thread body: where it was spawned, and the spawner's stream.
   SiteId ThreadStart = NoSite;
   StreamId SpawnerStream = StreamTable::Unknown;

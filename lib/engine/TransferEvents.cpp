@@ -117,7 +117,7 @@ void Transfer::apply(const Fact &F, const fact::EventRecord &X,
   E.MayBe = Streams.mayBe(Y);
 }
 
-void Transfer::apply(const Fact &, const fact::EventWait &X, StreamState &S) {
+void Transfer::apply(const Fact &F, const fact::EventWait &X, StreamState &S) {
   StreamId W = streamOf(X.Stream, S);
   auto It = X.Event != NoVar ? S.Events.find(X.Event) : S.Events.end();
   if (It != S.Events.end() && !It->second.MayRecorded)
@@ -134,6 +134,13 @@ void Transfer::apply(const Fact &, const fact::EventWait &X, StreamState &S) {
   if (It == S.Events.end() || W == StreamTable::Unknown || It->second.CoversAll)
     return completeWhere(S, [](StorageId, const Access &) { return true; });
   const EventState &E = It->second;
+  // `s.wait_stream(current_stream())` while s is current: s waits for
+  // itself, which orders nothing.
+  if (E.MustRecorded && E.RecordedOn == W && F.Site != NoSite &&
+      llvm::none_of(S.SelfWaits, [&](const auto &M) { return M.first == W; })) {
+    S.SelfWaits.push_back({W, F.Site});
+    llvm::sort(S.SelfWaits);
+  }
   // Only tensors with a covered access not yet visible to W change.
   auto Needs = [&](StorageId Id, const TensorState &T) {
     ++Work;

@@ -117,6 +117,10 @@ struct UnsynchronizedAccess {
   /// The pending access it races with; EntryReady: a parameter only known
   /// to be ready on the caller's stream at entry.
   AccessInfo Prior;
+  /// A wait of the access's stream for itself (`s.wait_stream(
+  /// current_stream())` while s is current): what the code meant as the
+  /// ordering, which orders nothing.
+  SiteId SelfWait = NoSite;
   SiteId site() const { return Access.Site; }
 };
 

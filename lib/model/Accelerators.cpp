@@ -24,4 +24,18 @@ std::string cudaSpelling(llvm::StringRef Dotted) {
   return Dotted.str();
 }
 
+std::optional<bool> cudaPredicate(llvm::StringRef Dotted) {
+  llvm::StringRef Name = Dotted;
+  if (!Name.consume_front(CudaModule) || !Name.consume_front("."))
+    return std::nullopt;
+  if (Name == "is_available")
+    return true;
+  // deepspeed/accelerator/cuda_accelerator.py: a CUDA device runs work
+  // asynchronously and its streams need explicit ordering.
+  if (Name == "is_synchronized_device" || Name == "resolves_data_dependency" ||
+      Name == "handles_memory_backpressure" || Name == "use_host_timers")
+    return false;
+  return std::nullopt;
+}
+
 } // namespace streamsafe

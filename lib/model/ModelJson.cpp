@@ -58,6 +58,7 @@ llvm::json::Array bareRows(llvm::ArrayRef<RowT> Rows, const char *CppPrefix,
         {"python",
          Py.empty() ? llvm::json::Value(nullptr) : llvm::json::Value(Py)},
         {"python_attribute", bool(R.Spellings & PyAttribute)},
+        {"may_copy", R.Effect == ApiEffect::TensorView && viewMayCopy(R.Name)},
         {"one_language", orNull(R.OneLanguage)}};
     Out.push_back(std::move(O));
   }

@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/model/Accelerators.h"
 #include "lib/python/Builder.h"
 
 namespace streamsafe::py {
@@ -149,10 +150,26 @@ std::optional<Assumption> Builder::whenTrue(TSNode Cond) {
   return Assumption{It->second, T->Holds};
 }
 
+std::optional<bool> Builder::constantCondition(TSNode Cond) {
+  Cond = unparen(Cond);
+  if (is(Cond, "not_operator")) {
+    auto V = constantCondition(field(Cond, "argument"));
+    return V ? std::optional<bool>(!*V) : std::nullopt;
+  }
+  if (!is(Cond, "call") || !children(field(Cond, "arguments")).empty())
+    return std::nullopt;
+  return cudaPredicate(I.qualify(field(Cond, "function")));
+}
+
 void Builder::markBranch(unsigned Branch, TSNode Cond) {
   Block &B = St->B.Blocks[Branch];
   if (B.Succs.size() != 2)
     return;
+  if (auto Known = constantCondition(Cond)) {
+    // The edge not taken is not there (its block is unreachable).
+    B.Succs.erase(B.Succs.begin() + (*Known ? 1 : 0));
+    return;
+  }
   if (auto A = whenTrue(Cond))
     B.SuccConds = {*A, Assumption{A->Var, !A->Value}};
 }

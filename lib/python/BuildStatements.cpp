@@ -420,7 +420,7 @@ void Builder::assignment(TSNode N) {
   // binding its own value (BranchConditions.cpp), not one unknown value.
   if (is(unparen(Right), "conditional_expression")) {
     std::vector<TSNode> Arms = children(unparen(Right));
-    if (Arms.size() == 3 && whenTrue(Arms[1])) {
+    if (Arms.size() == 3 && (whenTrue(Arms[1]) || constantCondition(Arms[1]))) {
       branchOn(
           Arms[1], [&] { assignValue(Targets, Arms[0]); },
           [&] { assignValue(Targets, Arms[2]); });

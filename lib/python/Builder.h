@@ -147,8 +147,12 @@ private:
   /// Nothing when \p Cond tests anything else.
   std::optional<Assumption> whenTrue(TSNode Cond);
   /// Marks the two edges just added from \p Branch (true, then false) with
-  /// what a branch on \p Cond tells.
+  /// what a branch on \p Cond tells; a condition whose value is known on a
+  /// CUDA machine keeps only the edge it takes.
   void markBranch(unsigned Branch, TSNode Cond);
+  /// The value of \p Cond when it is known on a CUDA machine
+  /// (`get_accelerator().resolves_data_dependency()`: false).
+  std::optional<bool> constantCondition(TSNode Cond);
   /// Lowers `Then` and `Else` on the two edges of a branch on \p Cond, and
   /// joins them.
   void branchOn(TSNode Cond, const std::function<void()> &Then,

@@ -108,9 +108,18 @@ std::string Imports::qualify(TSNode N,
   // torch.get_device_module(...): torch.cuda. (Its function is a dotted
   // name: a call of a call's result, `f(x)(y)` or `x.a(y).b(z)`, is never
   // one, and following those would walk the chain at each of its calls.)
-  if (is(N, "call") && !DeviceModules.empty()) {
+  if (is(N, "call")) {
     TSNode Fn = unparen(field(N, "function"));
-    if (dottedName(Fn) && DeviceModules.contains(qualify(Fn, Shadowed)))
+    if (!DeviceModules.empty() && dottedName(Fn) &&
+        DeviceModules.contains(qualify(Fn, Shadowed)))
+      return CudaModule;
+    // getattr(torch, device_type): the device's module (torch.cuda on a
+    // CUDA machine), whatever names the device.
+    std::vector<TSNode> Args = children(field(N, "arguments"));
+    if (is(Fn, "identifier") && F.text(Fn) == "getattr" &&
+        !(Shadowed && Shadowed->contains("getattr")) &&
+        Alias.find("getattr") == Alias.end() && Args.size() == 2 &&
+        qualify(Args[0], Shadowed) == "torch")
       return CudaModule;
     return "";
   }

@@ -165,6 +165,7 @@ void Writer::word(const finding::UnsynchronizedAccess &X) {
     noteStreamSetAt(X.Access, "is");
     note(X.Prior.Site, sub("'%0' is assumed ready on %1 at function entry",
                            {Tensor, PriorStream}));
+    noteSelfWait(X);
     noteProven(X.Access.Stream);
     return;
   }
@@ -206,8 +207,19 @@ void Writer::word(const finding::UnsynchronizedAccess &X) {
   noteCaptured(X.Prior, Storage);
   if (X.Prior.StreamSetAt != X.Access.StreamSetAt)
     noteStreamSetAt(X.Prior, "was");
+  noteSelfWait(X);
   noteProven(X.Access.Stream);
   noteProven(X.Prior.Stream);
+}
+
+void Writer::noteSelfWait(const finding::UnsynchronizedAccess &X) {
+  if (X.SelfWait == NoSite)
+    return;
+  std::string Stream = stream(X.Access.Stream);
+  note(X.SelfWait, sub("%0 waits here for the current stream, which is %0 "
+                       "itself: the wait orders nothing (make it wait "
+                       "before it is made current)",
+                       {Stream}));
 }
 
 void Writer::word(const finding::MissingRecordStream &X) {

@@ -73,6 +73,8 @@ private:
   void noteCaptured(const AccessInfo &A, const std::string &Tensor);
   /// Why a member or parameter stream is another stream (once per site).
   void noteProven(StreamDesc D);
+  /// For a race on a stream that waited for itself: that wait.
+  void noteSelfWait(const finding::UnsynchronizedAccess &X);
 
   const Finding &F;
   const Vocabulary &V;

@@ -161,6 +161,26 @@ def recall_table(rows, key):
     return {g: (found[g], tot[g]) for g in sorted(tot)}
 
 
+def write_markdown(path, records, table):
+    """The recall table and one row per bug, as docs/realworld.md has them."""
+    with open(path, "w") as f:
+        f.write("| group | found / bugs |\n|---|---|\n")
+        for g, (found, total) in table.items():
+            f.write("| %s | %d / %d |\n" % (g, found, total))
+        f.write("\n| project | file:line | check | result | blockers |\n"
+                "|---|---|---|---|---|\n")
+        for rec in records:
+            for b in rec["bugs"]:
+                result = {"found": "**found**", "elsewhere": "found on "
+                          "another line", "missed": "missed"}[b["status"]]
+                if b["status"] != "missed":
+                    result += ", cleared" if b["cleared"] else ", not cleared"
+                f.write("| %s | `%s`:%d | %s | %s | %s |\n" % (
+                    rec["repo"], rec["path"].split("/")[-1], b["line"],
+                    b["check"].replace("streamsafe-", ""), result,
+                    ", ".join(b["blockers"]) or "none"))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
@@ -177,6 +197,8 @@ def main():
     ap.add_argument("--only", help="entries whose repo or path contain this")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--out", default=os.path.join(HERE, "results.json"))
+    ap.add_argument("--markdown", help="also write the per-bug table "
+                    "(docs/realworld.md's) to this file")
     args = ap.parse_args()
 
     entries = load_bugs(args.bugs)
@@ -291,6 +313,8 @@ def main():
         print("\ncrashed:\n  " + "\n  ".join(crashed))
     print("\nanalysis time: " + ", ".join(
         "%s %.1f s" % kv for kv in sorted(seconds.items())))
+    if args.markdown:
+        write_markdown(args.markdown, records, table)
     summary = dict(bugs=nbugs, files=len(entries), projects=len(projects),
                    recall={g: list(v) for g, v in table.items()},
                    seconds={k: round(v, 1) for k, v in seconds.items()},

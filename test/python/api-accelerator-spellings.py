@@ -82,3 +82,28 @@ def unknown_module_call_is_not_the_device_module(x: torch.Tensor, pick):
         z = y * 2
     y.record_stream(s)
     return z
+
+
+# getattr(torch, device) is the device's module, whatever names the device
+# (torchao's offload: getattr(torch, self.device).Stream()).
+def getattr_device_module(x: torch.Tensor, device: str):
+    dm = getattr(torch, device)
+    s = dm.Stream()
+    y = x + 1
+    with dm.stream(s):
+        z = y * 2
+        # CHECK-NOTES: :[[@LINE-1]]:13: warning: tensor 'y' is read on pool stream 's' while its write on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 's' here
+        # CHECK-NOTES: :[[@LINE-5]]:9: note: 'y' is written on the caller's current stream here
+    y.record_stream(s)
+    return z
+
+
+def getattr_device_module_waits(x: torch.Tensor, device: str):
+    s = getattr(torch, device).Stream()
+    y = x + 1
+    s.wait_stream(getattr(torch, device).current_stream())
+    with getattr(torch, device).stream(s):
+        z = y * 2
+    y.record_stream(s)
+    return z

@@ -108,3 +108,31 @@ class Toggled:
             stream.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(stream):
             dist.all_reduce(flat)
+
+
+# A condition whose value is known on a CUDA machine takes one path only:
+# DeepSpeed's accelerator answers resolves_data_dependency() and
+# is_synchronized_device() with False on CUDA (lib/model/Accelerators.h).
+from deepspeed.accelerator import get_accelerator
+
+
+# Right: on CUDA the wait is always made.
+def average_waits(flat: torch.Tensor, reduction_stream: torch.cuda.Stream):
+    flat.mul_(2)
+    if not get_accelerator().resolves_data_dependency():
+        reduction_stream.wait_stream(get_accelerator().current_stream())
+    with get_accelerator().stream(reduction_stream):
+        dist.all_reduce(flat)
+
+
+# Wrong: on CUDA the wait is never made.
+def average_never_waits(flat: torch.Tensor):
+    side = get_accelerator().Stream()
+    flat.mul_(2)
+    if get_accelerator().is_synchronized_device():
+        side.wait_stream(get_accelerator().current_stream())
+    with get_accelerator().stream(side):
+        dist.all_reduce(flat)
+        # CHECK-NOTES: :[[@LINE-1]]:25: warning: tensor 'flat' is read on pool stream 'side' while its write on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'side' here
+        # CHECK-NOTES: :[[@LINE-7]]:5: note: 'flat' is written on the caller's current stream here
