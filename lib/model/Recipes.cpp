@@ -115,9 +115,13 @@ Recipe Cook::method() {
     access(Self, /*Write=*/false, C.Async, /*Copy=*/true);
     if (ToHost && !C.Async)
       syncCurrent();
+    // A non_blocking copy to the host lands in pinned memory (_to_copy pins
+    // its result so that the copy can be asynchronous).
+    allocate(ToHost && C.Async ? Placement::PinnedHost : C.Place, C.Async);
     // A blocking copy from the host to the device waits for the current
-    // stream too (the copy from pageable memory is followed by a stream
-    // synchronize; measured); only when the source is on the host, which
+    // stream too, after the copy into the result (the copy from pageable
+    // memory is followed by a stream synchronize; measured): the result is
+    // complete when it returns. Only when the source is on the host, which
     // the solver knows.
     if (!ToHost && !C.Async && C.Place == Placement::Device) {
       fact::StreamSync S;
@@ -125,9 +129,6 @@ Recipe Cook::method() {
       S.A = Self.Tensor;
       step(C.AtCall, SiteKind::Other, S);
     }
-    // A non_blocking copy to the host lands in pinned memory (_to_copy pins
-    // its result so that the copy can be asynchronous).
-    allocate(ToHost && C.Async ? Placement::PinnedHost : C.Place, C.Async);
     break;
   }
   case E::TensorPinMemory:

@@ -16,6 +16,7 @@
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "lib/python/Collectives.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace streamsafe::py {
@@ -122,7 +123,7 @@ Value Builder::call(TSNode N) {
       return apiCall(N, int(Api), Q, A);
     if (Value R; moduleHelperCall(N, Q, A, R))
       return R;
-    return codeNotSeen(N, A, /*Reads=*/true);
+    return codeNotSeen(N, A, /*Reads=*/!namesClass(Fn));
   }
   if (Value R; dictMethod(N, R))
     return R;
@@ -190,8 +191,22 @@ Value Builder::call(TSNode N) {
   // xs.append(t), q.put(t), d.update(...): a container's own methods only
   // keep what they are given.
   bool OnlyKeeps =
-      is(Fn, "attribute") && onlyKeeps(F.text(field(Fn, "attribute")));
+      (is(Fn, "attribute") && onlyKeeps(F.text(field(Fn, "attribute")))) ||
+      namesClass(Fn);
   return codeNotSeen(N, A, /*Reads=*/!OnlyKeeps);
+}
+
+bool Builder::namesClass(TSNode Fn) {
+  // `dist.P2POp(dist.isend, t, peer)`, `Bucket(t)`: by Python's naming
+  // convention a CapWords name is a class, whose constructor keeps what it
+  // is given (a module's forward runs when the object is called).
+  Fn = unparen(Fn);
+  TSNode Last = is(Fn, "attribute") ? field(Fn, "attribute") : Fn;
+  if (!is(Last, "identifier"))
+    return false;
+  llvm::StringRef Name = F.text(Last).ltrim('_');
+  return !Name.empty() && llvm::isUpper(Name.front()) &&
+         llvm::any_of(Name, [](char C) { return llvm::isLower(C); });
 }
 
 bool Builder::onlyKeeps(llvm::StringRef Method) {

@@ -245,6 +245,9 @@ private:
   /// Whether \p Method is one a container uses only to keep what it is
   /// given (`append`, `put`, `update`).
   static bool onlyKeeps(llvm::StringRef Method);
+  /// Whether \p Fn names a class by Python's naming convention (CapWords):
+  /// calling it makes an object that keeps its arguments.
+  bool namesClass(TSNode Fn);
   /// `e.wait()`, `e.wait(s)`, `e.synchronize()` of a value not followed: a
   /// wait on what it may be (false: not such a call).
   bool unknownWait(TSNode N, llvm::StringRef Method, const Args &A);
