@@ -16,9 +16,10 @@
 #
 # The installed driver has no RUNPATH: it finds libclang-cpp.so.22.1 and
 # libLLVM.so.22.1 where Debian's libclang-cpp22 and libllvm22 put them.
-# streamsafe-py has tree-sitter-python's parser compiled in and links LLVM's
-# Support statically: at run time it needs libtree-sitter.so.0
-# (libtree-sitter0) and zlib, no grammar package.
+# streamsafe-py has tree-sitter-python's parser compiled in and links
+# tree-sitter's runtime, zlib and LLVM's Support statically: at run time it
+# needs only the C and C++ runtimes (tools/py/CMakeLists.txt), as in the
+# wheel (scripts/wheel.sh).
 
 if(CMAKE_LIBRARY_ARCHITECTURE)
   set(STREAMSAFE_PLUGIN_DIR lib/${CMAKE_LIBRARY_ARCHITECTURE}/streamsafe)

@@ -5,7 +5,7 @@
 # streamsafe-ci, the pre-commit hook file, the docs and man pages made from
 # --help with help2man. Depends: the packages that hold the libraries the
 # driver and streamsafe-py link (LLVM 22's libclang-cpp22 and libllvm22,
-# tree-sitter's runtime libtree-sitter0, zlib, the C and C++ runtimes),
+# the C and C++ runtimes; streamsafe-py has tree-sitter and zlib linked in),
 # libclang-common-22-dev (clang's built-in headers, which the driver parses
 # with) and python3 (streamsafe-ci). Builds first (scripts/build.sh); needs
 # help2man and dpkg. The last line names the .deb.

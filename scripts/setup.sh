@@ -30,7 +30,10 @@ PACKAGES=(
   llvm-22-tools          # lit, FileCheck, not
   libtorch-dev           # the real LibTorch headers the tests parse
   libgtest-dev ninja-build pre-commit
-  libtree-sitter-dev     # the parser runtime of streamsafe-py (ABI <= 14)
+  libtree-sitter-dev     # the parser runtime of streamsafe-py (ABI <= 14),
+                         # linked statically (libtree-sitter.a)
+  zlib1g-dev             # libz.a: streamsafe-py links LLVM's Support statically
+  python3-venv           # the wheel's install test (test/wheel)
   help2man lintian       # scripts/package.sh, scripts/test-package.sh
   neovim                 # the real LSP client of the streamsafe-py --lsp test
 )

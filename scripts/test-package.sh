@@ -5,7 +5,8 @@
 # plugin loads into clang-tidy-22 and finds the same, its streamsafe-py finds
 # the bugs of examples/side_stream.py, its streamsafe-ci runs with the
 # driver and streamsafe-py next to it; its man pages, hook file and Depends
-# (libtree-sitter0 for streamsafe-py, no grammar package) are there.
+# (no tree-sitter or zlib package: streamsafe-py has them linked in) are
+# there.
 # CI runs it before the suite (.ci/run). Ends "package: N passed, N failed".
 set -uo pipefail
 # Under pipefail, `cmd | grep -q` fails at random: grep quits at the first
@@ -85,10 +86,14 @@ py_finds_bugs() {
   local py=$root/usr/bin/streamsafe-py status=0
   readelf -d "$py" | grep RUNPATH >/dev/null &&
     { echo "the installed streamsafe-py has a RUNPATH"; return 1; }
-  # The grammar is compiled in: only tree-sitter's runtime is loaded.
-  ldd "$py" | tee "$tmp/py-ldd.txt" | grep 'libtree-sitter.so.0 => /' >/dev/null ||
-    { cat "$tmp/py-ldd.txt"; return 1; }
-  grep -q 'not found' "$tmp/py-ldd.txt" && { cat "$tmp/py-ldd.txt"; return 1; }
+  # The grammar, tree-sitter's runtime and zlib are linked in: only the C
+  # and C++ runtimes are loaded.
+  ldd "$py" >"$tmp/py-ldd.txt"
+  cat "$tmp/py-ldd.txt"
+  grep -q 'not found' "$tmp/py-ldd.txt" && return 1
+  awk '$1 != "linux-vdso.so.1" && $1 !~ /^\/.*ld-linux/ {print $1}' "$tmp/py-ldd.txt" |
+    grep -vxE 'lib(c|m|stdc\+\+|gcc_s|pthread|dl|rt)\.so\.[0-9]+' >"$tmp/py-extra.txt" &&
+    { echo "streamsafe-py loads more than the C and C++ runtimes:"; cat "$tmp/py-extra.txt"; return 1; }
   "$py" --version | grep "^streamsafe-py " >/dev/null || return 1
   "$py" "$py_example" >"$tmp/py.txt" 2>&1 || status=$?
   cat "$tmp/py.txt"
@@ -140,14 +145,14 @@ depends_right() {
   local depends
   depends=$(dpkg-deb -f "$deb" Depends)
   echo "Depends: $depends"
-  for pkg in "libclang-cpp$llvm_major" "libllvm$llvm_major" python3 libc6 libstdc++6 \
-    libtree-sitter0; do
+  for pkg in "libclang-cpp$llvm_major" "libllvm$llvm_major" python3 libc6 libstdc++6; do
     [[ ", $depends," == *", $pkg "* || ", $depends," == *", $pkg,"* ]] ||
       { echo "no $pkg"; return 1; }
   done
-  # streamsafe-py's grammar is compiled in: no grammar package.
-  [[ $depends != *tree-sitter-python* && $depends != *libtree-sitter-dev* ]] ||
-    { echo "a tree-sitter grammar or -dev package in Depends"; return 1; }
+  # streamsafe-py has its grammar, tree-sitter and zlib linked in: no
+  # tree-sitter package (runtime, grammar or -dev) and no zlib.
+  [[ $depends != *tree-sitter* && $depends != *zlib* ]] ||
+    { echo "a tree-sitter or zlib package in Depends"; return 1; }
 }
 
 check "lintian reports no error" lintian_clean
@@ -158,6 +163,6 @@ check "its streamsafe-py finds the bugs of $py_example" py_finds_bugs
 check "its streamsafe-ci runs the packaged driver" ci_gate_runs
 check "its streamsafe-ci runs the packaged streamsafe-py" ci_gate_runs_python
 check "man pages, hook file, docs" files_there
-check "Depends: the LLVM runtime libraries, libtree-sitter0, python3" depends_right
+check "Depends: the LLVM runtime libraries, python3, no tree-sitter or zlib" depends_right
 echo "package: $passed passed, $failed failed"
 ((failed == 0))

@@ -85,8 +85,8 @@ def build_parser():
                         "the build tree, then on PATH)")
     p.add_argument("--py-driver", metavar="PROGRAM",
                    help="streamsafe-py, for Python files (default: next to "
-                        "the driver, next to this tool, in the build tree, "
-                        "then on PATH)")
+                        "the --driver, next to this tool, in the build tree, "
+                        "next to the driver found, then on PATH)")
     p.add_argument("--load", action="append", default=[], metavar="PLUGIN",
                    help="clang-tidy plugin to load (libStreamSafe.so)")
     p.add_argument("--cuda-path", metavar="DIR",
@@ -170,10 +170,24 @@ def find_driver(explicit, launcher):
 
 
 def doc_dirs(launcher):
+    """The check pages: the source tree's docs/checks, an installation's
+    share/streamsafe/docs/checks, or the wheel's copy inside this package."""
     real = os.path.dirname(os.path.realpath(launcher))
     return [os.path.normpath(os.path.join(real, os.pardir, "docs", "checks")),
             os.path.normpath(os.path.join(real, os.pardir, "share",
-                                          "streamsafe", "docs", "checks"))]
+                                          "streamsafe", "docs", "checks")),
+            os.path.join(os.path.dirname(os.path.abspath(__file__)), "docs",
+                         "checks")]
+
+
+CPP_TOOLS_MISSING = (
+    "C++ and CUDA files need StreamSafe's C++ tools, and none was found: no "
+    "streamsafe driver next to streamsafe-ci, in a build tree or on PATH. "
+    "Install the Debian package or build StreamSafe (see its README), or name "
+    "the driver with --driver (or a clang-tidy-22 with --load="
+    "libStreamSafe.so). Python files need only streamsafe-py, which the "
+    "wheel installs: name them by path or glob (streamsafe-ci "
+    "'src/**/*.py').")
 
 
 def _may_match_python(glob):
@@ -344,7 +358,7 @@ def main(argv=None, launcher=None):
     driver_argv = [find_driver(args.driver, launcher)] + \
         [f"--load={os.path.abspath(p)}" for p in args.load]
     py_argv = [pyrunner.find_py_driver(args.py_driver, driver_argv[0],
-                                       launcher)]
+                                       launcher, bool(args.driver))]
     config_args = ([f"--config-file={os.path.abspath(args.config_file)}"]
                    if args.config_file else [])
     has_py = any(u.kind == "python" for u in selected)
@@ -354,6 +368,9 @@ def main(argv=None, launcher=None):
     try:
         # The C++ driver is checked unless only Python files are selected.
         if has_cpp or not has_py:
+            # find_driver's last resort is the bare name: nothing was found.
+            if not args.driver and os.sep not in driver_argv[0]:
+                raise runner.DriverError(CPP_TOOLS_MISSING)
             runner.verify_checks(driver_argv, args.checks, config_args, cwd)
             version_text = runner.version_output(driver_argv)
             version = runner.driver_version(version_text)
@@ -493,6 +510,14 @@ def main(argv=None, launcher=None):
     if reported and not args.write_baseline:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def console_main():
+    """The console script of the wheel (scripts/wheel.sh)."""
+    try:
+        return main()
+    except KeyboardInterrupt:
+        return 130
 
 
 def open_cache(args, driver_argv, version_text, header_filter, extra):

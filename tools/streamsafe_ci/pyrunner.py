@@ -30,19 +30,22 @@ def is_python(path):
     return path.lower().endswith(PYTHON_EXTENSIONS)
 
 
-def find_py_driver(explicit, driver, launcher):
-    """`--py-driver`, else streamsafe-py next to the C++ driver, next to
-    this tool (or in its build tree), then on PATH."""
+def find_py_driver(explicit, driver, launcher, driver_named=True):
+    """`--py-driver`, else streamsafe-py next to the C++ driver when it was
+    named (--driver), next to this tool (or in its build tree), next to a
+    driver found elsewhere (on PATH), then on PATH. So a streamsafe-ci
+    installed with streamsafe-py (the wheel, a build tree) runs its own."""
     if explicit:
         found = shutil.which(explicit) if os.sep not in explicit else explicit
         return found or explicit
-    dirs = []
+    driver_dirs = []
     if driver and os.sep in driver:
-        dirs += [os.path.dirname(driver),
-                 os.path.dirname(os.path.realpath(driver))]
+        driver_dirs = [os.path.dirname(driver),
+                       os.path.dirname(os.path.realpath(driver))]
     here = os.path.dirname(os.path.abspath(launcher))
     real = os.path.dirname(os.path.realpath(launcher))
-    dirs += [here, real, os.path.join(real, os.pardir, "build", "bin")]
+    own = [here, real, os.path.join(real, os.pardir, "build", "bin")]
+    dirs = driver_dirs + own if driver_named else own + driver_dirs
     for d in dirs:
         cand = os.path.join(d, "streamsafe-py")
         if os.access(cand, os.X_OK) and os.path.isfile(cand):
