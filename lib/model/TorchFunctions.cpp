@@ -3,6 +3,7 @@
 #include "lib/model/TorchFunctions.h"
 #include "lib/model/Naming.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace streamsafe {
 
@@ -138,6 +139,16 @@ ApiEffect pythonTorchFunctionEffect(llvm::StringRef Q) {
   if (Q[0] < 'a' || Q[0] > 'z')
     return E::AtenNoTensor;
   return torchFunctionEffect(Q, Language::Python);
+}
+
+bool readsTensorArguments(llvm::StringRef Bare) {
+  // Their results are tuples of new tensors (or a bool the host reads),
+  // which the model does not follow; their inputs are read all the same.
+  static const llvm::StringSet<> Reading = {
+      "sort",   "topk",   "max",      "min",       "kthvalue",
+      "mode",   "median", "aminmax",  "std_mean",  "var_mean",
+      "unique", "equal",  "allclose", "is_nonzero"};
+  return Reading.contains(Bare);
 }
 
 } // namespace streamsafe

@@ -37,6 +37,12 @@ ApiEffect torchFunctionEffect(llvm::StringRef Bare, Language L);
 /// (torch.cuda.*, torch.distributed.*: not free tensor functions).
 ApiEffect pythonTorchFunctionEffect(llvm::StringRef Dotted);
 
+/// Whether the function \p Bare, one that returns no single tensor the
+/// model follows (a tuple: sort, topk, max(dim), ...; a Python bool:
+/// equal, allclose), runs kernels that read its tensor arguments on the
+/// current stream.
+bool readsTensorArguments(llvm::StringRef Bare);
+
 } // namespace streamsafe
 
 #endif // STREAMSAFE_LIB_MODEL_TORCHFUNCTIONS_H

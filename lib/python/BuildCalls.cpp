@@ -13,6 +13,7 @@
 #include "lib/model/Arguments.h"
 #include "lib/model/Naming.h"
 #include "lib/model/TensorMethods.h"
+#include "lib/model/TorchFunctions.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "lib/python/Collectives.h"
@@ -372,9 +373,12 @@ Value Builder::apiCall(TSNode N, int ApiInt, const std::string &Q,
   case PyApi::StreamContext:
   case PyApi::Graph:
   case PyApi::DeviceContext:
-  case PyApi::NotTensor:
   case PyApi::None:
     return unknownCall(A, true);
+  case PyApi::NotTensor:
+    // torch.sort(x), torch.topk(x, k): kernels that read x on the current
+    // stream; their tuple is not followed.
+    return codeNotSeen(N, A, readsTensorArguments(torchBareName(Q)));
   }
   return R;
 }

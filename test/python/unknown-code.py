@@ -65,3 +65,30 @@ def plan(module, indptr: torch.Tensor):
     return module.plan(indptr_host)
     # CHECK-NOTES: :[[@LINE-1]]:24: warning: the host reads tensor 'indptr_host' while a non_blocking copy into it on the caller's current stream may still be running; synchronize the stream or an event first [streamsafe-host-read-before-sync]
     # CHECK-NOTES: :[[@LINE-3]]:19: note: the non_blocking copy is enqueued on the caller's current stream here
+
+
+# Wrong: torch.sort reads x on the caller's stream while the side stream's
+# write into it may still be pending (its tuple of results is not followed,
+# its input is read all the same).
+def sort_too_early(x: torch.Tensor):
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        x.mul_(2)
+    values, order = torch.sort(x)
+    # CHECK-NOTES: :[[@LINE-1]]:32: warning: tensor 'x' is read on the caller's current stream while its write on pool stream 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-3]]:18: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+    # CHECK-NOTES: :[[@LINE-4]]:9: note: 'x' is written on pool stream 'side' here
+    # CHECK-NOTES: :[[@LINE-6]]:10: note: the current stream was set to pool stream 'side' here
+    return values, order
+
+
+# Right: the caller's stream waits for the side stream first.
+def sort_after_wait(x: torch.Tensor):
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        x.mul_(2)
+    torch.cuda.current_stream().wait_stream(side)
+    values, order = torch.sort(x)
+    return values, order
