@@ -8,6 +8,7 @@
 #include "lib/model/TensorMethods.h"
 #include "lib/model/Naming.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace streamsafe {
 
@@ -20,6 +21,9 @@ constexpr uint8_t Py = PyMethod;
 // A method in C++, a property in Python.
 constexpr uint8_t CppPyAttr = CppMethod | PyAttribute;
 
+// ATen's contiguous(), reshape() and flatten() return self or a view when
+// the strides allow, and a copy (an op that reads self) otherwise.
+constexpr bool MayCopy = true;
 constexpr const char *CppApi = "C++ API only (Python has no such method)";
 constexpr const char *PyApi = "Python API only (C++ has no such method)";
 constexpr const char *PyProperty =
@@ -63,13 +67,13 @@ const TensorMethodRow Rows[] = {
     {"expand_as", E::TensorView},
     {"as_strided", E::TensorView},
     {"t", E::TensorView},
-    {"reshape", E::TensorView},
-    {"reshape_as", E::TensorView},
+    {"reshape", E::TensorView, BothMethods, nullptr, MayCopy},
+    {"reshape_as", E::TensorView, BothMethods, nullptr, MayCopy},
     {"squeeze", E::TensorView},
     {"unsqueeze", E::TensorView},
-    {"flatten", E::TensorView},
+    {"flatten", E::TensorView, BothMethods, nullptr, MayCopy},
     {"unflatten", E::TensorView},
-    {"contiguous", E::TensorView},
+    {"contiguous", E::TensorView, BothMethods, nullptr, MayCopy},
     {"detach", E::TensorView},
     {"alias", E::TensorView, Cpp, CppApi},
     {"unfold", E::TensorView},
@@ -180,6 +184,7 @@ const TensorMethodRow Rows[] = {
 
 struct Index {
   llvm::StringMap<ApiEffect> Cpp, Python, Attribute;
+  llvm::StringSet<> MayCopy;
 };
 
 const Index &index() {
@@ -192,6 +197,8 @@ const Index &index() {
         I.Python.try_emplace(R.Name, R.Effect);
       if (R.Spellings & PyAttribute)
         I.Attribute.try_emplace(R.Name, R.Effect);
+      if (R.MayCopy)
+        I.MayCopy.insert(R.Name);
     }
     return I;
   }();
@@ -215,10 +222,7 @@ ApiEffect tensorAttributeEffect(llvm::StringRef Name) {
 }
 
 bool viewMayCopy(llvm::StringRef Name) {
-  // ATen's contiguous(), reshape() and flatten() return self or a view
-  // when the strides allow, and a copy (an op that reads self) otherwise.
-  return Name == "contiguous" || Name == "reshape" || Name == "reshape_as" ||
-         Name == "flatten";
+  return index().MayCopy.contains(Name);
 }
 
 } // namespace streamsafe

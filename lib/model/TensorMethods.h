@@ -32,6 +32,8 @@ struct TensorMethodRow {
   uint8_t Spellings = BothMethods;
   /// For a row spelled in one language only: why the other has none.
   const char *OneLanguage = nullptr;
+  /// A view that copies when the strides allow none (viewMayCopy).
+  bool MayCopy = false;
 };
 
 llvm::ArrayRef<TensorMethodRow> tensorMethodRows();

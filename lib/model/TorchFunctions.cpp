@@ -18,6 +18,10 @@ constexpr uint8_t Py = PyMethod;
 // it from the declaration.
 constexpr const char *Untyped =
     "Python only: C++ knows from the declaration that no tensor is returned";
+// Their results are tuples of new tensors (sort, topk, max(dim)) or a bool
+// the host reads (equal, allclose), which the model does not follow; their
+// inputs are read all the same.
+constexpr bool Reads = true;
 
 const TorchFunctionRow Rows[] = {
     // Factories: allocate a new tensor (on the CPU unless the options say
@@ -76,25 +80,26 @@ const TorchFunctionRow Rows[] = {
     {"tensor_split", E::AtenNoTensor, Py, Untyped},
     {"meshgrid", E::AtenNoTensor, Py, Untyped},
     {"broadcast_tensors", E::AtenNoTensor, Py, Untyped},
-    {"sort", E::AtenNoTensor, Py, Untyped},
-    {"topk", E::AtenNoTensor, Py, Untyped},
-    {"max", E::AtenNoTensor, Py, Untyped},
-    {"min", E::AtenNoTensor, Py, Untyped},
+    {"sort", E::AtenNoTensor, Py, Untyped, Reads},
+    {"topk", E::AtenNoTensor, Py, Untyped, Reads},
+    {"max", E::AtenNoTensor, Py, Untyped, Reads},
+    {"min", E::AtenNoTensor, Py, Untyped, Reads},
     {"autocast", E::AtenNoTensor, Py, Untyped},
     {"from_numpy", E::AtenNoTensor, Py, Untyped},
     {"as_tensor", E::AtenNoTensor, Py, Untyped},
     {"frombuffer", E::AtenNoTensor, Py, Untyped},
     {"set_printoptions", E::AtenNoTensor, Py, Untyped},
     {"get_device", E::AtenNoTensor, Py, Untyped},
-    {"is_nonzero", E::AtenNoTensor, Py, Untyped},
-    {"equal", E::AtenNoTensor, Py, Untyped},
-    {"allclose", E::AtenNoTensor, Py, Untyped},
+    {"is_nonzero", E::AtenNoTensor, Py, Untyped, Reads},
+    {"equal", E::AtenNoTensor, Py, Untyped, Reads},
+    {"allclose", E::AtenNoTensor, Py, Untyped, Reads},
     {"can_cast", E::AtenNoTensor, Py, Untyped},
     {"result_type", E::AtenNoTensor, Py, Untyped},
 };
 
 struct Index {
   llvm::StringMap<ApiEffect> Cpp, Python;
+  llvm::StringSet<> ReadsArguments;
 };
 
 const Index &index() {
@@ -105,6 +110,8 @@ const Index &index() {
         I.Cpp.try_emplace(R.Name, R.Effect);
       if (R.Spellings & PyMethod)
         I.Python.try_emplace(R.Name, R.Effect);
+      if (R.ReadsArguments)
+        I.ReadsArguments.insert(R.Name);
     }
     return I;
   }();
@@ -142,13 +149,7 @@ ApiEffect pythonTorchFunctionEffect(llvm::StringRef Q) {
 }
 
 bool readsTensorArguments(llvm::StringRef Bare) {
-  // Their results are tuples of new tensors (or a bool the host reads),
-  // which the model does not follow; their inputs are read all the same.
-  static const llvm::StringSet<> Reading = {
-      "sort",   "topk",   "max",      "min",       "kthvalue",
-      "mode",   "median", "aminmax",  "std_mean",  "var_mean",
-      "unique", "equal",  "allclose", "is_nonzero"};
-  return Reading.contains(Bare);
+  return index().ReadsArguments.contains(Bare);
 }
 
 } // namespace streamsafe

@@ -23,6 +23,9 @@ struct TorchFunctionRow {
   ApiEffect Effect;
   uint8_t Spellings = BothMethods; ///< CppMethod: at::, PyMethod: torch.
   const char *OneLanguage = nullptr;
+  /// A function that returns no single tensor but runs kernels that read
+  /// its tensor arguments (readsTensorArguments).
+  bool ReadsArguments = false;
 };
 
 llvm::ArrayRef<TorchFunctionRow> torchFunctionRows();
