@@ -285,6 +285,15 @@ const llvm::StringMap<TSNode> &HelperIndex::freshAttributes(TSNode Class) {
 }
 
 bool HelperIndex::setOnlyAtConstruction(TSNode Class, llvm::StringRef Name) {
+  // Asked at every branch on `self.attr`: once per class and attribute.
+  auto [Memo, New] = SetAtConstruction.try_emplace({Class.id, Name.str()});
+  if (!New)
+    return Memo->second;
+  return Memo->second = setOnlyAtConstructionUncached(Class, Name);
+}
+
+bool HelperIndex::setOnlyAtConstructionUncached(TSNode Class,
+                                                llvm::StringRef Name) {
   std::vector<TSNode> Family = family(Class);
   auto InFamily = [&](TSNode C) {
     return llvm::any_of(Family, [&](TSNode F) { return ts_node_eq(F, C); });

@@ -139,14 +139,8 @@ std::optional<Assumption> Builder::whenTrue(TSNode Cond) {
   }
   Key = (T->Truth ? "truth of " : "not None: ") + Key;
   auto [It, New] = Synthetic.try_emplace({Key, Owner}, NoVar);
-  if (New) {
-    Variable V;
-    V.Name = Key;
-    V.Class = VarClass::Other;
-    V.Synthetic = true;
-    IR->Vars.push_back(std::move(V));
-    It->second = IR->Vars.size() - 1;
-  }
+  if (New)
+    It->second = newSyntheticVar(Key, VarClass::Other);
   return Assumption{It->second, T->Holds};
 }
 

@@ -37,15 +37,18 @@ VarId Builder::varOf(llvm::StringRef Name) {
 
 VarId Builder::syntheticVar(const char *Name, VarClass C, TSNode Key) {
   auto [It, New] = Synthetic.try_emplace({Name, Key.id}, NoVar);
-  if (New) {
-    Variable V;
-    V.Name = Name;
-    V.Class = C;
-    V.Synthetic = true;
-    IR->Vars.push_back(std::move(V));
-    It->second = IR->Vars.size() - 1;
-  }
+  if (New)
+    It->second = newSyntheticVar(Name, C);
   return It->second;
+}
+
+VarId Builder::newSyntheticVar(std::string Name, VarClass C) {
+  Variable V;
+  V.Name = std::move(Name);
+  V.Class = C;
+  V.Synthetic = true;
+  IR->Vars.push_back(std::move(V));
+  return IR->Vars.size() - 1;
 }
 
 ObjectId Builder::objectOf(TSNode N) {

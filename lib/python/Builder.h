@@ -4,7 +4,7 @@
 // front-end-neutral fact IR (lib/ir/IR.h), the same facts the Clang front
 // end makes for the same program. Statements and control flow are in
 // BuildStatements.cpp, expressions and the torch API in
-// BuildExpressions.cpp and BuildCalls.cpp.
+// BuildExpressions.cpp, BuildCalls.cpp, TensorCalls.cpp and UnknownCode.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -211,7 +211,7 @@ private:
   /// `with torch.cuda.device(d):` makes device d current over the body.
   void enterDevice(TSNode Call, TSNode Body);
 
-  //===-- Calls (BuildCalls.cpp) ------------------------------------------===//
+  //===-- Calls (BuildCalls.cpp; TensorCalls.cpp; UnknownCode.cpp) -------===//
   struct Args {
     std::vector<TSNode> Positional;
     std::vector<std::pair<llvm::StringRef, TSNode>> Keywords;
@@ -237,11 +237,11 @@ private:
                      const Args &A);
   Value eventMethod(TSNode N, const Value &Self, llvm::StringRef Method,
                     const Args &A);
-  Value unknownCall(const Args &A, bool Escapes);
   /// A call of code the analysis does not see (another object's method, a
-  /// module, a def of a library): its tensor arguments are read on the
-  /// current stream there (\p Reads) and may be kept.
-  Value codeNotSeen(TSNode N, const Args &A, bool Reads);
+  /// module, a def of a library): its arguments are lowered, their tensors
+  /// read on the current stream there (\p Reads), and what they hold may be
+  /// kept there (\p Escapes).
+  Value unknownCall(const Args &A, bool Escapes, bool Reads = false);
   /// Whether \p Method is one a container uses only to keep what it is
   /// given (`append`, `put`, `update`).
   static bool onlyKeeps(llvm::StringRef Method);
@@ -440,6 +440,9 @@ private:
   //===-- Variables, objects, sites, facts --------------------------------===//
   VarId varOf(llvm::StringRef Name);
   VarId syntheticVar(const char *Name, VarClass C, TSNode Key);
+  /// A new variable of the IR that stands for no name of the code (never
+  /// named in messages).
+  VarId newSyntheticVar(std::string Name, VarClass C);
   ObjectId objectOf(TSNode N);
   SiteId site(SiteKind K, TSNode N);
   SiteId siteAt(SiteKind K, Position P, uint64_t Order);

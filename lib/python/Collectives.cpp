@@ -57,14 +57,8 @@ StreamRef Builder::groupStream(TSNode Group) {
                         ? std::string()
                         : F.text(unparen(Group)).str();
   auto [It, New] = Memo.Groups.try_emplace(Key, NoVar);
-  if (New) {
-    Variable V;
-    V.Name = Key;
-    V.Class = VarClass::Other;
-    V.Synthetic = true;
-    IR->Vars.push_back(std::move(V));
-    It->second = IR->Vars.size() - 1;
-  }
+  if (New)
+    It->second = newSyntheticVar(Key, VarClass::Other);
   return {StreamRef::Collective, It->second, It->second};
 }
 

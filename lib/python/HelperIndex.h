@@ -17,6 +17,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -144,6 +145,8 @@ private:
     AttributeGiven Given = AttributeGiven::Other;
   };
   const std::vector<AttributeWrite> &attributeWrites();
+  bool setOnlyAtConstructionUncached(TSNode Class, llvm::StringRef Name);
+  std::map<std::pair<const void *, std::string>, bool> SetAtConstruction;
   std::optional<std::vector<AttributeWrite>> AttributeWrites;
 
   /// The file's classes whose methods may run on an object of \p Class:

@@ -101,18 +101,10 @@ Builder::helperBody(TSNode Def, const Scope *Outer, const Instance *Self,
     }
   });
   std::string Name = F.text(field(Def, "name")).str() + "()";
-  auto Synthetic = [&](VarClass C) {
-    Variable V;
-    V.Name = Name;
-    V.Class = C;
-    V.Synthetic = true;
-    IR->Vars.push_back(std::move(V));
-    return VarId(IR->Vars.size() - 1);
-  };
   if (Tensor && !Stream && !Part)
-    P.ReturnTensor = Synthetic(VarClass::Tensor);
+    P.ReturnTensor = newSyntheticVar(Name, VarClass::Tensor);
   if (Stream && !Tensor && !Part)
-    P.ReturnStream = Synthetic(VarClass::Stream);
+    P.ReturnStream = newSyntheticVar(Name, VarClass::Stream);
   Runs.queueHelper(P);
   Made = P.Id;
   return P.Id;

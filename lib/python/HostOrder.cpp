@@ -24,14 +24,8 @@ VarId Builder::channelVar(TSNode Object) {
   std::string Text = F.text(Object).str();
   const Scope *Owner =
       is(Object, "identifier") ? St->S->owner(F.text(Object)) : nullptr;
-  return Threads.channel(Owner, Text, [&] {
-    Variable V;
-    V.Name = Text;
-    V.Class = VarClass::Other;
-    V.Synthetic = true;
-    IR->Vars.push_back(std::move(V));
-    return VarId(IR->Vars.size() - 1);
-  });
+  return Threads.channel(
+      Owner, Text, [&] { return newSyntheticVar(Text, VarClass::Other); });
 }
 
 void Builder::hostOrder(ApiEffect E, VarId Channel, TSNode At) {

@@ -189,6 +189,10 @@ llvm::StringRef plainString(TSNode N, const SourceFile &F) {
   return T.drop_front().drop_back();
 }
 
+bool literalTrue(const SourceFile &F, TSNode N) {
+  return is(N, "true") || (!ts_node_is_null(N) && F.text(N) == "True");
+}
+
 TSNode unparen(TSNode N) {
   while (is(N, "parenthesized_expression")) {
     std::vector<TSNode> C = children(N);

@@ -113,6 +113,8 @@ TSNode lastToken(TSNode N);
 Position endOf(TSNode N);
 /// Strips parentheses.
 TSNode unparen(TSNode N);
+/// True for the literal True.
+bool literalTrue(const SourceFile &F, TSNode N);
 /// The text of a plain one-line string literal (`"x"`, `'x'`: x); null for
 /// any other node.
 llvm::StringRef plainString(TSNode N, const SourceFile &F);

@@ -1,0 +1,122 @@
+//===--- UnknownCode.cpp - Python calls of code the analysis does not see ===//
+//
+// A call that is no stream API, no tensor method and no helper the analysis
+// runs in place is code it does not see: its tensor arguments are read on
+// the current stream there (docs/python.md, "Code the analysis does not
+// see"), what it is given may be kept, and a wait or a blocking copy of a
+// value not followed is taken to order what it may order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/model/Arguments.h"
+#include "lib/model/TensorMethods.h"
+#include "lib/python/Api.h"
+#include "lib/python/Builder.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace streamsafe::py {
+
+bool Builder::blockingCopyOfUnknown(llvm::StringRef Method, const Args &A) {
+  ApiEffect E = py::tensorMethod(Method);
+  if (E == ApiEffect::TensorHostRead || E == ApiEffect::TensorToHost)
+    return A.Positional.empty() && A.Keywords.empty();
+  if (E != ApiEffect::TensorTo)
+    return false;
+  // Blocking only when non_blocking is absent or the literal False (a
+  // variable may be True).
+  TSNode NB = nonBlockingArg(A, Method == "to" ? 1 : 0);
+  if (!ts_node_is_null(NB) && !is(NB, "false") && F.text(NB) != "False")
+    return false;
+  if (Method != "to")
+    return true;
+  // to(torch.float16), to(dtype=...): no device, no copy between them.
+  TSNode Dev = A.get(0, arguments::Device);
+  return !ts_node_is_null(Dev) &&
+         !(device(Dev).empty() && I.qualify(Dev).rfind("torch.", 0) == 0);
+}
+
+bool Builder::namesClass(TSNode Fn) {
+  // `dist.P2POp(dist.isend, t, peer)`, `Bucket(t)`: by Python's naming
+  // convention a CapWords name is a class, whose constructor keeps what it
+  // is given (a module's forward runs when the object is called).
+  Fn = unparen(Fn);
+  TSNode Last = is(Fn, "attribute") ? field(Fn, "attribute") : Fn;
+  if (!is(Last, "identifier"))
+    return false;
+  llvm::StringRef Name = F.text(Last).ltrim('_');
+  return !Name.empty() && llvm::isUpper(Name.front()) &&
+         llvm::any_of(Name, [](char C) { return llvm::isLower(C); });
+}
+
+bool Builder::onlyKeeps(llvm::StringRef Method) {
+  static const llvm::StringSet<> Keeping = {"append",
+                                            "extend",
+                                            "insert",
+                                            "add",
+                                            "appendleft",
+                                            "extendleft",
+                                            "put",
+                                            "put_nowait",
+                                            "update",
+                                            "setdefault",
+                                            "push",
+                                            "discard",
+                                            "remove",
+                                            "register_buffer",
+                                            "register_parameter"};
+  return Keeping.contains(Method);
+}
+
+bool Builder::unknownWait(TSNode N, llvm::StringRef Method, const Args &A) {
+  if (Method == "wait" && A.Positional.size() <= 1 && A.Keywords.size() <= 1 &&
+      A.Positional.size() + A.Keywords.size() <= 1) {
+    TSNode Arg = A.get(0, "stream");
+    if (!A.Keywords.empty() && ts_node_is_null(A.keyword("stream")))
+      return false;
+    Value On = ts_node_is_null(Arg) ? Value() : expr(Arg);
+    StreamRef W = ts_node_is_null(Arg)           ? StreamRef::current()
+                  : On.Class == VarClass::Stream ? On.Stream
+                                                 : StreamRef::unknown();
+    emit(site(SiteKind::Other, N), fact::EventWait{NoVar, W, false});
+    return true;
+  }
+  if (Method == "synchronize" && A.Positional.empty() && A.Keywords.empty()) {
+    fact::StreamSync Wait;
+    Wait.Stream = StreamRef::unknown();
+    Wait.MayNotHappen = true;
+    emit(site(SiteKind::Other, N), Wait);
+    return true;
+  }
+  return false;
+}
+
+Value Builder::unknownCall(const Args &A, bool Escapes, bool Reads) {
+  // Code the analysis does not see that is handed a tensor computes with it
+  // on the current stream (a module's forward, an extension, a CPU op that
+  // reads a host tensor now), as the C++ front end's unknown callee
+  // (lib/frontend/LowerOtherCalls.cpp); and it may keep it.
+  auto Argument = [&](TSNode P) {
+    Value V = expr(P);
+    if (Reads) {
+      access(false, V, P);
+      for (const TensorRef &T : elements(V)) {
+        Value E;
+        E.Class = VarClass::Tensor;
+        E.Tensor = T;
+        access(false, E, P);
+      }
+    }
+    if (Escapes) {
+      escape(V, P);
+      escapeCallable(P); // `pool.run(task)`: task may run there
+    }
+  };
+  for (TSNode P : A.Positional)
+    Argument(P);
+  for (const auto &[K, P] : A.Keywords)
+    Argument(P);
+  return Value();
+}
+
+} // namespace streamsafe::py
