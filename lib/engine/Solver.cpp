@@ -126,6 +126,8 @@ public:
     StreamState Exit = solveBody(0, T.entryState(), &ExitPaths);
     if (R.State == SolverResult::BudgetExceeded)
       return;
+    if (!IR.Fields.empty())
+      R.FieldsLeft = T.fieldsLeft(Exit);
     if (IR.MayLeaveStreamSet || !Exit.Reachable)
       return;
     // Report each unrestored set once, at the first path out that keeps it.

@@ -14,6 +14,7 @@
 #include "lib/ir/Findings.h"
 #include "lib/ir/IR.h"
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 namespace streamsafe {
@@ -29,6 +30,25 @@ struct SolverLimits {
   bool Dump = false;
 };
 
+/// A write left in flight in a field (Function::Fields) on a path out of
+/// the function: what the next method of the object starts from.
+struct LeftWrite {
+  VarId Field = NoVar;
+  SiteId Site = NoSite;
+  SiteId Exit = NoSite;
+  /// As CarriedWrite: NoVar and !OnOther, the caller's current stream; a
+  /// persistent stream variable (a field stream); OnOther, another stream
+  /// of this function's.
+  VarId Stream = NoVar;
+  bool OnOther = false;
+  bool Allocation = false;
+  bool VisibleToEntry = false;
+  bool operator<(const LeftWrite &O) const {
+    return std::tie(Field, Site, Stream, OnOther) <
+           std::tie(O.Field, O.Site, O.Stream, O.OnOther);
+  }
+};
+
 struct SolverResult {
   enum Status { Analysed, BudgetExceeded };
   Status State = Analysed;
@@ -37,6 +57,9 @@ struct SolverResult {
   unsigned BlockVisits = 0;
   unsigned NestedVisits = 0; ///< visits spent in callable bodies
   uint64_t StateWork = 0;    ///< see SolverLimits::MaxStateWork
+  /// Per field of Function::Fields, the writes a normal path out leaves
+  /// in flight (sorted, one per field, site and stream).
+  std::vector<LeftWrite> FieldsLeft;
 };
 
 /// Solves \p IR and returns its findings.

@@ -12,6 +12,7 @@
 #ifndef STREAMSAFE_LIB_ENGINE_TRANSFER_H
 #define STREAMSAFE_LIB_ENGINE_TRANSFER_H
 
+#include "lib/engine/Solver.h"
 #include "lib/engine/StreamState.h"
 #include "lib/engine/StreamTable.h"
 #include "lib/ir/IR.h"
@@ -60,6 +61,9 @@ public:
   /// The state at function entry: the caller's current stream, tensor
   /// parameters ready on it.
   StreamState entryState();
+  /// What a normal exit \p Exit leaves in flight in the object's fields
+  /// (TransferFields.cpp).
+  std::vector<LeftWrite> fieldsLeft(const StreamState &Exit) const;
   /// Applies \p F to \p S.
   void apply(const Fact &F, StreamState &S);
   /// Drops storages no variable refers to any more (temporaries).
@@ -105,6 +109,8 @@ public:
   void dump(const Fact &F, const StreamState &S, llvm::raw_ostream &OS) const;
 
 private:
+  /// Binds the object's fields to what other methods left in them.
+  void bindFields(StreamState &S);
   // One method per fact kind.
   void apply(const Fact &F, const fact::SetCurrent &X, StreamState &S);
   void apply(const Fact &F, const fact::GuardEnter &X, StreamState &S);

@@ -87,6 +87,7 @@ StreamState Transfer::entryState() {
       S.StreamVars[P] = Id;
     }
   }
+  bindFields(S);
   return S;
 }
 

@@ -401,6 +401,31 @@ struct Body {
   unsigned Exit = 0;
 };
 
+/// A write a method of the object's class left in flight in one of its
+/// fields when it returned: the state another method starts from
+/// (docs/design.md, "Object fields across methods").
+struct CarriedWrite {
+  SiteId Site = NoSite; ///< the write, in the other method
+  SiteId Exit = NoSite; ///< where that method returned with it in flight
+  /// The stream it runs on: NoVar and !OnOther, the caller's current stream
+  /// at entry; a field stream of this function (a persistent stream
+  /// variable); OnOther, a stream of that method's own, which no name here
+  /// reaches (a fresh stream, one per carried write).
+  VarId Stream = NoVar;
+  bool OnOther = false;
+  bool Allocation = false;
+  /// The caller's current stream was made to wait for it before the
+  /// method returned.
+  bool VisibleToEntry = false;
+};
+
+/// A tensor field of the object a method runs on (`self.buf`), followed
+/// as a persistent variable, and what the class's methods leave in it.
+struct ObjectField {
+  VarId Var = NoVar;
+  std::vector<CarriedWrite> Carried;
+};
+
 /// A function as the solver sees it.
 struct Function {
   std::string Name;
@@ -414,6 +439,10 @@ struct Function {
   std::vector<SiteId> ParamSites;
   SiteTable Sites;
   SiteId EntrySite = NoSite;
+  /// The tensor fields of the object a method runs on: bound at entry to
+  /// what the other methods leave in them; the solver reports what this
+  /// one leaves (SolverResult::FieldsLeft).
+  std::vector<ObjectField> Fields;
   /// Leaving a stream set is this function's job (a documented stream
   /// binder, a lambda, a guard class's own method).
   bool MayLeaveStreamSet = false;

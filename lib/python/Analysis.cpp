@@ -1,9 +1,11 @@
 //===--- Analysis.cpp - A Python file, analysed ---------------------------===//
 
 #include "lib/python/Analysis.h"
+#include "lib/engine/Solver.h"
 #include "lib/python/Builder.h"
 #include "lib/report/CheckNames.h"
 #include "lib/report/Wording.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <set>
@@ -28,8 +30,18 @@ public:
 
   FileResult run() {
     auto Module = makeScope(F.root(), Scope::Module, nullptr, F, I);
-    analyse(*Module, "<module>");
+    Runs.push_back(analyse(*Module, "<module>", nullptr));
     defsIn(F.root(), *Module);
+    carryFields();
+    for (ScopeRun &Run : Runs) {
+      if (Run.Skipped)
+        Result.Skipped.push_back(Run.Name + " (line " +
+                                 std::to_string(start(Run.S->Node).Line) + ")");
+      for (size_t K = 0; K < Run.Findings.size(); ++K) {
+        Result.Findings.push_back(std::move(Run.Findings[K]));
+        ThroughCall.push_back(Run.ThroughCall[K]);
+      }
+    }
     // Source order; a body analysed twice (a thread target, on its own and
     // where it is spawned) reports once.
     std::vector<size_t> Order(Result.Findings.size());
@@ -72,8 +84,11 @@ private:
     for (TSNode C : children(N)) {
       if (is(C, "function_definition")) {
         auto S = makeScope(C, Scope::Def, &Enclosing, F, I);
-        analyse(*S, F.text(field(C, "name")).str());
-        defsIn(field(C, "body"), *S);
+        const Scope &Own = *S;
+        ScopeRun Run = analyse(Own, F.text(field(C, "name")).str(), nullptr);
+        Run.Owned = std::move(S);
+        Runs.push_back(std::move(Run));
+        defsIn(field(C, "body"), Own);
         continue;
       }
       if (is(C, "lambda"))
@@ -82,9 +97,60 @@ private:
     }
   }
 
-  void analyse(const Scope &S, std::string Name) {
-    ++Result.Scopes;
+  /// One scope's analysis: its findings, and what it leaves in the
+  /// fields of the object it runs on.
+  struct ScopeRun {
+    const Scope *S = nullptr;
+    std::unique_ptr<Scope> Owned;
+    std::string Name;
+    bool Skipped = false;
+    std::vector<std::vector<Diagnostic>> Findings;
+    std::vector<bool> ThroughCall;
+    /// Its object's tensor fields (attribute names), and what it leaves
+    /// in flight in them.
+    std::vector<std::string> Fields;
+    std::vector<std::pair<std::string, FieldCarry>> Left;
+  };
+
+  /// A method starts from what its class's methods leave in its object's
+  /// fields (docs/python.md, "Objects across methods"): each method was
+  /// analysed on its own; one whose fields another method (or an earlier
+  /// call of itself) leaves in flight is analysed again from that state.
+  void carryFields() {
+    llvm::DenseMap<const void *, FieldCarries> ByClass;
+    for (const ScopeRun &Run : Runs) {
+      if (Run.Left.empty())
+        continue;
+      for (TSNode C : X.family(classOf(Run.S->Node)))
+        for (const auto &[Attr, Carry] : Run.Left)
+          ByClass[C.id][Attr].push_back(Carry);
+    }
+    if (ByClass.empty())
+      return;
+    for (ScopeRun &Run : Runs) {
+      if (Run.Fields.empty())
+        continue;
+      auto It = ByClass.find(classOf(Run.S->Node).id);
+      if (It == ByClass.end() ||
+          llvm::none_of(Run.Fields, [&](const std::string &A) {
+            return It->second.count(A);
+          }))
+        continue;
+      ScopeRun Again = analyse(*Run.S, Run.Name, &It->second);
+      Again.Owned = std::move(Run.Owned);
+      Run = std::move(Again);
+    }
+  }
+
+  ScopeRun analyse(const Scope &S, std::string Name,
+                   const FieldCarries *Carries) {
+    ScopeRun Run;
+    Run.S = &S;
+    Run.Name = Name;
+    if (!Carries)
+      ++Result.Scopes;
     Builder B(F, I, X, Opts.SideStreamParameters, Modules);
+    B.carry(Carries);
     LoweredFunction L = B.build(S, Name);
     SolverLimits Limits = Opts.Limits;
     Limits.Dump = !Opts.DumpFunction.empty() && Opts.DumpFunction == Name;
@@ -92,10 +158,10 @@ private:
       llvm::errs() << "streamsafe-py: facts and states of " << Name << "\n";
     SolverResult R = solve(*L.IR, Limits);
     if (R.State == SolverResult::BudgetExceeded) {
-      Result.Skipped.push_back(Name + " (line " +
-                               std::to_string(start(S.Node).Line) + ")");
-      return;
+      Run.Skipped = true;
+      return Run;
     }
+    readFields(L, R, Run);
     report::Vocabulary V;
     V.IR = L.IR.get();
     V.FunctionName = Name;
@@ -124,17 +190,51 @@ private:
         D.push_back(std::move(X));
       }
       if (!D.empty()) {
-        Result.Findings.push_back(std::move(D));
+        Run.Findings.push_back(std::move(D));
         // In a helper run in place, at the helper's line, with its other
         // site (if it has one: an unrestored set has none) in the helper
         // too: what the helper's own analysis finds.
         unsigned Scope = L.IR->Sites[Fd.site()].Scope;
         SiteId Paired = pairedSite(Fd);
-        ThroughCall.push_back(
+        Run.ThroughCall.push_back(
             Scope != 0 &&
             (Paired == NoSite ||
              (Fd.CallSite != NoSite && Scope == L.IR->Sites[Paired].Scope)));
       }
+    }
+    return Run;
+  }
+
+  /// The fields of the object \p L runs on, and what \p R says it leaves
+  /// in them, by attribute name.
+  static void readFields(const LoweredFunction &L, const SolverResult &R,
+                         ScopeRun &Run) {
+    const Function &IR = *L.IR;
+    auto Attribute = [&](VarId V) {
+      llvm::StringRef Name = IR.var(V).Name;
+      return Name.consume_front("self.") ? Name.str() : std::string();
+    };
+    for (const ObjectField &Field : IR.Fields)
+      Run.Fields.push_back(Attribute(Field.Var));
+    for (const LeftWrite &W : R.FieldsLeft) {
+      const Site &At = IR.Sites[W.Site];
+      if (At.Scope != 0 && L.ScopeFiles.count(At.Scope))
+        continue; // a helper's line in another file
+      FieldCarry C;
+      C.Write = At;
+      C.Exit = IR.Sites[W.Exit];
+      C.Method = IR.Name;
+      if (W.Stream != NoVar) {
+        C.Stream = Attribute(W.Stream);
+        if (C.Stream.empty())
+          continue;
+      }
+      C.OnOther = W.OnOther;
+      C.Allocation = W.Allocation;
+      C.VisibleToEntry = W.VisibleToEntry;
+      std::string Field = Attribute(W.Field);
+      if (!Field.empty())
+        Run.Left.emplace_back(Field, C);
     }
   }
 
@@ -145,6 +245,8 @@ private:
   std::unique_ptr<ModuleCache> OwnModules;
   ModuleCache *Modules = nullptr;
   FileResult Result;
+  /// Each scope's analysis, the module's first, then the defs in order.
+  std::vector<ScopeRun> Runs;
   /// Per finding: found inside a helper reached through a call.
   std::vector<bool> ThroughCall;
 };

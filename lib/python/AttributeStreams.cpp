@@ -380,6 +380,37 @@ void Builder::followSelf(const Scope &S) {
       emit(IR->EntrySite, fact::BindEvent{Var, false});
   }
   St->Self = &O;
+  // Its tensor fields start from what the class's methods leave in them
+  // (engine/TransferFields.cpp); the engine reports what this one leaves.
+  for (const auto &E : Attrs) {
+    if (*E.second != VarClass::Tensor)
+      continue;
+    ObjectField Field;
+    Field.Var = O.Attrs[E.getKey()];
+    auto C =
+        Carries ? Carries->find(E.getKey()) : FieldCarries::const_iterator();
+    if (Carries && C != Carries->end())
+      for (const FieldCarry &Carry : C->second) {
+        CarriedWrite W;
+        if (!Carry.Stream.empty()) {
+          auto Held = O.Attrs.find(Carry.Stream);
+          if (Held == O.Attrs.end() || !IR->var(Held->second).Persistent ||
+              IR->var(Held->second).Class != VarClass::Stream)
+            continue; // a stream this method does not hold as it did
+          W.Stream = Held->second;
+        }
+        Site Write = Carry.Write, Exit = Carry.Exit;
+        Write.Scope = Exit.Scope = 0;
+        W.Site = IR->Sites.add(Write);
+        W.Exit = IR->Sites.add(Exit);
+        Out->Callees[W.Exit] = Carry.Method;
+        W.OnOther = Carry.OnOther;
+        W.Allocation = Carry.Allocation;
+        W.VisibleToEntry = Carry.VisibleToEntry;
+        Field.Carried.push_back(W);
+      }
+    IR->Fields.push_back(std::move(Field));
+  }
 }
 
 void Builder::proveGlobal(llvm::StringRef Name, const Scope &Module,

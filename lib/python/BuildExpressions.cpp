@@ -287,6 +287,11 @@ Value Builder::expr(TSNode N) {
   }
   if (T == "binary_operator")
     return binary(N, {field(N, "left"), field(N, "right")});
+  if (T == "comparison_operator" && identityComparison(F, N)) {
+    for (TSNode C : children(N))
+      expr(C);
+    return Value(); // a host bool: no tensor op runs
+  }
   if (T == "comparison_operator")
     return binary(N, children(N));
   if (T == "unary_operator")

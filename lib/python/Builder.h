@@ -50,6 +50,20 @@ inline Position unpackLoc(uint64_t L) {
   return {unsigned(L >> 32), unsigned(L & 0xffffffffu)};
 }
 
+/// What one method left in flight in a tensor field of its object, as the
+/// other methods of its class start from it (Analysis.cpp gathers them
+/// from each method's analysis; followSelf binds them).
+struct FieldCarry {
+  Site Write, Exit; ///< in the method that left it (this file)
+  std::string Method;
+  /// The field stream it runs on (`copy_stream`; "": the caller's current
+  /// stream, or OnOther: a stream of that method's own).
+  std::string Stream;
+  bool OnOther = false, Allocation = false, VisibleToEntry = false;
+};
+/// By attribute name.
+using FieldCarries = llvm::StringMap<std::vector<FieldCarry>>;
+
 class Builder {
 public:
   /// \p X: what the file defines (shared by the file's scopes).
@@ -64,6 +78,9 @@ public:
 
   /// Lowers \p S (its Node is the module or a function_definition).
   LoweredFunction build(const Scope &S, std::string Name);
+  /// A method lowered after this starts from what \p C says its class's
+  /// methods leave in its object's tensor fields.
+  void carry(const FieldCarries *C) { Carries = C; }
 
 private:
   /// Where a jump out of a statement must pass.
@@ -453,6 +470,9 @@ private:
   const SourceFile &F;
   const Imports &I;
   HelperIndex *X;
+  /// What the methods of the analysed method's class leave in its fields
+  /// (null: nothing known yet).
+  const FieldCarries *Carries = nullptr;
   bool SideStreamParameters = true;
   ModuleCache *Modules = nullptr;
   Function *IR = nullptr;

@@ -108,6 +108,9 @@ Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
     return VarClass::Other;
   }
   if (T == "attribute") {
+    if (L.Attribute)
+      if (std::optional<Cls> Known = L.Attribute(N))
+        return *Known;
     Cls Recv = exprClass(field(N, "object"), L, F, I);
     if (!Recv)
       return std::nullopt;
@@ -128,6 +131,8 @@ Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
       return elementClass(field(N, "value"), -1, L, F, I);
     return VarClass::Other;
   }
+  if (T == "comparison_operator" && identityComparison(F, N))
+    return VarClass::Other;
   if (T == "binary_operator" || T == "comparison_operator") {
     // An operator with a tensor operand gives a tensor (a scalar operand
     // is broadcast).
@@ -245,7 +250,14 @@ using namespace infer;
 
 VarClass classOfExpr(TSNode Expr, const Scope &S, const SourceFile &F,
                      const Imports &I) {
+  return scopedClass(Expr, S, F, I, nullptr).value_or(VarClass::Other);
+}
+
+Cls scopedClass(TSNode Expr, const Scope &S, const SourceFile &F,
+                const Imports &I,
+                std::function<std::optional<Cls>(TSNode)> Attribute) {
   Lookup L;
+  L.Attribute = std::move(Attribute);
   L.Name = [&S](llvm::StringRef Name) -> Cls {
     return Name.ends_with("()") ? S.returnClass(Name.drop_back(2))
                                 : S.classOf(Name);
@@ -255,7 +267,7 @@ VarClass classOfExpr(TSNode Expr, const Scope &S, const SourceFile &F,
     return O && O->TensorLists.contains(Name) ? Cls(VarClass::Tensor)
                                               : Cls(VarClass::Other);
   };
-  return exprClass(Expr, L, F, I).value_or(VarClass::Other);
+  return exprClass(Expr, L, F, I);
 }
 
 TSNode pieceListBase(TSNode Call, const SourceFile &F, const Imports &I,

@@ -27,6 +27,9 @@ struct Lookup {
   std::function<Cls(llvm::StringRef)> List = [](llvm::StringRef) {
     return Cls(VarClass::Other);
   };
+  /// What an attribute (`self.buf`) holds, when the caller knows
+  /// (nothing: not known; the attribute is then another object's field).
+  std::function<std::optional<Cls>(TSNode)> Attribute;
   Cls operator()(llvm::StringRef N) const { return Name(N); }
 };
 
@@ -50,5 +53,14 @@ Cls elementClass(TSNode C, int Index, const Lookup &L, const SourceFile &F,
                  const Imports &I);
 
 } // namespace streamsafe::py::infer
+
+namespace streamsafe::py {
+struct Scope;
+/// The class of \p Expr in \p S, as classOfExpr, with the attributes
+/// \p Attribute knows (unset: what it reads is not known yet).
+infer::Cls
+scopedClass(TSNode Expr, const Scope &S, const SourceFile &F, const Imports &I,
+            std::function<std::optional<infer::Cls>(TSNode)> Attribute);
+} // namespace streamsafe::py
 
 #endif // STREAMSAFE_LIB_PYTHON_EXPRCLASSES_H

@@ -10,6 +10,7 @@
 #include "lib/model/Arguments.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
+#include "lib/python/ExprClasses.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
@@ -36,6 +37,17 @@ bool decorated(TSNode Def) {
 }
 
 /// The class a def is a method of (null: none).
+bool baseless(TSNode Class, const SourceFile &F) {
+  TSNode Bases = field(Class, "superclasses");
+  if (ts_node_is_null(Bases))
+    return true;
+  for (TSNode B : children(Bases))
+    if (!is(B, "keyword_argument") &&
+        !(is(B, "identifier") && F.text(B) == "object"))
+      return false;
+  return true;
+}
+
 TSNode classOf(TSNode Def) {
   TSNode P = ts_node_parent(Def);
   if (is(P, "decorated_definition"))
@@ -97,38 +109,58 @@ static llvm::StringMap<VarClass> scanAttributes(TSNode Class,
                                                 const Scope &Module,
                                                 const SourceFile &F,
                                                 const Imports &I) {
-  llvm::StringMap<std::optional<VarClass>> Seen;
-  for (TSNode M : methodsWithSelf(Class, F)) {
-    std::vector<std::string> Params = paramNames(M, F);
-    auto S = makeScope(M, Scope::Def, &Module, F, I);
-    ownCode(field(M, "body"), [&](TSNode X) {
-      bool Assign = is(X, "assignment");
-      if (!Assign && !is(X, "augmented_assignment"))
-        return;
-      std::vector<TSNode> Targets{unparen(field(X, "left"))};
-      if (is(Targets[0], "pattern_list") || is(Targets[0], "tuple_pattern"))
-        Targets = children(Targets[0]);
-      for (TSNode T : Targets) {
-        if (!is(T, "attribute") || F.text(field(T, "object")) != Params[0])
-          continue;
-        // `self.x = None` says nothing of the class x holds otherwise.
-        TSNode Value = Assign && Targets.size() == 1
-                           ? withoutNone(field(X, "right"))
-                           : field(X, "right");
-        if (Assign && Targets.size() == 1 && ts_node_is_null(Value))
-          continue;
-        VarClass C = Assign && Targets.size() == 1
-                         ? classOfExpr(Value, *S, F, I)
-                         : VarClass::Other;
-        auto &Slot = Seen[F.text(field(T, "attribute"))];
-        Slot = !Slot || *Slot == C ? C : VarClass::Other;
-      }
-    });
+  // Two passes: `self.x = self.x.pin_memory()` (or `self.y = self.x + 1`)
+  // holds what the first pass found x holds; a value not known yet says
+  // nothing.
+  llvm::StringMap<infer::Cls> Before;
+  llvm::StringMap<infer::Cls> Seen;
+  std::vector<std::pair<TSNode, std::unique_ptr<Scope>>> Methods;
+  for (TSNode M : methodsWithSelf(Class, F))
+    Methods.emplace_back(M, makeScope(M, Scope::Def, &Module, F, I));
+  for (int Pass = 0; Pass < 2; ++Pass) {
+    Seen.clear();
+    for (const auto &Method : Methods) {
+      TSNode M = Method.first;
+      const Scope *S = Method.second.get();
+      std::string Self = paramNames(M, F)[0];
+      auto Attribute = [&](TSNode A) -> std::optional<infer::Cls> {
+        TSNode O = unparen(field(A, "object"));
+        if (!is(O, "identifier") || F.text(O) != Self)
+          return std::nullopt;
+        auto It = Before.find(F.text(field(A, "attribute")));
+        return It == Before.end() ? infer::Cls() : It->second;
+      };
+      ownCode(field(M, "body"), [&](TSNode X) {
+        bool Assign = is(X, "assignment");
+        if (!Assign && !is(X, "augmented_assignment"))
+          return;
+        std::vector<TSNode> Targets{unparen(field(X, "left"))};
+        if (is(Targets[0], "pattern_list") || is(Targets[0], "tuple_pattern"))
+          Targets = children(Targets[0]);
+        for (TSNode T : Targets) {
+          if (!is(T, "attribute") || F.text(field(T, "object")) != Self)
+            continue;
+          // `self.x = None` says nothing of the class x holds otherwise.
+          TSNode Value = Assign && Targets.size() == 1
+                             ? withoutNone(field(X, "right"))
+                             : field(X, "right");
+          if (Assign && Targets.size() == 1 && ts_node_is_null(Value))
+            continue;
+          infer::Cls C = Assign && Targets.size() == 1
+                             ? scopedClass(Value, *S, F, I, Attribute)
+                             : infer::Cls(VarClass::Other);
+          infer::Cls &Slot = Seen[F.text(field(T, "attribute"))];
+          Slot = infer::join(Slot, C);
+        }
+      });
+    }
+    Before = Seen;
   }
   llvm::StringMap<VarClass> Out;
   for (const auto &E : Seen)
-    if (*E.second == VarClass::Stream || *E.second == VarClass::Event ||
-        *E.second == VarClass::Tensor)
+    if (E.second &&
+        (*E.second == VarClass::Stream || *E.second == VarClass::Event ||
+         *E.second == VarClass::Tensor))
       Out[E.getKey()] = *E.second;
   return Out;
 }

@@ -36,6 +36,10 @@ std::vector<std::string> paramNames(TSNode Def, const SourceFile &F);
 bool decorated(TSNode Def);
 /// The class a def is a method of (null: none).
 TSNode classOf(TSNode Def);
+/// Whether \p Class has no base that may define its methods: no
+/// superclass list, `(object)`, or keywords only (`metaclass=Singleton`: a
+/// metaclass decides which object a call gives, not what its methods do).
+bool baseless(TSNode Class, const SourceFile &F);
 /// The undecorated method \p Name defined in \p Class's body (null: none).
 TSNode methodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F);
 /// The defs of \p Class's body (decorated ones too) that take a first
@@ -87,6 +91,9 @@ public:
   /// \p Class and its bases defined in the file, nearest first (the classes
   /// whose methods run on its objects as far as the file says).
   std::vector<TSNode> lineage(TSNode Class) const;
+  /// The file's classes whose methods may run on an object of \p Class:
+  /// its lineage, the classes derived from it and their lineages.
+  std::vector<TSNode> family(TSNode Class) const;
   /// The attributes of \p Class's objects that only ever hold fresh streams
   /// (AttributeStreams.cpp): each with the `self.x` target of the
   /// assignment that creates one (in __init__ when it does).
@@ -149,9 +156,6 @@ private:
   std::map<std::pair<const void *, std::string>, bool> SetAtConstruction;
   std::optional<std::vector<AttributeWrite>> AttributeWrites;
 
-  /// The file's classes whose methods may run on an object of \p Class:
-  /// its lineage, the classes derived from it and their lineages.
-  std::vector<TSNode> family(TSNode Class) const;
   /// Module-level class of a base in a superclass list (null: none).
   TSNode baseClass(TSNode Base) const;
 

@@ -23,8 +23,7 @@ bool Builder::enterObject(TSNode Call, TSNode Body) {
   if (Owner && Owner->K != Scope::Module)
     return false;
   TSNode Class = X->moduleClass(F.text(Fn));
-  if (ts_node_is_null(Class) ||
-      !ts_node_is_null(field(Class, "superclasses")) || decorated(Class))
+  if (ts_node_is_null(Class) || !baseless(Class, F) || decorated(Class))
     return false;
   TSNode Init = methodOf(Class, "__init__", F);
   TSNode Enter = methodOf(Class, "__enter__", F);
@@ -179,20 +178,26 @@ bool Builder::enterGenerator(TSNode Call, TSNode Body) {
 }
 
 const Instance *Builder::newObject(TSNode Call, TSNode Class) {
-  if (!ts_node_is_null(field(Class, "superclasses")) || decorated(Class))
+  if (!baseless(Class, F) || decorated(Class))
     return nullptr; // its methods may be a base class's
+  // A class of another module: what its module's index says of it.
+  const ProjectModule *Home =
+      Modules && !F.owns(Class) ? Modules->moduleOf(Class) : nullptr;
+  if (!F.owns(Class) && !Home)
+    return nullptr;
+  HelperIndex *CX = Home ? Home->X.get() : X;
+  const Scope *Module = Home ? Home->S.get() : St->S->ModuleScope;
   // Followed when one of its methods uses streams.
   bool Streams = false;
   for (TSNode M : children(field(Class, "body")))
-    Streams |= is(M, "function_definition") && X->usesStreams(M);
+    Streams |= is(M, "function_definition") && CX->usesStreams(M);
   if (!Streams)
     return nullptr;
   Instance &O = Objs.make(Class);
-  const Scope *Module = St->S->ModuleScope;
   // Its attributes, unknown until its methods bind them; bound here so
   // that what each method binds stays for the next one.
   SiteId At = site(SiteKind::Other, Call);
-  for (const auto &E : X->attributeClasses(Class, *Module)) {
+  for (const auto &E : CX->attributeClasses(Class, *Module)) {
     Variable V;
     V.Name = "self." + E.getKey().str();
     V.Class = E.second;

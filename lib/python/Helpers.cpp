@@ -235,6 +235,20 @@ bool Builder::moduleHelperCall(TSNode N, const std::string &Qualified,
     From = Caller->F.get();
   }
   const ProjectModule *M = nullptr;
+  // Cls(args) of a class of another module: a new object, followed as one
+  // of a class of this file.
+  if (TSNode Class = Modules->moduleClass(*From, Qualified, M);
+      !ts_node_is_null(Class)) {
+    F.link(*M->F);
+    I.link(*M->I);
+    const Instance *O = newObject(N, Class);
+    if (!O)
+      return false;
+    Result = Value();
+    Result.Node = N;
+    Result.Object = O;
+    return true;
+  }
   TSNode Def = Modules->def(*From, Qualified, M);
   if (ts_node_is_null(Def) || !runsAsWritten(Def) ||
       !ts_node_is_null(classOf(Def)))
@@ -288,7 +302,12 @@ std::optional<Builder::CalleeDef> Builder::calleeDef(TSNode Fn) {
     TSNode Def = methodOf(O->Class, Method, F);
     if (ts_node_is_null(Def))
       return std::nullopt;
-    return CalleeDef{Def, St->S->ModuleScope, O, true};
+    // A class of another module sees that module's names.
+    const Scope *Home = St->S->ModuleScope;
+    if (Modules && !F.owns(O->Class))
+      if (const ProjectModule *M = Modules->moduleOf(O->Class))
+        Home = M->S.get();
+    return CalleeDef{Def, Home, O, true};
   }
   // self.method in a method: the method of this class (unless a class of
   // the file overrides it), on the same object.

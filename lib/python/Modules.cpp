@@ -88,19 +88,27 @@ const ProjectModule *ModuleCache::load(const std::string &Path) {
   return It->second.get();
 }
 
+const ProjectModule *ModuleCache::moduleNaming(const SourceFile &From,
+                                               llvm::StringRef Qualified,
+                                               llvm::StringRef &Name) {
+  auto [Dotted, Last] = Qualified.rsplit('.');
+  Name = Last;
+  if (Name.empty() || Dotted.empty() || Dotted == Qualified)
+    return nullptr;
+  std::string File = pathOf(From, Dotted);
+  if (File.empty())
+    return nullptr;
+  std::string Real = realPath(File);
+  if (Real.empty() || Real == realPath(From.path()))
+    return nullptr;
+  return load(Real);
+}
+
 TSNode ModuleCache::def(const SourceFile &From, llvm::StringRef Qualified,
                         const ProjectModule *&Module) {
   Module = nullptr;
-  auto [Dotted, Name] = Qualified.rsplit('.');
-  if (Name.empty() || Dotted.empty() || Dotted == Qualified)
-    return {};
-  std::string File = pathOf(From, Dotted);
-  if (File.empty())
-    return {};
-  std::string Real = realPath(File);
-  if (Real.empty() || Real == realPath(From.path()))
-    return {};
-  const ProjectModule *M = load(Real);
+  llvm::StringRef Name;
+  const ProjectModule *M = moduleNaming(From, Qualified, Name);
   if (!M)
     return {};
   auto It = M->S->Defs.find(Name);
@@ -108,6 +116,20 @@ TSNode ModuleCache::def(const SourceFile &From, llvm::StringRef Qualified,
     return {};
   Module = M;
   return It->second;
+}
+
+TSNode ModuleCache::moduleClass(const SourceFile &From,
+                                llvm::StringRef Qualified,
+                                const ProjectModule *&Module) {
+  Module = nullptr;
+  llvm::StringRef Name;
+  const ProjectModule *M = moduleNaming(From, Qualified, Name);
+  if (!M)
+    return {};
+  TSNode Class = M->X->moduleClass(Name);
+  if (!ts_node_is_null(Class))
+    Module = M;
+  return Class;
 }
 
 const ProjectModule *ModuleCache::moduleOf(TSNode N) const {

@@ -45,6 +45,10 @@ public:
   /// the project (or of \p From itself).
   TSNode def(const SourceFile &From, llvm::StringRef Qualified,
              const ProjectModule *&Module);
+  /// The module-level class \p Qualified names, as def() finds defs (null:
+  /// none); \p Module is then the class's module.
+  TSNode moduleClass(const SourceFile &From, llvm::StringRef Qualified,
+                     const ProjectModule *&Module);
   /// The loaded module whose tree \p N is in (null: none).
   const ProjectModule *moduleOf(TSNode N) const;
 
@@ -55,6 +59,11 @@ private:
   /// The module file \p Dotted names from \p From ("" : none).
   std::string pathOf(const SourceFile &From, llvm::StringRef Dotted) const;
   const ProjectModule *load(const std::string &Path);
+  /// The module of the project \p Qualified is a name in (not \p From
+  /// itself), loaded; \p Name: the name in it.
+  const ProjectModule *moduleNaming(const SourceFile &From,
+                                    llvm::StringRef Qualified,
+                                    llvm::StringRef &Name);
 
   std::string Root;
   std::string DeviceModules;

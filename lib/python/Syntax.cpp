@@ -203,4 +203,27 @@ TSNode unparen(TSNode N) {
   return N;
 }
 
+bool identityComparison(const SourceFile &F, TSNode N) {
+  if (!is(N, "comparison_operator"))
+    return false;
+  std::vector<TSNode> Operands = children(N);
+  if (Operands.size() < 2)
+    return false;
+  // The operators are the text between the operands, blanks and line
+  // continuations left out.
+  for (size_t K = 1; K < Operands.size(); ++K) {
+    llvm::StringRef Between = F.text(N).substr(
+        ts_node_end_byte(Operands[K - 1]) - ts_node_start_byte(N),
+        ts_node_start_byte(Operands[K]) - ts_node_end_byte(Operands[K - 1]));
+    std::string Op;
+    for (char C : Between)
+      if (C != ' ' && C != '\t' && C != '\n' && C != '\\' && C != '\r' &&
+          C != '(' && C != ')')
+        Op += C;
+    if (Op != "is" && Op != "isnot")
+      return false;
+  }
+  return true;
+}
+
 } // namespace streamsafe::py

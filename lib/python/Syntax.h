@@ -115,6 +115,10 @@ Position endOf(TSNode N);
 TSNode unparen(TSNode N);
 /// True for the literal True.
 bool literalTrue(const SourceFile &F, TSNode N);
+/// Whether the comparison \p N compares identities only (`a is b`, `a is
+/// not None`): a bool of the host, whatever its operands are (no tensor
+/// op runs, unlike `t == u`).
+bool identityComparison(const SourceFile &F, TSNode N);
 /// The text of a plain one-line string literal (`"x"`, `'x'`: x); null for
 /// any other node.
 llvm::StringRef plainString(TSNode N, const SourceFile &F);

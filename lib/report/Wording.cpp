@@ -200,8 +200,15 @@ void Writer::word(const finding::UnsynchronizedAccess &X) {
     return IR.Sites[A].Scope == IR.Sites[B].Scope &&
            IR.Sites[A].Line == IR.Sites[B].Line;
   };
-  if (X.Prior.Via != NoSite && X.Prior.Via != F.CallSite &&
-      !OnLineOf(At, X.Prior.Via) && !OnLineOf(X.Prior.Site, X.Prior.Via))
+  // Or by another method of the object, which returned with it in flight.
+  if (X.Prior.Via != NoSite &&
+      IR.Sites[X.Prior.Via].Kind == SiteKind::FunctionEntry)
+    note(X.Prior.Via,
+         sub("in '%0', a method of the same object, which returns with it "
+             "in flight; '%1' may run after it",
+             {callee(X.Prior.Via, "another method"), IR.Name}));
+  else if (X.Prior.Via != NoSite && X.Prior.Via != F.CallSite &&
+           !OnLineOf(At, X.Prior.Via) && !OnLineOf(X.Prior.Site, X.Prior.Via))
     note(X.Prior.Via,
          sub("in '%0', called here", {callee(X.Prior.Via, "the helper")}));
   noteCaptured(X.Prior, Storage);

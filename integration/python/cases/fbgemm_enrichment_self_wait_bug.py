@@ -37,8 +37,11 @@ class Embedding:
                 )  # wait for input tensors to be ready: a self-wait, orders nothing
 
                 # Step 1: Linearize original indices first
+                # The zeros __init__ wrote on the caller's stream are read
+                # here too, with nothing ordering them (latent; not what
+                # the run measures).
                 linear_cache_indices = linearize_cache_indices(
-                    self.hash_size_cumsum, indices, offsets)
+                    self.hash_size_cumsum, indices, offsets)  # EXPECT: streamsafe-unsynchronized-access
                 # contiguous() reads the weights on this stream before the
                 # caller's stream has written them.
                 weights_flat = weights.contiguous().view(torch.int64).flatten()  # EXPECT: streamsafe-unsynchronized-access

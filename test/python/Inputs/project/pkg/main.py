@@ -3,6 +3,7 @@
 import torch
 
 import pkg.ops as ops
+from .context import CopyContext
 from .ops import fill_on, fill_quietly, scale
 
 
@@ -62,6 +63,29 @@ def suppressed_there(x: torch.Tensor):
     fill_quietly(s, out, x)
 
 
+# Wrong: the stream of an object of another module's class (its __init__
+# runs in place) copies x with no wait for the caller's stream.
+def offload(x: torch.Tensor):
+    ctx = CopyContext()
+    host = torch.empty(x.shape, pin_memory=True)
+    with torch.cuda.stream(ctx.copy_stream):
+        host.copy_(x, non_blocking=True)
+        # CHECK-NOTES: :[[@LINE-1]]:20: warning: tensor 'x' is read on pool stream 'self.copy_stream', but it is only known to be ready on the caller's current stream; nothing makes pool stream 'self.copy_stream' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'self.copy_stream' here
+        # CHECK-NOTES: :[[@LINE-7]]:13: note: 'x' is assumed ready on the caller's current stream at function entry
+    return host
+
+
+# Right: the object's own method makes its stream wait first.
+def offload_forked(x: torch.Tensor):
+    ctx = CopyContext()
+    ctx.fork()
+    host = torch.empty(x.shape, pin_memory=True)
+    with torch.cuda.stream(ctx.copy_stream):
+        host.copy_(x, non_blocking=True)
+    return host
+
+
 # Wrong: the same, with no NOLINT; the warning is in the helper's file, its
 # notes at the allocation and where the last reference dies here (the
 # end of the def).
@@ -74,3 +98,4 @@ def unrecorded(x: torch.Tensor):
     # CHECK-NOTES: ops.py:9:10: note: the current stream is set to pool stream 's' here
     # CHECK-NOTES: :[[@LINE-5]]:11: note: 'out' is allocated on the caller's current stream here
     # CHECK-NOTES: :[[@LINE-4]]:23: note: the last reference to 'out' dies here, with no record_stream on pool stream 's' and no synchronization with the caller's current stream
+

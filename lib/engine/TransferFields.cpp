@@ -1,0 +1,96 @@
+//===--- TransferFields.cpp - Object fields across methods ----------------===//
+//
+// A method starts from what the other methods of its object's class leave
+// in the object's tensor fields (docs/design.md, "Object fields across
+// methods"): the front end analyses each method once, reads what it leaves
+// in flight at its exit (fieldsLeft), and hands the union to the others as
+// carried writes, which their entry state binds (bindFields). Streams are
+// carried by what names them across methods: the caller's current stream
+// (every method of an object is taken to be called on the same one), a
+// field stream (`self.copy_stream`), or else a stream of that method's own
+// that no other method can name, which differs from every stream here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/engine/Solver.h"
+#include "lib/engine/Transfer.h"
+
+namespace streamsafe {
+
+void Transfer::bindFields(StreamState &S) {
+  unsigned Others = 0;
+  for (const ObjectField &F : IR.Fields) {
+    // Bound even when nothing is carried: a path that does not touch the
+    // field still holds it where paths meet, so what another path leaves
+    // in flight in it is not lost there.
+    StorageId Id = storageFor(keyOf(KeySpace::Var, F.Var), F.Var, true);
+    TensorState T;
+    T.Escaped = true; // the object owns it
+    for (const CarriedWrite &W : F.Carried) {
+      Access A;
+      A.Site = W.Site;
+      A.Via = W.Exit;
+      A.Mode = W.Allocation ? AccessMode::Allocate : AccessMode::Write;
+      if (W.OnOther)
+        // Past the objects the facts use: a stream of its own.
+        A.Stream =
+            Streams.get(StreamKind::Pool,
+                        keyOf(KeySpace::Object, IR.ObjectCount + Others++));
+      else if (W.Stream != NoVar)
+        A.Stream = streamOf(StreamRef::var(W.Stream), S);
+      else
+        A.Stream = StreamTable::EntryCurrent;
+      if (A.Stream == StreamTable::Unknown)
+        continue;
+      A.OnCurrent = A.Stream == StreamTable::EntryCurrent;
+      if (W.VisibleToEntry)
+        A.VisibleTo |= StreamTable::bit(StreamTable::EntryCurrent);
+      if (llvm::is_contained(T.Writes, A))
+        continue;
+      T.Writes.push_back(A);
+    }
+    S.Tensors.set(Id, T);
+    bindVar(S, F.Var, Id);
+  }
+}
+
+std::vector<LeftWrite> Transfer::fieldsLeft(const StreamState &Exit) const {
+  std::vector<LeftWrite> Out;
+  if (!Exit.Reachable)
+    return Out;
+  for (const ObjectField &F : IR.Fields) {
+    const StorageId *Id = Exit.TensorVars.lookup(F.Var);
+    const TensorState *T = Id ? Exit.Tensors.lookup(*Id) : nullptr;
+    if (!T)
+      continue;
+    for (const Access &A : T->Writes) {
+      if (A.Mode == AccessMode::EntryReady || A.Stream == StreamTable::Unknown)
+        continue;
+      LeftWrite L;
+      L.Field = F.Var;
+      L.Site = A.Site;
+      L.Exit = IR.EntrySite;
+      L.Allocation = A.Mode == AccessMode::Allocate;
+      L.VisibleToEntry = A.visibleTo(StreamTable::EntryCurrent);
+      if (A.Stream != StreamTable::EntryCurrent) {
+        StreamDesc D = Streams.describe(A.Stream);
+        if (isHeldFresh(D.Kind) && D.Named != NoVar)
+          L.Stream = D.Named;
+        else if (D.Kind == StreamKind::Pool || D.Kind == StreamKind::Created)
+          L.OnOther = true;
+        else
+          continue; // a stream the next call cannot tell from its own
+      }
+      Out.push_back(L);
+    }
+  }
+  std::sort(Out.begin(), Out.end());
+  Out.erase(std::unique(Out.begin(), Out.end(),
+                        [](const LeftWrite &A, const LeftWrite &B) {
+                          return !(A < B) && !(B < A);
+                        }),
+            Out.end());
+  return Out;
+}
+
+} // namespace streamsafe
