@@ -66,7 +66,7 @@ void Diagnoser::access(const Fact &F, const fact::Access &X,
   if (Found && Found->Host && !X.Copy)
     return hostAccess(F, X.Tensor, X.Write, S);
   if (Found && Found->Host && (!X.Async || !Found->Pinned))
-    return;
+    return deviceSideCopy(F, X, *Id, *Found, S);
   Access A = T.accessOf(F, S);
   if (A.OnCurrent)
     threadCurrentStream(F, S, /*Query=*/false);
@@ -74,6 +74,29 @@ void Diagnoser::access(const Fact &F, const fact::Access &X,
     return;
   if (const Access *Conflict = conflict(A, *Found, S))
     race(T.nameOf(X.Tensor, Id), *Id, A, *Conflict, S);
+}
+
+void Diagnoser::deviceSideCopy(const Fact &F, const fact::Access &X,
+                               StorageId Id, const TensorState &Found,
+                               const StreamState &S) {
+  // A blocking copy of host memory is complete when it returns; on the
+  // path where the tensor is device memory it is a copy on the stream, and
+  // races with the device work that path left in flight.
+  TensorState DeviceSide;
+  for (const AccessList *L : {&Found.Writes, &Found.Reads})
+    for (const Access &P : *L)
+      if (P.DeviceOnly)
+        (L == &Found.Writes ? DeviceSide.Writes : DeviceSide.Reads)
+            .push_back(P);
+  if (DeviceSide.Writes.empty() && DeviceSide.Reads.empty())
+    return;
+  Access A = T.accessOf(F, S);
+  if (A.Stream == StreamTable::Unknown)
+    return;
+  if (const Access *Conflict = conflict(A, DeviceSide, S)) {
+    Access Prior = *Conflict; // DeviceSide is about to go
+    race(T.nameOf(X.Tensor, Id), Id, A, Prior, S);
+  }
 }
 
 const Access *Diagnoser::conflict(const Access &A, const TensorState &Found,
@@ -151,10 +174,16 @@ void Diagnoser::hostAccess(const Fact &F, const TensorRef &Tensor, bool Write,
     return;
   // The host reads what a copy may still be writing, or writes what a copy
   // may still be reading.
-  const Access *Pending =
-      Found->Writes.empty() ? nullptr : &Found->Writes.front();
-  if (!Pending && Write && !Found->Reads.empty())
-    Pending = &Found->Reads.front();
+  // Not what the device path left in device memory.
+  auto Host = [](const AccessList &L) -> const Access * {
+    for (const Access &A : L)
+      if (!A.DeviceOnly)
+        return &A;
+    return nullptr;
+  };
+  const Access *Pending = Host(Found->Writes);
+  if (!Pending && Write)
+    Pending = Host(Found->Reads);
   if (!Pending || Pending->Stream == StreamTable::Unknown)
     return;
   finding::HostReadBeforeSync Fi;

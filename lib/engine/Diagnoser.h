@@ -37,6 +37,10 @@ private:
   void check(const Fact &F, const StreamState &S,
              llvm::ArrayRef<StreamState> Paths);
   void access(const Fact &F, const fact::Access &X, const StreamState &S);
+  /// A blocking copy of a tensor that is host memory here and device
+  /// memory on a path that met this one: checked against that path's work.
+  void deviceSideCopy(const Fact &F, const fact::Access &X, StorageId Id,
+                      const TensorState &Found, const StreamState &S);
   void hostAccess(const Fact &F, const TensorRef &Tensor, bool Write,
                   const StreamState &S);
   void eventWait(const Fact &F, const fact::EventWait &X, const StreamState &S,

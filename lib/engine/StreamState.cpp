@@ -161,6 +161,7 @@ void joinAccesses(AccessList &Into, const AccessList &From) {
       continue;
     }
     It->VisibleTo &= A.VisibleTo;
+    It->DeviceOnly &= A.DeviceOnly;
     if (It->Part != A.Part)
       It->Part = Region::whole();
     if (It->Stream != A.Stream)
@@ -188,21 +189,33 @@ static void joinTensor(TensorState &Mine, const TensorState &T) {
     Mine = T;
     return;
   }
+  // Host memory on one path, device memory on the other (`if
+  // (m.is_cuda()) m = m.cpu();`, a loop that replaces a CPU tensor by an
+  // op's result, an offload that keeps a chunk on either): the joined
+  // tensor is host memory, whose host accesses are checked against what
+  // the host path left in flight, the non_blocking copies into and out of
+  // it. The device path's work is kept, marked DeviceOnly: host code never
+  // races with device memory (joining it in as host work would invent a
+  // pending copy), but a copy on a stream may, on that path.
+  auto DeviceSide = [](AccessList L) {
+    for (Access &A : L)
+      A.DeviceOnly = true;
+    return L;
+  };
   if (Mine.Host == T.Host) {
     joinAccesses(Mine.Writes, T.Writes);
     joinAccesses(Mine.Reads, T.Reads);
     joinAccesses(Mine.CrossStreamUses, T.CrossStreamUses);
   } else if (!Mine.Host) {
-    // Host memory on one path, device memory on the other (`if
-    // (m.is_cuda()) m = m.cpu();`, a loop that replaces a CPU tensor by an
-    // op's result): the joined tensor is host memory, whose host accesses
-    // are checked, and what may be in flight on it is only what the host
-    // path left there, the non_blocking copies into and out of it. The
-    // device path's work is on device memory, which host code never races
-    // with: joining it in would invent a pending copy.
-    Mine.Writes = T.Writes;
-    Mine.Reads = T.Reads;
+    AccessList Writes = T.Writes, Reads = T.Reads;
+    joinAccesses(Writes, DeviceSide(Mine.Writes));
+    joinAccesses(Reads, DeviceSide(Mine.Reads));
+    Mine.Writes = std::move(Writes);
+    Mine.Reads = std::move(Reads);
     Mine.CrossStreamUses = T.CrossStreamUses;
+  } else {
+    joinAccesses(Mine.Writes, DeviceSide(T.Writes));
+    joinAccesses(Mine.Reads, DeviceSide(T.Reads));
   }
   // Recorded on either path: its uses there are not reported (precision
   // first).

@@ -52,6 +52,11 @@ struct Access {
   /// Made in a helper run in place: the call in the analysed function that
   /// ran it (for a note; not part of the state's identity).
   SiteId Via = NoSite;
+  /// In a tensor that is host memory on one path and device memory on
+  /// another: made on the device path. Host code never races with it; a
+  /// copy on a stream does (on that path it reads or writes the device
+  /// memory).
+  bool DeviceOnly = false;
 
   bool visibleTo(StreamId S) const {
     return Stream == S || (VisibleTo & StreamTable::bit(S));
@@ -60,7 +65,8 @@ struct Access {
     return Site == O.Site && Stream == O.Stream && VisibleTo == O.VisibleTo &&
            Mode == O.Mode && StreamSetAt == O.StreamSetAt &&
            OnCurrent == O.OnCurrent && Part == O.Part &&
-           CapturedAt == O.CapturedAt && Graph == O.Graph;
+           CapturedAt == O.CapturedAt && Graph == O.Graph &&
+           DeviceOnly == O.DeviceOnly;
   }
 };
 using AccessList = llvm::SmallVector<Access, 2>;

@@ -14,6 +14,7 @@
 
 #include "lib/engine/Solver.h"
 #include "lib/engine/Transfer.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe {
 
@@ -26,6 +27,8 @@ void Transfer::bindFields(StreamState &S) {
     StorageId Id = storageFor(keyOf(KeySpace::Var, F.Var), F.Var, true);
     TensorState T;
     T.Escaped = true; // the object owns it
+    T.Host = F.Host;
+    T.Pinned = F.Pinned;
     for (const CarriedWrite &W : F.Carried) {
       Access A;
       A.Site = W.Site;
@@ -54,6 +57,24 @@ void Transfer::bindFields(StreamState &S) {
   }
 }
 
+/// Whether an event field of the object was recorded after the access
+/// at \p Site (on every path that recorded it).
+static bool orderedByFieldEvent(const Function &IR, const StreamState &Exit,
+                                SiteId Site) {
+  for (VarId E : IR.FieldEvents) {
+    auto It = Exit.Events.find(E);
+    if (It == Exit.Events.end() || !It->second.MayRecorded)
+      continue;
+    EventState Copy = It->second;
+    Copy.materialize();
+    if (Copy.CoversAll || llvm::any_of(Copy.Covers, [&](CoveredAccess C) {
+          return C.second == Site;
+        }))
+      return true;
+  }
+  return false;
+}
+
 std::vector<LeftWrite> Transfer::fieldsLeft(const StreamState &Exit) const {
   std::vector<LeftWrite> Out;
   if (!Exit.Reachable)
@@ -64,7 +85,12 @@ std::vector<LeftWrite> Transfer::fieldsLeft(const StreamState &Exit) const {
     if (!T)
       continue;
     for (const Access &A : T->Writes) {
-      if (A.Mode == AccessMode::EntryReady || A.Stream == StreamTable::Unknown)
+      // Host memory an async copy fills is handed on under a contract the
+      // next method cannot see (sync the event the copy recorded before
+      // reading it): its copies are not carried, only device work.
+      if (A.Mode == AccessMode::EntryReady ||
+          A.Stream == StreamTable::Unknown || (T->Host && !A.DeviceOnly) ||
+          orderedByFieldEvent(IR, Exit, A.Site))
         continue;
       LeftWrite L;
       L.Field = F.Var;

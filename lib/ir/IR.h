@@ -423,6 +423,8 @@ struct CarriedWrite {
 /// as a persistent variable, and what the class's methods leave in it.
 struct ObjectField {
   VarId Var = NoVar;
+  /// Every value the class gives it is host memory (pinned, too).
+  bool Host = false, Pinned = false;
   std::vector<CarriedWrite> Carried;
 };
 
@@ -443,6 +445,10 @@ struct Function {
   /// what the other methods leave in them; the solver reports what this
   /// one leaves (SolverResult::FieldsLeft).
   std::vector<ObjectField> Fields;
+  /// The event fields of that object: a write one of them was recorded
+  /// after is handed on with what orders it, and is not left in flight
+  /// for the next method (its users wait on the event).
+  std::vector<VarId> FieldEvents;
   /// Leaving a stream set is this function's job (a documented stream
   /// binder, a lambda, a guard class's own method).
   bool MayLeaveStreamSet = false;

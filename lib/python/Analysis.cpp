@@ -119,7 +119,7 @@ private:
   void carryFields() {
     llvm::DenseMap<const void *, FieldCarries> ByClass;
     for (const ScopeRun &Run : Runs) {
-      if (Run.Left.empty())
+      if (Run.Left.empty() || !objectStateAtExit(Run.S->Node))
         continue;
       for (TSNode C : X.family(classOf(Run.S->Node)))
         for (const auto &[Attr, Carry] : Run.Left)
@@ -140,6 +140,17 @@ private:
       Again.Owned = std::move(Run.Owned);
       Run = std::move(Again);
     }
+  }
+
+  /// Whether the object's state where method \p Def returns is one its
+  /// users see: not so for a private helper (`_flush`) the class's own
+  /// methods call on self, which run it in place; what they leave is the
+  /// state between calls.
+  bool objectStateAtExit(TSNode Def) {
+    llvm::StringRef Name = F.text(field(Def, "name"));
+    bool Private = Name.starts_with("_") &&
+                   !(Name.starts_with("__") && Name.ends_with("__"));
+    return !Private || !X.calledOnSelf(classOf(Def), Name);
   }
 
   ScopeRun analyse(const Scope &S, std::string Name,

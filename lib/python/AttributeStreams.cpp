@@ -155,6 +155,7 @@ const std::vector<HelperIndex::AttributeWrite> &HelperIndex::attributeWrites() {
     W.Def = Def;
     W.Owner = Owner;
     W.Given = ts_node_is_null(Value) ? Given::Other : givenBy(Value, I);
+    W.Value = Value;
     Out.push_back(W);
   };
   // Each node with its two nearest ancestors above its parent and its
@@ -284,6 +285,58 @@ const llvm::StringMap<TSNode> &HelperIndex::freshAttributes(TSNode Class) {
   return It->second;
 }
 
+/// Host memory by its own words (null: no): 0 not host, 1 host, 2 pinned.
+static int hostValue(TSNode V, const SourceFile &F) {
+  V = unparen(V);
+  if (!is(V, "call"))
+    return 0;
+  TSNode Fn = unparen(field(V, "function"));
+  if (is(Fn, "attribute")) {
+    llvm::StringRef M = F.text(field(Fn, "attribute"));
+    if (M == "pin_memory")
+      return 2;
+    if (M == "cpu")
+      return 1;
+  }
+  int Host = 0;
+  for (TSNode A : children(field(V, "arguments"))) {
+    if (!is(A, "keyword_argument"))
+      continue;
+    llvm::StringRef K = F.text(field(A, "name"));
+    TSNode Arg = unparen(field(A, "value"));
+    if (K == "pin_memory" && F.text(Arg) == "True")
+      return 2;
+    if (K == "device" && is(Arg, "string") &&
+        F.text(Arg).trim("'\"").split(':').first == "cpu")
+      Host = 1;
+  }
+  return Host;
+}
+
+bool HelperIndex::hostAttribute(TSNode Class, llvm::StringRef Name,
+                                bool &Pinned) {
+  std::vector<TSNode> Family = family(Class);
+  bool Any = false;
+  Pinned = true;
+  for (const AttributeWrite &W : attributeWrites()) {
+    if (W.Name != Name || W.K == AttributeWrite::SetStream)
+      continue;
+    if (W.K == AttributeWrite::SetattrOpaque)
+      return false;
+    if (W.K == AttributeWrite::Member && !ts_node_is_null(W.Owner) &&
+        llvm::none_of(Family, [&](TSNode C) { return ts_node_eq(C, W.Owner); }))
+      continue;
+    if (W.Given == Given::Nothing)
+      continue;
+    int H = ts_node_is_null(W.Value) ? 0 : hostValue(W.Value, F);
+    if (!H)
+      return false;
+    Any = true;
+    Pinned &= H == 2;
+  }
+  return Any;
+}
+
 bool HelperIndex::setOnlyAtConstruction(TSNode Class, llvm::StringRef Name) {
   // Asked at every branch on `self.attr`: once per class and attribute.
   auto [Memo, New] = SetAtConstruction.try_emplace({Class.id, Name.str()});
@@ -376,8 +429,10 @@ void Builder::followSelf(const Scope &S) {
     // An event attribute: one event, recorded elsewhere before the call as
     // far as this method knows; what the method records and waits is
     // followed.
-    if (*E.second == VarClass::Event)
+    if (*E.second == VarClass::Event) {
       emit(IR->EntrySite, fact::BindEvent{Var, false});
+      IR->FieldEvents.push_back(Var);
+    }
   }
   St->Self = &O;
   // Its tensor fields start from what the class's methods leave in them
@@ -387,6 +442,7 @@ void Builder::followSelf(const Scope &S) {
       continue;
     ObjectField Field;
     Field.Var = O.Attrs[E.getKey()];
+    Field.Host = X->hostAttribute(Class, E.getKey(), Field.Pinned);
     auto C =
         Carries ? Carries->find(E.getKey()) : FieldCarries::const_iterator();
     if (Carries && C != Carries->end())

@@ -314,6 +314,25 @@ bool HelperIndex::waitsForHost(TSNode Def) {
   return HostWaits[Def.id] = Found;
 }
 
+bool HelperIndex::calledOnSelf(TSNode Class, llvm::StringRef Name) {
+  auto Found = SelfCalls.try_emplace(Class.id);
+  llvm::StringSet<> &Called = Found.first->second;
+  if (Found.second)
+    for (TSNode C : family(Class))
+      for (TSNode M : methodsWithSelf(C, F)) {
+        std::string Self = paramNames(M, F)[0];
+        everyNode(field(M, "body"), [&](TSNode N) {
+          if (!is(N, "call"))
+            return;
+          TSNode Fn = unparen(field(N, "function"));
+          if (is(Fn, "attribute") &&
+              F.text(unparen(field(Fn, "object"))) == Self)
+            Called.insert(F.text(field(Fn, "attribute")));
+        });
+      }
+  return Called.contains(Name);
+}
+
 const llvm::StringMap<VarClass> &
 HelperIndex::attributeClasses(TSNode Class, const Scope &Module) {
   auto [It, New] = Attributes.try_emplace(Class.id);

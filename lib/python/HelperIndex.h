@@ -108,6 +108,13 @@ public:
   /// is made, its methods read the same value each time
   /// (BranchConditions.cpp).
   bool setOnlyAtConstruction(TSNode Class, llvm::StringRef Name);
+  /// Whether every value the file assigns to `Name` of \p Class's
+  /// objects (None aside) is host memory by its own words: `device="cpu"`,
+  /// `pin_memory=True`, `.pin_memory()`, `.cpu()`; \p Pinned: all pinned.
+  bool hostAttribute(TSNode Class, llvm::StringRef Name, bool &Pinned);
+  /// Whether a method of \p Class's family calls `self.Name(...)`: Name
+  /// runs in place in its caller there (HelperIndex.cpp).
+  bool calledOnSelf(TSNode Class, llvm::StringRef Name);
   /// Whether a call in the file passes the current stream for parameter
   /// \p Index (counting a method's self) of \p Def (SideParameters.cpp).
   bool givenCurrentStream(TSNode Def, unsigned Index);
@@ -150,6 +157,7 @@ private:
     llvm::StringRef Name;
     TSNode Target{}, Def{}, Owner{};
     AttributeGiven Given = AttributeGiven::Other;
+    TSNode Value{}; ///< what is assigned (null: not one value)
   };
   const std::vector<AttributeWrite> &attributeWrites();
   bool setOnlyAtConstructionUncached(TSNode Class, llvm::StringRef Name);
@@ -168,6 +176,7 @@ private:
   llvm::DenseMap<const void *, llvm::StringMap<VarClass>> Attributes;
   llvm::DenseMap<const void *, llvm::StringMap<VarClass>> Elements;
   llvm::DenseMap<const void *, llvm::StringMap<TSNode>> FreshAttributes;
+  llvm::DenseMap<const void *, llvm::StringSet<>> SelfCalls;
   /// Every class of the file, nested ones too.
   std::vector<TSNode> Classes;
   std::optional<llvm::StringSet<>> Globals;

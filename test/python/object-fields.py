@@ -131,3 +131,43 @@ class Sized:
             # CHECK-NOTES: :[[@LINE-11]]:9: note: in 'fill', a method of the same object, which returns with it in flight; 'offload' may run after it
             # CHECK-NOTES: :[[@LINE-20]]:9: note: 'self.copy_stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
         return host
+
+
+# Right: a private helper that the class's own methods call on self leaves
+# its write in flight for its caller, which joins it; the state between
+# calls of the object is its caller's (apex's _pipeline_step under step()).
+class Pipelined:
+    def __init__(self):
+        self.side = torch.cuda.Stream()
+        self.params = None
+
+    def _pipeline(self, n):
+        self.side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(self.side):
+            self.params = torch.ones(n, device="cuda")
+
+    def step(self, n):
+        self._pipeline(n)
+        torch.cuda.current_stream().wait_stream(self.side)
+
+    def norm(self):
+        return self.params.norm()
+
+
+# Right: a pinned host buffer that an async copy fills is handed on under
+# the contract of the event recorded after the copy; what the host does with
+# it in another method is not carried (Megatron's log-prob transfer).
+class HostStaging:
+    def __init__(self, n):
+        self.copy_stream = torch.cuda.Stream()
+        self.staging = torch.empty(n, device="cpu", pin_memory=True)
+        self.ready = torch.cuda.Event()
+
+    def start(self, src: torch.Tensor):
+        self.copy_stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(self.copy_stream):
+            self.staging.copy_(src, non_blocking=True)
+            self.ready.record()
+
+    def overwrite(self, value: float):
+        self.staging.fill_(value)
