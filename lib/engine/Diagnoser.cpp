@@ -51,6 +51,8 @@ void Diagnoser::check(const Fact &F, const StreamState &S,
   }
   if (const auto *X = F.as<fact::HostAccess>())
     return hostAccess(F, X->Tensor, X->Write, S);
+  if (const auto *X = F.as<fact::EscapeTensor>(); X && X->Returned)
+    return handBack(F, *X, S);
   if (const auto *X = F.as<fact::EventWait>())
     return eventWait(F, *X, S, Paths);
 }
@@ -287,6 +289,40 @@ void Diagnoser::released(StorageId Id, const TensorState &Tensor, SiteId At) {
     Fi.SingleOtherStream = Last.size() == 1;
     Out.emplace_back(std::move(Fi));
   }
+}
+
+void Diagnoser::handBack(const Fact &F, const fact::EscapeTensor &X,
+                         const StreamState &S) {
+  // A tensor allocated on a side stream and handed back: the caller uses it on
+  // its current stream, and when it lets go of it the caching allocator gives
+  // the block back to the allocating stream, whose next work may overwrite it
+  // while the caller's stream still reads it, unless it was recorded on the
+  // caller's stream.
+  std::optional<StorageId> Id = T.storageOf(X.Tensor, S);
+  if (!Id)
+    return;
+  const TensorState *Found = S.Tensors.lookup(*Id);
+  const StreamTable &Streams = T.streams();
+  // Only a stream that outlives the call (an object's, a global) keeps
+  // allocating from the block's pool after it: a prefetcher's, a loader's.
+  if (!Found || Found->Host || Found->AllocSite == NoSite ||
+      T.unnamedRecords() || !isHeldFresh(Streams.kind(Found->AllocStream)) ||
+      !Streams.knownDistinct(Found->AllocStream, StreamTable::EntryCurrent) ||
+      (Found->RecordedOn & StreamTable::bit(StreamTable::EntryCurrent)))
+    return;
+  finding::MissingRecordStream Fi;
+  Fi.Tensor = T.nameOf(X.Tensor, Id);
+  Access Use;
+  Use.Site = F.Site;
+  Use.Stream = StreamTable::EntryCurrent;
+  Fi.LastForeignUse = info(Use);
+  Access Alloc;
+  Alloc.Site = Found->AllocSite;
+  Alloc.Stream = Found->AllocStream;
+  Alloc.Mode = AccessMode::Allocate;
+  Fi.Allocation = info(Alloc);
+  Fi.HandedBack = true;
+  Out.emplace_back(std::move(Fi));
 }
 
 void Diagnoser::atExit(const StreamState &S, SiteId Exit) {

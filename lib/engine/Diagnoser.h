@@ -41,6 +41,8 @@ private:
   /// memory on a path that met this one: checked against that path's work.
   void deviceSideCopy(const Fact &F, const fact::Access &X, StorageId Id,
                       const TensorState &Found, const StreamState &S);
+  void handBack(const Fact &F, const fact::EscapeTensor &X,
+                const StreamState &S);
   void hostAccess(const Fact &F, const TensorRef &Tensor, bool Write,
                   const StreamState &S);
   void eventWait(const Fact &F, const fact::EventWait &X, const StreamState &S,

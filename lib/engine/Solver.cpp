@@ -34,8 +34,8 @@ constexpr unsigned MaxAssumptions = 4;
 using StateSet = llvm::SmallVector<StreamState, 1>;
 
 /// The condition of the edge from \p P to \p To, if one edge leads there.
-Assumption edgeCondition(const Block &P, unsigned To) {
-  Assumption Found;
+EdgeCondition edgeCondition(const Block &P, unsigned To) {
+  EdgeCondition Found;
   unsigned Edges = 0;
   for (unsigned I = 0; I < P.Succs.size(); ++I)
     if (P.Succs[I] == To) {
@@ -43,7 +43,7 @@ Assumption edgeCondition(const Block &P, unsigned To) {
       if (I < P.SuccConds.size())
         Found = P.SuccConds[I];
     }
-  return Edges == 1 ? Found : Assumption();
+  return Edges == 1 ? Found : EdgeCondition();
 }
 
 /// Adds what edge condition \p C says to \p S; false when \p S contradicts
@@ -201,10 +201,12 @@ private:
       if (Block == B.Entry)
         Add(Set, Entry, IsCoarse);
       for (unsigned P : B.Blocks[Block].Preds) {
-        Assumption C = edgeCondition(B.Blocks[P], Block);
+        EdgeCondition C = edgeCondition(B.Blocks[P], Block);
         for (const StreamState &From : OutState[P]) {
           StreamState S = From;
-          if (S.Reachable && assume(S, C))
+          if (S.Reachable && llvm::all_of(C, [&](const Assumption &A) {
+                return assume(S, A);
+              }))
             Add(Set, std::move(S), IsCoarse);
         }
       }

@@ -43,9 +43,12 @@ struct LeftWrite {
   bool OnOther = false;
   bool Allocation = false;
   bool VisibleToEntry = false;
+  /// Only where the block was allocated: no work in flight.
+  bool Complete = false;
   bool operator<(const LeftWrite &O) const {
-    return std::tie(Field, Site, Stream, OnOther) <
-           std::tie(O.Field, O.Site, O.Stream, O.OnOther);
+    return std::tie(Field, Site, Stream, OnOther, Allocation, Complete) <
+           std::tie(O.Field, O.Site, O.Stream, O.OnOther, O.Allocation,
+                    O.Complete);
   }
 };
 

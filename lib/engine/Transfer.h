@@ -106,9 +106,14 @@ public:
   /// per StreamId (bit 0: one that cannot be named), once the states have
   /// converged: every record was applied at least once by then.
   uint64_t recordStreams(VarId E) const { return RecordStreams.lookup(E); }
+  /// Whether the function records a stream on a tensor it cannot name or
+  /// did not see made (a loop variable over a braced list of tensors),
+  /// once the states have converged: that may be any of its tensors.
+  bool unnamedRecords() const { return UnnamedRecords; }
   void dump(const Fact &F, const StreamState &S, llvm::raw_ostream &OS) const;
 
 private:
+  bool UnnamedRecords = false;
   /// Binds the object's fields to what other methods left in them.
   void bindFields(StreamState &S);
   // One method per fact kind.

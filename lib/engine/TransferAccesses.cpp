@@ -184,10 +184,16 @@ void Transfer::apply(const Fact &, const fact::EscapeEvent &X, StreamState &S) {
 void Transfer::apply(const Fact &, const fact::RecordStream &X,
                      StreamState &S) {
   std::optional<StorageId> Id = storageOf(X.Tensor, S);
-  if (!Id)
+  if (!Id) {
+    UnnamedRecords = true;
     return;
+  }
   StreamId B = streamOf(X.Stream, S);
   TensorState T = S.Tensors.get(*Id);
+  // Recorded on a storage the analysis did not see made (an element of a
+  // braced list of tensors, a copy): it may be one made here.
+  if (T.AllocSite == NoSite)
+    UnnamedRecords = true;
   llvm::erase_if(T.CrossStreamUses, [&](const Access &A) {
     return B == StreamTable::Unknown || A.visibleTo(B);
   });

@@ -48,9 +48,18 @@ void Transfer::bindFields(StreamState &S) {
       A.OnCurrent = A.Stream == StreamTable::EntryCurrent;
       if (W.VisibleToEntry)
         A.VisibleTo |= StreamTable::bit(StreamTable::EntryCurrent);
-      if (llvm::is_contained(T.Writes, A))
+      // Where the block was allocated: whose pool it belongs to, no work.
+      // (Methods that disagree: no one stream.)
+      if (W.Complete) {
+        bool First = T.AllocSite == NoSite;
+        T.AllocStream = First || T.AllocStream == A.Stream
+                            ? A.Stream
+                            : StreamTable::Unknown;
+        T.AllocSite = First ? A.Site : T.AllocSite;
         continue;
-      T.Writes.push_back(A);
+      }
+      if (!llvm::is_contained(T.Writes, A))
+        T.Writes.push_back(A);
     }
     S.Tensors.set(Id, T);
     bindVar(S, F.Var, Id);
@@ -79,6 +88,28 @@ std::vector<LeftWrite> Transfer::fieldsLeft(const StreamState &Exit) const {
   std::vector<LeftWrite> Out;
   if (!Exit.Reachable)
     return Out;
+  // The stream as every method names it (false: one the next call cannot
+  // tell from its own).
+  auto Portable = [&](StreamId Id, LeftWrite &L) {
+    if (Id == StreamTable::EntryCurrent)
+      return true;
+    // A stream the method stored in a field stream (`self.side =
+    // torch.cuda.Stream()` in __init__): the field names it.
+    for (const auto &[V, Held] : Exit.StreamVars)
+      if (Held == Id && IR.var(V).Persistent &&
+          IR.var(V).Proof != StreamProof::None) {
+        L.Stream = V;
+        return true;
+      }
+    StreamDesc D = Streams.describe(Id);
+    if (isHeldFresh(D.Kind) && D.Named != NoVar)
+      L.Stream = D.Named;
+    else if (D.Kind == StreamKind::Pool || D.Kind == StreamKind::Created)
+      L.OnOther = true;
+    else
+      return false;
+    return true;
+  };
   for (const ObjectField &F : IR.Fields) {
     const StorageId *Id = Exit.TensorVars.lookup(F.Var);
     const TensorState *T = Id ? Exit.Tensors.lookup(*Id) : nullptr;
@@ -98,16 +129,21 @@ std::vector<LeftWrite> Transfer::fieldsLeft(const StreamState &Exit) const {
       L.Exit = IR.EntrySite;
       L.Allocation = A.Mode == AccessMode::Allocate;
       L.VisibleToEntry = A.visibleTo(StreamTable::EntryCurrent);
-      if (A.Stream != StreamTable::EntryCurrent) {
-        StreamDesc D = Streams.describe(A.Stream);
-        if (isHeldFresh(D.Kind) && D.Named != NoVar)
-          L.Stream = D.Named;
-        else if (D.Kind == StreamKind::Pool || D.Kind == StreamKind::Created)
-          L.OnOther = true;
-        else
-          continue; // a stream the next call cannot tell from its own
-      }
-      Out.push_back(L);
+      if (Portable(A.Stream, L))
+        Out.push_back(L);
+    }
+    // Where its block was allocated: the block stays that stream's, and a
+    // caller it is handed to must record it on its own stream.
+    if (T->AllocSite != NoSite && !T->Host &&
+        T->AllocStream != StreamTable::EntryCurrent &&
+        T->AllocStream != StreamTable::Unknown) {
+      LeftWrite L;
+      L.Field = F.Var;
+      L.Site = T->AllocSite;
+      L.Exit = IR.EntrySite;
+      L.Allocation = L.Complete = true;
+      if (Portable(T->AllocStream, L))
+        Out.push_back(L);
     }
   }
   std::sort(Out.begin(), Out.end());

@@ -4,6 +4,8 @@
 #include "lib/frontend/VariableChanges.h"
 #include "clang/AST/StmtCXX.h"
 
+#include "clang/Basic/Builtins.h"
+
 using namespace clang;
 
 namespace streamsafe {
@@ -60,7 +62,13 @@ std::optional<Assumption> BranchConditions::whenTrue(
     const std::function<VarId(const VarDecl *)> &VarOf) const {
   if (!Cond)
     return std::nullopt;
-  Cond = Cond->IgnoreParenImpCasts();
+  // `TORCH_CHECK(c)` branches on `__builtin_expect(static_cast<bool>(!(c)),
+  // 0)`: the hint and the cast say nothing of their own.
+  Cond = Cond->IgnoreParenCasts();
+  if (const auto *Call = dyn_cast<CallExpr>(Cond);
+      Call && Call->getBuiltinCallee() == Builtin::BI__builtin_expect &&
+      Call->getNumArgs() == 2)
+    return whenTrue(Call->getArg(0), VarOf);
   if (const auto *DR = dyn_cast<DeclRefExpr>(Cond)) {
     const auto *V = dyn_cast<VarDecl>(DR->getDecl());
     if (V && Stable.count(V))
@@ -85,6 +93,41 @@ std::optional<Assumption> BranchConditions::whenTrue(
     return A;
   }
   return std::nullopt;
+}
+
+std::pair<EdgeCondition, EdgeCondition> BranchConditions::edges(
+    const clang::Expr *Cond,
+    const std::function<VarId(const VarDecl *)> &VarOf) const {
+  using Edges = std::pair<EdgeCondition, EdgeCondition>;
+  if (!Cond)
+    return {};
+  Cond = Cond->IgnoreParenCasts();
+  if (const auto *Call = dyn_cast<CallExpr>(Cond);
+      Call && Call->getBuiltinCallee() == Builtin::BI__builtin_expect &&
+      Call->getNumArgs() == 2)
+    return edges(Call->getArg(0), VarOf);
+  if (const auto *U = dyn_cast<UnaryOperator>(Cond);
+      U && U->getOpcode() == UO_LNot) {
+    Edges E = edges(U->getSubExpr(), VarOf);
+    return {E.second, E.first};
+  }
+  // `a && b` true: what each side's truth tells holds (TORCH_CHECK(a &&
+  // b) continues with both); false: nothing is known of either. `a || b`
+  // the other way round.
+  if (const auto *B = dyn_cast<BinaryOperator>(Cond);
+      B && (B->getOpcode() == BO_LAnd || B->getOpcode() == BO_LOr)) {
+    bool And = B->getOpcode() == BO_LAnd;
+    EdgeCondition Holds;
+    for (const Expr *Side : {B->getLHS(), B->getRHS()}) {
+      Edges E = edges(Side, VarOf);
+      Holds.append(And ? E.first : E.second);
+    }
+    return And ? Edges{Holds, {}} : Edges{{}, Holds};
+  }
+  std::optional<Assumption> True = whenTrue(Cond, VarOf);
+  if (!True)
+    return {};
+  return {{*True}, {Assumption{True->Var, !True->Value}}};
 }
 
 } // namespace streamsafe

@@ -42,6 +42,12 @@ public:
   whenTrue(const clang::Expr *Cond,
            const std::function<VarId(const clang::VarDecl *)> &VarOf) const;
 
+  /// What each edge of a branch on \p Cond tells (`a && b` true: both
+  /// hold; false: nothing is known of either): {true edge, false edge}.
+  std::pair<EdgeCondition, EdgeCondition>
+  edges(const clang::Expr *Cond,
+        const std::function<VarId(const clang::VarDecl *)> &VarOf) const;
+
   /// True for the variables whose branch outcomes are tracked.
   bool tracked(const clang::VarDecl *V) const { return Stable.count(V); }
 

@@ -291,12 +291,12 @@ private:
   void branchConditions(const CFGBlock &From, Block &Out) {
     if (From.succ_size() != 2 || Out.Succs.size() != 2)
       return;
-    std::optional<Assumption> True = Contexts[L.context()]->Conditions.whenTrue(
+    auto [True, False] = Contexts[L.context()]->Conditions.edges(
         dyn_cast_or_null<Expr>(From.getTerminatorCondition()),
         [this](const VarDecl *V) { return L.varOf(V); });
-    if (!True)
+    if (True.empty() && False.empty())
       return;
-    Out.SuccConds = {*True, Assumption{True->Var, !True->Value}};
+    Out.SuccConds = {True, False};
   }
 
   // Where each path leaves the function: its return statement, or the end

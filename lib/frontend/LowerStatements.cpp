@@ -248,8 +248,15 @@ bool Lowering::inLoop(const Stmt *S) const {
 void Lowering::lowerReturn(const ReturnStmt *RS, FactList &Out) {
   llvm::SmallVector<const Expr *, 2> Tensors;
   collectTensors(RS->getRetValue(), Tensors);
+  // The analysed function's own return (not a helper's run in place, not a
+  // lambda's) hands the tensors to its caller.
+  bool Returned = CurrentFunction && CurrentFunction == Root;
+  for (const Stmt *P = Parents ? Parents->getParent(RS) : nullptr;
+       P && Returned; P = Parents->getParent(P))
+    Returned = !isa<LambdaExpr>(P);
   for (const Expr *T : Tensors)
-    escape(Out, site(SiteKind::Other, RS), T);
+    emit(Out, site(SiteKind::Other, RS),
+         fact::EscapeTensor{tensorRef(T), Returned});
   // A returned tensor is what a call of this function (run in place) gives.
   if (const Expr *Value = RS->getRetValue();
       Value && Table.classify(Value->getType()) == ValueClass::Tensor &&

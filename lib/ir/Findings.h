@@ -135,6 +135,9 @@ struct MissingRecordStream {
   /// "Tensor.record_stream(<the use's stream variable>)" after the use is
   /// the fix, if the check finds both names in scope there.
   bool SingleOtherStream = false;
+  /// Handed back to the caller here (LastForeignUse is the return, on the
+  /// caller's current stream), not freed in the function.
+  bool HandedBack = false;
   SiteId site() const { return LastForeignUse.Site; }
 };
 

@@ -204,6 +204,9 @@ struct Unbind {
 /// Tensor may outlive the function (returned, stored, captured).
 struct EscapeTensor {
   TensorRef Tensor;
+  /// Handed back to the caller (the analysed function's own return): the
+  /// caller uses it on its current stream from now on.
+  bool Returned = false;
 };
 /// Event handed to code the analysis does not see (NoVar: a stream was, and
 /// that code may record or wait on events of its own with it).
@@ -383,11 +386,15 @@ struct Assumption {
   }
 };
 
+/// What taking one edge tells (every assumption holds on it; none: it
+/// tells nothing).
+using EdgeCondition = llvm::SmallVector<Assumption, 1>;
+
 struct Block {
   FactList Facts;
   llvm::SmallVector<unsigned, 2> Succs;
   /// Parallel to Succs: the condition under which each edge is taken.
-  llvm::SmallVector<Assumption, 2> SuccConds;
+  llvm::SmallVector<EdgeCondition, 2> SuccConds;
   llvm::SmallVector<unsigned, 2> Preds;
   /// For a block that leaves the function: where it leaves (a return, the
   /// end of the body).
@@ -417,6 +424,9 @@ struct CarriedWrite {
   /// The caller's current stream was made to wait for it before the
   /// method returned.
   bool VisibleToEntry = false;
+  /// Only where its block was allocated (whose pool it belongs to): no
+  /// work in flight.
+  bool Complete = false;
 };
 
 /// A tensor field of the object a method runs on (`self.buf`), followed

@@ -83,7 +83,9 @@ private:
   void defsIn(TSNode N, const Scope &Enclosing) {
     for (TSNode C : children(N)) {
       if (is(C, "function_definition")) {
-        auto S = makeScope(C, Scope::Def, &Enclosing, F, I);
+        llvm::StringMap<VarClass> Attributes = selfAttributes(C, Enclosing);
+        auto S = makeScope(C, Scope::Def, &Enclosing, F, I, nullptr,
+                           Attributes.empty() ? nullptr : &Attributes);
         const Scope &Own = *S;
         ScopeRun Run = analyse(Own, F.text(field(C, "name")).str(), nullptr);
         Run.Owned = std::move(S);
@@ -95,6 +97,23 @@ private:
         continue;
       defsIn(C, Enclosing);
     }
+  }
+
+  /// For a method, what the attributes of its object hold, as the class
+  /// and its bases in the file assign them (a name they disagree on holds
+  /// Other).
+  llvm::StringMap<VarClass> selfAttributes(TSNode Def, const Scope &Enclosing) {
+    llvm::StringMap<VarClass> Out;
+    TSNode Class = classOf(Def);
+    if (ts_node_is_null(Class))
+      return Out;
+    for (TSNode C : X.lineage(Class))
+      for (const auto &E : X.attributeClasses(C, *Enclosing.ModuleScope)) {
+        auto [It, New] = Out.try_emplace(E.getKey(), E.second);
+        if (!New && It->second != E.second)
+          It->second = VarClass::Other;
+      }
+    return Out;
   }
 
   /// One scope's analysis: its findings, and what it leaves in the
@@ -243,6 +262,7 @@ private:
       C.OnOther = W.OnOther;
       C.Allocation = W.Allocation;
       C.VisibleToEntry = W.VisibleToEntry;
+      C.Complete = W.Complete;
       std::string Field = Attribute(W.Field);
       if (!Field.empty())
         Run.Left.emplace_back(Field, C);

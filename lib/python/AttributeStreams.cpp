@@ -435,6 +435,7 @@ void Builder::followSelf(const Scope &S) {
     }
   }
   St->Self = &O;
+  bool InInit = F.text(field(S.Node, "name")) == "__init__";
   // Its tensor fields start from what the class's methods leave in them
   // (engine/TransferFields.cpp); the engine reports what this one leaves.
   for (const auto &E : Attrs) {
@@ -445,7 +446,8 @@ void Builder::followSelf(const Scope &S) {
     Field.Host = X->hostAttribute(Class, E.getKey(), Field.Pinned);
     auto C =
         Carries ? Carries->find(E.getKey()) : FieldCarries::const_iterator();
-    if (Carries && C != Carries->end())
+    // Nothing carries into __init__: its object is new.
+    if (Carries && C != Carries->end() && !InInit)
       for (const FieldCarry &Carry : C->second) {
         CarriedWrite W;
         if (!Carry.Stream.empty()) {
@@ -463,6 +465,7 @@ void Builder::followSelf(const Scope &S) {
         W.OnOther = Carry.OnOther;
         W.Allocation = Carry.Allocation;
         W.VisibleToEntry = Carry.VisibleToEntry;
+        W.Complete = Carry.Complete;
         Field.Carried.push_back(W);
       }
     IR->Fields.push_back(std::move(Field));

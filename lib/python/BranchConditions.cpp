@@ -165,7 +165,7 @@ void Builder::markBranch(unsigned Branch, TSNode Cond) {
     return;
   }
   if (auto A = whenTrue(Cond))
-    B.SuccConds = {*A, Assumption{A->Var, !A->Value}};
+    B.SuccConds = {{*A}, {Assumption{A->Var, !A->Value}}};
 }
 
 void Builder::branchOn(TSNode Cond, const std::function<void()> &Then,

@@ -98,11 +98,11 @@ void Builder::access(bool Write, const Value &T, TSNode At, bool Async,
 
 void Builder::readTensor(const Value &V, TSNode At) { access(false, V, At); }
 
-void Builder::escape(const Value &V, TSNode At) {
+void Builder::escape(const Value &V, TSNode At, bool Returned) {
   if (V.Class == VarClass::Tensor && V.Tensor)
-    emit(site(SiteKind::Other, At), fact::EscapeTensor{V.Tensor});
+    emit(site(SiteKind::Other, At), fact::EscapeTensor{V.Tensor, Returned});
   for (const TensorRef &T : V.Held)
-    emit(site(SiteKind::Other, At), fact::EscapeTensor{T});
+    emit(site(SiteKind::Other, At), fact::EscapeTensor{T, Returned});
   if (V.Class == VarClass::Event && V.Event != NoVar)
     emit(site(SiteKind::Other, At), fact::EscapeEvent{V.Event});
   if (V.Class == VarClass::Stream)

@@ -333,7 +333,8 @@ void Builder::exitBody(TSNode At, Position P) {
 void Builder::returnStatement(TSNode N) {
   for (TSNode C : children(N)) {
     Value V = expr(C);
-    escape(V, C);
+    // The analysed def's own return hands the tensors to its caller.
+    escape(V, C, /*Returned=*/St->S == Root && St->ReturnTensor == NoVar);
     // A helper run in place: what it returns is the call's value.
     if (St->ReturnTensor != NoVar && V.Class == VarClass::Tensor)
       emit(site(SiteKind::Other, C),

@@ -59,7 +59,8 @@ struct FieldCarry {
   /// The field stream it runs on (`copy_stream`; "": the caller's current
   /// stream, or OnOther: a stream of that method's own).
   std::string Stream;
-  bool OnOther = false, Allocation = false, VisibleToEntry = false;
+  bool OnOther = false, Allocation = false, VisibleToEntry = false,
+       Complete = false;
 };
 /// By attribute name.
 using FieldCarries = llvm::StringMap<std::vector<FieldCarry>>;
@@ -181,7 +182,8 @@ private:
   Value expr(TSNode N);
   Value name(TSNode N);
   Value binary(TSNode N, const std::vector<TSNode> &Operands);
-  void escape(const Value &V, TSNode At);
+  /// \p Returned: the analysed def hands them back to its caller.
+  void escape(const Value &V, TSNode At, bool Returned = false);
   void readTensor(const Value &V, TSNode At);
   /// Tensor variables of enclosing scopes a nested def or lambda names
   /// (\p Events: its event variables too, which it may record).

@@ -8,6 +8,7 @@
 
 #include "lib/python/HelperIndex.h"
 #include "lib/model/Arguments.h"
+#include "lib/model/UseEvidence.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "lib/python/ExprClasses.h"
@@ -114,6 +115,7 @@ static llvm::StringMap<VarClass> scanAttributes(TSNode Class,
   // nothing.
   llvm::StringMap<infer::Cls> Before;
   llvm::StringMap<infer::Cls> Seen;
+  llvm::StringSet<> Evidence; // attributes a use says are tensors
   std::vector<std::pair<TSNode, std::unique_ptr<Scope>>> Methods;
   for (TSNode M : methodsWithSelf(Class, F))
     Methods.emplace_back(M, makeScope(M, Scope::Def, &Module, F, I));
@@ -146,13 +148,35 @@ static llvm::StringMap<VarClass> scanAttributes(TSNode Class,
                              : field(X, "right");
           if (Assign && Targets.size() == 1 && ts_node_is_null(Value))
             continue;
+          // A value the analysis does not follow (`next(it)`, another
+          // object's method) says nothing of what the attribute holds.
           infer::Cls C = Assign && Targets.size() == 1
                              ? scopedClass(Value, *S, F, I, Attribute)
                              : infer::Cls(VarClass::Other);
+          if (C == infer::Cls(VarClass::Other) &&
+              infer::opaqueValue(field(X, "right"), F, I))
+            C = infer::Cls();
           infer::Cls &Slot = Seen[F.text(field(T, "attribute"))];
           Slot = infer::join(Slot, C);
         }
       });
+      // What the methods do with `self.x` says it is a tensor when only a
+      // tensor could be used so (UseEvidence.h: `self.x.add_(1)`).
+      ownCode(field(M, "body"), [&](TSNode X) {
+        if (!is(X, "attribute"))
+          return;
+        TSNode O = unparen(field(X, "object"));
+        if (!is(O, "attribute") || F.text(unparen(field(O, "object"))) != Self)
+          return;
+        llvm::StringRef Use = F.text(field(X, "attribute"));
+        bool Called = is(ts_node_parent(X), "call");
+        if (Called ? pyMethodProvesTensor(Use) : pyAttributeProvesTensor(Use))
+          Evidence.insert(F.text(field(O, "attribute")));
+      });
+    }
+    for (const auto &E : Evidence) {
+      infer::Cls &Slot = Seen[E.getKey()];
+      Slot = infer::join(Slot, infer::Cls(VarClass::Tensor));
     }
     Before = Seen;
   }

@@ -219,7 +219,8 @@ VarClass Scope::classOf(llvm::StringRef Name) const {
 
 std::unique_ptr<Scope>
 makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
-          const Imports &I, const llvm::StringMap<VarClass> *ParamClasses) {
+          const Imports &I, const llvm::StringMap<VarClass> *ParamClasses,
+          const llvm::StringMap<VarClass> *SelfAttributes) {
   auto S = std::make_unique<Scope>();
   S->K = K;
   S->Node = Node;
@@ -310,6 +311,15 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
       return It->second;
     return Parent ? Cls(Parent->classOf(Name)) : Cls(VarClass::Other);
   };
+  if (SelfAttributes && !S->Params.empty())
+    L.Attribute = [&](TSNode A) -> std::optional<Cls> {
+      TSNode O = unparen(field(A, "object"));
+      if (!is(O, "identifier") || F.text(O) != F.text(S->Params[0]))
+        return std::nullopt;
+      auto It = SelfAttributes->find(F.text(field(A, "attribute")));
+      return It == SelfAttributes->end() ? Cls(VarClass::Other)
+                                         : Cls(It->second);
+    };
   L.List = [&](llvm::StringRef Name) -> Cls {
     auto It = Lists.find(Name);
     if (It != Lists.end())

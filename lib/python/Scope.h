@@ -71,10 +71,13 @@ struct Scope {
 /// Builds the scope of \p Node (module, function_definition or lambda).
 /// \p ParamClasses: what the arguments of a call run in place hold, by
 /// parameter name (it wins over an annotation).
+/// \p SelfAttributes: for a method, what the attributes of its first
+/// parameter hold (`x = self.buf` is a tensor when buf holds one).
 std::unique_ptr<Scope>
 makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
           const Imports &I,
-          const llvm::StringMap<VarClass> *ParamClasses = nullptr);
+          const llvm::StringMap<VarClass> *ParamClasses = nullptr,
+          const llvm::StringMap<VarClass> *SelfAttributes = nullptr);
 
 /// Host data written out: a list, tuple, number or boolean literal, or a
 /// list comprehension.

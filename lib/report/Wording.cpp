@@ -232,6 +232,18 @@ void Writer::noteSelfWait(const finding::UnsynchronizedAccess &X) {
 void Writer::word(const finding::MissingRecordStream &X) {
   std::string Tensor = name(X.Tensor), Stream = stream(X.LastForeignUse.Stream),
               AllocStream = stream(X.Allocation.Stream);
+  if (X.HandedBack) {
+    warn(X.LastForeignUse.Site,
+         sub("tensor '%0' was allocated on %1 and is handed back here to the "
+             "caller, which uses it on %2; when its last reference dies "
+             "there the caching allocator may give its memory to new work "
+             "on %1 while %2 is still using it (record it on %2 first)",
+             {Tensor, AllocStream, Stream}));
+    note(X.Allocation.Site,
+         sub("'%0' is allocated on %1 here", {Tensor, AllocStream}));
+    noteProven(X.Allocation.Stream);
+    return;
+  }
   warn(X.LastForeignUse.Site,
        sub("tensor '%0' is used on %1 but was allocated on %2; when its "
            "last reference dies the caching allocator may reuse its "

@@ -101,6 +101,7 @@ class Normalizer:
             out = batch.to("cuda", non_blocking=True)
             out.sub_(self.mean)
         torch.cuda.current_stream().wait_stream(self.stream)
+        out.record_stream(torch.cuda.current_stream())
         return out
 
 
@@ -171,3 +172,44 @@ class HostStaging:
 
     def overwrite(self, value: float):
         self.staging.fill_(value)
+
+
+# Wrong: the batch `preload` allocates on the prefetcher's own stream is
+# handed back with no record_stream on the caller's stream (apex's
+# data_prefetcher): when the caller lets go of it, the allocator may give
+# the block to the next preload while the caller's stream still reads it.
+class HandsBack:
+    def __init__(self):
+        self.stream = torch.cuda.Stream()
+        self.next = None
+
+    def preload(self, batch: torch.Tensor):
+        self.stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(self.stream):
+            self.next = batch.to("cuda", non_blocking=True)
+
+    def take(self):
+        torch.cuda.current_stream().wait_stream(self.stream)
+        batch = self.next
+        return batch
+        # CHECK-NOTES: :[[@LINE-1]]:16: warning: tensor 'batch' was allocated on attribute 'self.stream' and is handed back here to the caller, which uses it on the caller's current stream; when its last reference dies there the caching allocator may give its memory to new work on attribute 'self.stream' while the caller's current stream is still using it (record it on the caller's current stream first) [streamsafe-missing-record-stream]
+        # CHECK-NOTES: :[[@LINE-7]]:25: note: 'batch' is allocated on attribute 'self.stream' here
+        # CHECK-NOTES: :[[@LINE-14]]:9: note: 'self.stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+
+
+# Right: recorded on the caller's stream before it is handed back.
+class RecordsBack:
+    def __init__(self):
+        self.stream = torch.cuda.Stream()
+        self.next = None
+
+    def preload(self, batch: torch.Tensor):
+        self.stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(self.stream):
+            self.next = batch.to("cuda", non_blocking=True)
+
+    def take(self):
+        torch.cuda.current_stream().wait_stream(self.stream)
+        batch = self.next
+        batch.record_stream(torch.cuda.current_stream())
+        return batch

@@ -214,6 +214,9 @@ class OwnsItsStream(torch.nn.Module):
             # CHECK-NOTES: :[[@LINE-9]]:9: note: 'self.stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
         y.record_stream(self.stream)
         return z
+        # CHECK-NOTES: :[[@LINE-1]]:16: warning: tensor 'z' was allocated on attribute 'self.stream' and is handed back here to the caller, which uses it on the caller's current stream; when its last reference dies there the caching allocator may give its memory to new work on attribute 'self.stream' while the caller's current stream is still using it (record it on the caller's current stream first) [streamsafe-missing-record-stream]
+        # CHECK-NOTES: :[[@LINE-8]]:17: note: 'z' is allocated on attribute 'self.stream' here
+        # CHECK-NOTES: :[[@LINE-14]]:9: note: 'self.stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
 
 
 # A module global assigned once, a fresh stream.
@@ -230,6 +233,9 @@ def uses_global(x: torch.Tensor):
         # CHECK-NOTES: :[[@LINE-10]]:8: note: 'SIDE' is given a fresh stream here, its only assignment, so it is not the caller's current stream
     y.record_stream(SIDE)
     return z
+    # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'z' was allocated on global stream 'SIDE' and is handed back here to the caller, which uses it on the caller's current stream; when its last reference dies there the caching allocator may give its memory to new work on global stream 'SIDE' while the caller's current stream is still using it (record it on the caller's current stream first) [streamsafe-missing-record-stream]
+    # CHECK-NOTES: :[[@LINE-8]]:13: note: 'z' is allocated on global stream 'SIDE' here
+    # CHECK-NOTES: :[[@LINE-15]]:8: note: 'SIDE' is given a fresh stream here, its only assignment, so it is not the caller's current stream
 
 
 def uses_global_after_wait(x: torch.Tensor):
@@ -239,6 +245,9 @@ def uses_global_after_wait(x: torch.Tensor):
         z = y + 1
     y.record_stream(SIDE)
     return z
+    # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'z' was allocated on global stream 'SIDE' and is handed back here to the caller, which uses it on the caller's current stream; when its last reference dies there the caching allocator may give its memory to new work on global stream 'SIDE' while the caller's current stream is still using it (record it on the caller's current stream first) [streamsafe-missing-record-stream]
+    # CHECK-NOTES: :[[@LINE-4]]:13: note: 'z' is allocated on global stream 'SIDE' here
+    # CHECK-NOTES: :[[@LINE-27]]:8: note: 'SIDE' is given a fresh stream here, its only assignment, so it is not the caller's current stream
 
 
 # Rebound by a def: not one stream.

@@ -22,14 +22,20 @@ class Offloader:
             self.ready = torch.cuda.Event()
             self.ready.record()
 
-    # Joins: the caller's stream waits for the event first.
+    # Joins (waits for the event); hands back unrecorded what its stream made.
     def finish(self):
         torch.cuda.current_stream().wait_event(self.ready)
         return self.buf
+        # CHECK-NOTES: :[[@LINE-1]]:16: warning: tensor 'self.buf' was allocated on attribute 'self.stream' and is handed back here to the caller, which uses it on the caller's current stream; when its last reference dies there the caching allocator may give its memory to new work on attribute 'self.stream' while the caller's current stream is still using it (record it on the caller's current stream first) [streamsafe-missing-record-stream]
+        # CHECK-NOTES: :[[@LINE-9]]:24: note: 'self.buf' is allocated on attribute 'self.stream' here
+        # CHECK-NOTES: :[[@LINE-17]]:9: note: 'self.stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
 
     # Forgets the join: names no stream at all.
     def peek(self):
         return self.buf
+        # CHECK-NOTES: :[[@LINE-1]]:16: warning: tensor 'self.buf' was allocated on attribute 'self.stream' and is handed back here to the caller, which uses it on the caller's current stream; when its last reference dies there the caching allocator may give its memory to new work on attribute 'self.stream' while the caller's current stream is still using it (record it on the caller's current stream first) [streamsafe-missing-record-stream]
+        # CHECK-NOTES: :[[@LINE-16]]:24: note: 'self.buf' is allocated on attribute 'self.stream' here
+        # CHECK-NOTES: :[[@LINE-24]]:9: note: 'self.stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
 
 
 # Right: start(), then finish() before the read.
@@ -45,10 +51,10 @@ def started_and_peeked(x: torch.Tensor):
     o.start(x)
     return o.peek() + 1
     # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'self.buf' is read on the caller's current stream while its write on pool stream 'self.stream' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
-    # CHECK-NOTES: :[[@LINE-25]]:32: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
-    # CHECK-NOTES: :[[@LINE-28]]:24: note: 'self.buf' is written on pool stream 'self.stream' here
+    # CHECK-NOTES: :[[@LINE-31]]:32: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+    # CHECK-NOTES: :[[@LINE-34]]:24: note: 'self.buf' is written on pool stream 'self.stream' here
     # CHECK-NOTES: :[[@LINE-5]]:5: note: in 'start', called here
-    # CHECK-NOTES: :[[@LINE-31]]:14: note: the current stream was set to pool stream 'self.stream' here
+    # CHECK-NOTES: :[[@LINE-37]]:14: note: the current stream was set to pool stream 'self.stream' here
 
 
 # Right: the join by another method, before the read.

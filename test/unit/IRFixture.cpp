@@ -309,7 +309,8 @@ BlockRef IRFixture::block(BodyId B) {
 void IRFixture::edge(BlockRef From, BlockRef To, Assumption If) {
   Body &B = IR.Bodies[From.Body];
   B.Blocks[From.Id].Succs.push_back(To.Id);
-  B.Blocks[From.Id].SuccConds.push_back(If);
+  B.Blocks[From.Id].SuccConds.push_back(If.Var == NoVar ? EdgeCondition()
+                                                        : EdgeCondition{If});
   B.Blocks[To.Id].Preds.push_back(From.Id);
 }
 

@@ -484,8 +484,9 @@ TEST_F(Lowering, BranchesOnNeverChangingVariables) {
   std::vector<std::string> Conditions;
   unsigned Forgets = 0;
   for (const Block &B : IR->Bodies[0].Blocks) {
-    for (const Assumption &A : B.SuccConds)
-      Conditions.push_back(IR->var(A.Var).Name + (A.Value ? "=1" : "=0"));
+    for (const EdgeCondition &C : B.SuccConds)
+      for (const Assumption &A : C)
+        Conditions.push_back(IR->var(A.Var).Name + (A.Value ? "=1" : "=0"));
     for (const Fact &F : B.Facts)
       if (const auto *X = F.as<fact::Forget>()) {
         ++Forgets;
