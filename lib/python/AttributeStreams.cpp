@@ -285,58 +285,6 @@ const llvm::StringMap<TSNode> &HelperIndex::freshAttributes(TSNode Class) {
   return It->second;
 }
 
-/// Host memory by its own words (null: no): 0 not host, 1 host, 2 pinned.
-static int hostValue(TSNode V, const SourceFile &F) {
-  V = unparen(V);
-  if (!is(V, "call"))
-    return 0;
-  TSNode Fn = unparen(field(V, "function"));
-  if (is(Fn, "attribute")) {
-    llvm::StringRef M = F.text(field(Fn, "attribute"));
-    if (M == "pin_memory")
-      return 2;
-    if (M == "cpu")
-      return 1;
-  }
-  int Host = 0;
-  for (TSNode A : children(field(V, "arguments"))) {
-    if (!is(A, "keyword_argument"))
-      continue;
-    llvm::StringRef K = F.text(field(A, "name"));
-    TSNode Arg = unparen(field(A, "value"));
-    if (K == "pin_memory" && F.text(Arg) == "True")
-      return 2;
-    if (K == "device" && is(Arg, "string") &&
-        F.text(Arg).trim("'\"").split(':').first == "cpu")
-      Host = 1;
-  }
-  return Host;
-}
-
-bool HelperIndex::hostAttribute(TSNode Class, llvm::StringRef Name,
-                                bool &Pinned) {
-  std::vector<TSNode> Family = family(Class);
-  bool Any = false;
-  Pinned = true;
-  for (const AttributeWrite &W : attributeWrites()) {
-    if (W.Name != Name || W.K == AttributeWrite::SetStream)
-      continue;
-    if (W.K == AttributeWrite::SetattrOpaque)
-      return false;
-    if (W.K == AttributeWrite::Member && !ts_node_is_null(W.Owner) &&
-        llvm::none_of(Family, [&](TSNode C) { return ts_node_eq(C, W.Owner); }))
-      continue;
-    if (W.Given == Given::Nothing)
-      continue;
-    int H = ts_node_is_null(W.Value) ? 0 : hostValue(W.Value, F);
-    if (!H)
-      return false;
-    Any = true;
-    Pinned &= H == 2;
-  }
-  return Any;
-}
-
 bool HelperIndex::setOnlyAtConstruction(TSNode Class, llvm::StringRef Name) {
   // Asked at every branch on `self.attr`: once per class and attribute.
   auto [Memo, New] = SetAtConstruction.try_emplace({Class.id, Name.str()});
@@ -435,41 +383,7 @@ void Builder::followSelf(const Scope &S) {
     }
   }
   St->Self = &O;
-  bool InInit = F.text(field(S.Node, "name")) == "__init__";
-  // Its tensor fields start from what the class's methods leave in them
-  // (engine/TransferFields.cpp); the engine reports what this one leaves.
-  for (const auto &E : Attrs) {
-    if (*E.second != VarClass::Tensor)
-      continue;
-    ObjectField Field;
-    Field.Var = O.Attrs[E.getKey()];
-    Field.Host = X->hostAttribute(Class, E.getKey(), Field.Pinned);
-    auto C =
-        Carries ? Carries->find(E.getKey()) : FieldCarries::const_iterator();
-    // Nothing carries into __init__: its object is new.
-    if (Carries && C != Carries->end() && !InInit)
-      for (const FieldCarry &Carry : C->second) {
-        CarriedWrite W;
-        if (!Carry.Stream.empty()) {
-          auto Held = O.Attrs.find(Carry.Stream);
-          if (Held == O.Attrs.end() || !IR->var(Held->second).Persistent ||
-              IR->var(Held->second).Class != VarClass::Stream)
-            continue; // a stream this method does not hold as it did
-          W.Stream = Held->second;
-        }
-        Site Write = Carry.Write, Exit = Carry.Exit;
-        Write.Scope = Exit.Scope = 0;
-        W.Site = IR->Sites.add(Write);
-        W.Exit = IR->Sites.add(Exit);
-        Out->Callees[W.Exit] = Carry.Method;
-        W.OnOther = Carry.OnOther;
-        W.Allocation = Carry.Allocation;
-        W.VisibleToEntry = Carry.VisibleToEntry;
-        W.Complete = Carry.Complete;
-        Field.Carried.push_back(W);
-      }
-    IR->Fields.push_back(std::move(Field));
-  }
+  followFields(S, Class, O, Attrs);
 }
 
 void Builder::proveGlobal(llvm::StringRef Name, const Scope &Module,
