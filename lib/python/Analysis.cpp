@@ -83,7 +83,12 @@ private:
   void defsIn(TSNode N, const Scope &Enclosing) {
     for (TSNode C : children(N)) {
       if (is(C, "function_definition")) {
-        llvm::StringMap<VarClass> Attributes = selfAttributes(C, Enclosing);
+        // A method's `self.x` holds what its class assigns it.
+        TSNode Class = classOf(C);
+        llvm::StringMap<VarClass> Attributes =
+            ts_node_is_null(Class)
+                ? llvm::StringMap<VarClass>()
+                : X.lineageAttributes(Class, *Enclosing.ModuleScope);
         auto S = makeScope(C, Scope::Def, &Enclosing, F, I, nullptr,
                            Attributes.empty() ? nullptr : &Attributes);
         const Scope &Own = *S;
@@ -97,23 +102,6 @@ private:
         continue;
       defsIn(C, Enclosing);
     }
-  }
-
-  /// For a method, what the attributes of its object hold, as the class
-  /// and its bases in the file assign them (a name they disagree on holds
-  /// Other).
-  llvm::StringMap<VarClass> selfAttributes(TSNode Def, const Scope &Enclosing) {
-    llvm::StringMap<VarClass> Out;
-    TSNode Class = classOf(Def);
-    if (ts_node_is_null(Class))
-      return Out;
-    for (TSNode C : X.lineage(Class))
-      for (const auto &E : X.attributeClasses(C, *Enclosing.ModuleScope)) {
-        auto [It, New] = Out.try_emplace(E.getKey(), E.second);
-        if (!New && It->second != E.second)
-          It->second = VarClass::Other;
-      }
-    return Out;
   }
 
   /// One scope's analysis: its findings, and what it leaves in the

@@ -342,21 +342,16 @@ void Builder::followSelf(const Scope &S) {
     return;
   // The stream and event attributes the class and its bases in the file
   // assign (a name they disagree on is not followed).
-  llvm::StringMap<std::optional<VarClass>> Attrs;
-  for (TSNode C : X->lineage(Class))
-    for (const auto &E : X->attributeClasses(C, *S.ModuleScope)) {
-      auto &Slot = Attrs[E.getKey()];
-      Slot = !Slot || *Slot == E.second ? E.second : VarClass::Other;
-    }
+  llvm::StringMap<VarClass> Attrs = X->lineageAttributes(Class, *S.ModuleScope);
   const llvm::StringMap<TSNode> &Fresh = X->freshAttributes(Class);
   Instance &O = Objs.make(Class);
   for (const auto &E : Attrs) {
-    if (*E.second != VarClass::Stream && *E.second != VarClass::Event &&
-        *E.second != VarClass::Tensor)
+    if (E.second != VarClass::Stream && E.second != VarClass::Event &&
+        E.second != VarClass::Tensor)
       continue;
     Variable V;
     V.Name = "self." + E.getKey().str();
-    V.Class = *E.second;
+    V.Class = E.second;
     // Only ever a fresh stream: one stream for the whole method, held
     // before it is called (never bound at the entry: the engine gives it
     // its own symbol). Any other stream attribute stays unbound: unknown.
@@ -377,7 +372,7 @@ void Builder::followSelf(const Scope &S) {
     // An event attribute: one event, recorded elsewhere before the call as
     // far as this method knows; what the method records and waits is
     // followed.
-    if (*E.second == VarClass::Event) {
+    if (E.second == VarClass::Event) {
       emit(IR->EntrySite, fact::BindEvent{Var, false});
       IR->FieldEvents.push_back(Var);
     }

@@ -452,7 +452,7 @@ private:
   /// Hands \p O's tensor attributes to the engine as the object's fields,
   /// with what the class's methods leave in them (ObjectFields.cpp).
   void followFields(const Scope &S, TSNode Class, Instance &O,
-                    const llvm::StringMap<std::optional<VarClass>> &Attrs);
+                    const llvm::StringMap<VarClass> &Attrs);
   /// A module global \p V, seen from a def: only ever the fresh stream of
   /// its one assignment (StreamProof::Global), when it is.
   void proveGlobal(llvm::StringRef Name, const Scope &Module, Variable &V);

@@ -338,6 +338,18 @@ bool HelperIndex::waitsForHost(TSNode Def) {
   return HostWaits[Def.id] = Found;
 }
 
+llvm::StringMap<VarClass> HelperIndex::lineageAttributes(TSNode Class,
+                                                         const Scope &Module) {
+  llvm::StringMap<VarClass> Out;
+  for (TSNode C : lineage(Class))
+    for (const auto &E : attributeClasses(C, Module)) {
+      auto [It, New] = Out.try_emplace(E.getKey(), E.second);
+      if (!New && It->second != E.second)
+        It->second = VarClass::Other;
+    }
+  return Out;
+}
+
 bool HelperIndex::calledOnSelf(TSNode Class, llvm::StringRef Name) {
   auto Found = SelfCalls.try_emplace(Class.id);
   llvm::StringSet<> &Called = Found.first->second;

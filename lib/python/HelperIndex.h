@@ -88,6 +88,11 @@ public:
   /// class (AttributeElements.cpp).
   const llvm::StringMap<VarClass> &elementClasses(TSNode Class,
                                                   const Scope &Module);
+  /// What the attributes of \p Class's objects hold, as it and its bases in
+  /// the file assign them (a name they disagree on holds Other): what a
+  /// method's `self.x` is.
+  llvm::StringMap<VarClass> lineageAttributes(TSNode Class,
+                                              const Scope &Module);
   /// \p Class and its bases defined in the file, nearest first (the classes
   /// whose methods run on its objects as far as the file says).
   std::vector<TSNode> lineage(TSNode Class) const;

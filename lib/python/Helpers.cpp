@@ -194,14 +194,20 @@ bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
   return true;
 }
 
+/// The value of the call \p N that made the object \p O.
+static Value objectValue(TSNode N, const Instance *O) {
+  Value V;
+  V.Node = N;
+  V.Object = O;
+  return V;
+}
+
 bool Builder::helperCall(TSNode N, Value &Result) {
   TSNode Fn = field(N, "function");
   Args A = argsOf(N);
   if (is(Fn, "identifier")) {
     if (const Instance *O = newRecord(N)) {
-      Result = Value();
-      Result.Node = N;
-      Result.Object = O;
+      Result = objectValue(N, O);
       return true;
     }
     // Cls(args) of a class of this file: a new object, followed.
@@ -211,9 +217,7 @@ bool Builder::helperCall(TSNode N, Value &Result) {
       const Instance *O = newObject(N, Class);
       if (!O)
         return false;
-      Result = Value();
-      Result.Node = N;
-      Result.Object = O;
+      Result = objectValue(N, O);
       return true;
     }
   }
@@ -244,9 +248,7 @@ bool Builder::moduleHelperCall(TSNode N, const std::string &Qualified,
     const Instance *O = newObject(N, Class);
     if (!O)
       return false;
-    Result = Value();
-    Result.Node = N;
-    Result.Object = O;
+    Result = objectValue(N, O);
     return true;
   }
   TSNode Def = Modules->def(*From, Qualified, M);

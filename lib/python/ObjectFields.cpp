@@ -71,14 +71,13 @@ bool HelperIndex::hostAttribute(TSNode Class, llvm::StringRef Name,
   return Any;
 }
 
-void Builder::followFields(
-    const Scope &S, TSNode Class, Instance &O,
-    const llvm::StringMap<std::optional<VarClass>> &Attrs) {
+void Builder::followFields(const Scope &S, TSNode Class, Instance &O,
+                           const llvm::StringMap<VarClass> &Attrs) {
   bool InInit = F.text(field(S.Node, "name")) == "__init__";
   // Its tensor fields start from what the class's methods leave in them
   // (engine/TransferFields.cpp); the engine reports what this one leaves.
   for (const auto &E : Attrs) {
-    if (*E.second != VarClass::Tensor)
+    if (E.second != VarClass::Tensor)
       continue;
     ObjectField Field;
     Field.Var = O.Attrs[E.getKey()];
