@@ -67,6 +67,14 @@ runner = [
     "--flags=" + q(config.libtorch_flags),
     "--cuda-flags=" + q(config.cuda_flags),
 ]
+# lit --param front_ends=plugin runs the checks' tests through the plugin
+# only (CI's LLVM 19 leg; the driver is the same analysis behind another
+# main, and the suite of LLVM 22 compares the two).
+front_ends = lit_config.params.get("front_ends", "both")
+if front_ends not in ("both", "plugin"):
+    lit_config.fatal("--param front_ends: 'both' or 'plugin', not %r"
+                     % front_ends)
+runner.append("--front-ends=" + front_ends)
 if use_pch:
     runner += ["--pch-cxx=" + config.pch_cxx, "--pch-cuda=" + config.pch_cuda]
 
