@@ -91,6 +91,7 @@ void DefaultStreamLaunchCheck::onStartOfTranslationUnit() {
   IsLibTorchTU.reset();
   Reported.clear();
   Table = std::make_unique<::streamsafe::ApiTable>(Config);
+  Params = std::make_unique<::streamsafe::StreamParameters>(*Table);
 }
 
 void DefaultStreamLaunchCheck::check(const MatchFinder::MatchResult &Result) {
@@ -99,11 +100,13 @@ void DefaultStreamLaunchCheck::check(const MatchFinder::MatchResult &Result) {
   if (!*IsLibTorchTU)
     return;
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (!Table)
+  if (!Table) {
     Table = std::make_unique<::streamsafe::ApiTable>(Config);
+    Params = std::make_unique<::streamsafe::StreamParameters>(*Table);
+  }
   std::vector<DefaultStreamWork> Work;
-  for (DefaultStreamWork &W :
-       ::streamsafe::findDefaultStreamWork(*FD, *Result.Context, *Table))
+  for (DefaultStreamWork &W : ::streamsafe::findDefaultStreamWork(
+           *FD, *Result.Context, *Table, *Params))
     if (wanted(W) && Reported.insert(W.Loc).second)
       Work.push_back(std::move(W));
   DefaultStreamFindings Found = ::streamsafe::defaultStreamFindings(Work);

@@ -31,6 +31,18 @@ private:
       F.MacroBody = site(W.MacroBody);
       F.MacroName = W.MacroName.str();
     }
+    for (const StreamParameterStep &S : W.Through) {
+      finding::DefaultStreamLaunch::Step Step;
+      Step.Function = S.Function->getNameAsString();
+      Step.Param = S.Param.str();
+      Step.At = site(S.At);
+      if (S.PassedTo)
+        Step.PassedTo = S.PassedTo->getNameAsString();
+      Step.Work = S.Work;
+      Step.WorkApi = S.Api.str();
+      F.Through.push_back(std::move(Step));
+    }
+    F.DefaultArgument = W.DefaultArgument;
     return F;
   }
 

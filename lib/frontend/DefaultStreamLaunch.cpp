@@ -68,24 +68,24 @@ void noteMacroBody(DefaultStreamWork &W, SourceLocation Loc,
   W.MacroName = Lexer::getImmediateMacroName(Loc, SM, Ctx.getLangOpts());
 }
 
-bool isDeviceOnlyCode(const FunctionDecl &FD) {
-  for (const DeclContext *DC = &FD; DC; DC = DC->getParent()) {
-    const auto *F = dyn_cast<FunctionDecl>(DC);
-    if (!F)
-      continue;
-    if (F->hasAttr<CUDAGlobalAttr>() ||
-        (F->hasAttr<CUDADeviceAttr>() && !F->hasAttr<CUDAHostAttr>()))
-      return true;
-  }
-  return false;
+// Work of a kind, at a place, on a stream; the rest filled in later.
+DefaultStreamWork work(WorkKind Kind, SourceLocation Loc, StringRef Api,
+                       StringRef AsyncApi, StreamSource Stream) {
+  DefaultStreamWork W;
+  W.Kind = Kind;
+  W.Loc = Loc;
+  W.Api = Api;
+  W.AsyncApi = AsyncApi;
+  W.Stream = Stream;
+  return W;
 }
 
 class FunctionAnalysis {
 public:
   FunctionAnalysis(const FunctionDecl &FD, const Stmt &Body, ASTContext &Ctx,
-                   ApiTable &Table)
+                   ApiTable &Table, StreamParameters &Params)
       : Body(Body), Ctx(Ctx), SM(Ctx.getSourceManager()), Table(Table),
-        Scan(Table), Streams(FD, Scan, Table) {
+        Params(Params), Scan(Table), Streams(FD, Scan, Table) {
     Scan.TraverseStmt(const_cast<Stmt *>(&Body));
     Scan.finish();
   }
@@ -164,16 +164,7 @@ private:
     StreamSource Stream = Streams.classify(StreamArg);
     if (!isDefaultOrigin(Stream.Origin))
       return std::nullopt;
-    DefaultStreamWork W{WorkKind::KernelLaunch,
-                        Name,
-                        "",
-                        "",
-                        Stream,
-                        {},
-                        nullptr,
-                        false,
-                        {},
-                        {}};
+    DefaultStreamWork W = work(WorkKind::KernelLaunch, Name, "", "", Stream);
     if (Open.isInvalid() || Close.isInvalid()) {
       // Written in a macro body: no fix there.
     } else if (Stream.Origin == StreamOrigin::Omitted) {
@@ -204,16 +195,9 @@ private:
       return std::nullopt;
     bool CanFix =
         Close.isValid() && spelledLoc(Call.getBeginLoc(), SM).isValid();
-    DefaultStreamWork W{*Kind,
-                        Begin,
-                        FD->getName(),
-                        Api.AsyncAlternative ? Api.AsyncAlternative : "",
-                        {StreamOrigin::Omitted, nullptr},
-                        {},
-                        nullptr,
-                        false,
-                        {},
-                        {}};
+    DefaultStreamWork W = work(*Kind, Begin, FD->getName(),
+                               Api.AsyncAlternative ? Api.AsyncAlternative : "",
+                               {StreamOrigin::Omitted, nullptr});
     if (*Kind == WorkKind::StreamApi) {
       std::optional<unsigned> Index = streamParameter(*FD, Api);
       if (!Index || *Index >= Call.getNumArgs())
@@ -247,7 +231,10 @@ private:
   // stream".
   // cub's device-wide algorithms are documented to run on the stream as
   // given, 0 (the default) being the legacy stream, like the runtime's
-  // calls: an omitted or null stream is judged for them too.
+  // calls: an omitted or null stream is judged for them too. So is a
+  // project function whose work runs on the parameter as given, without
+  // testing it (its summary, StreamParameters.h); an omitted argument is
+  // then judged by the parameter's default.
   std::optional<DefaultStreamWork> analyzeLibraryCall(const CallExpr &Call) {
     const FunctionDecl *FD = Call.getDirectCallee();
     SourceLocation Begin = reportLoc(Call.getBeginLoc(), SM);
@@ -262,22 +249,27 @@ private:
         continue;
       const Expr *Arg = Call.getArg(I);
       StreamSource Stream = Streams.classify(Arg);
-      bool Judged = Stream.Origin == StreamOrigin::DefaultGetter ||
-                    Stream.Origin == StreamOrigin::Legacy ||
-                    (Cub && (Stream.Origin == StreamOrigin::Omitted ||
-                             Stream.Origin == StreamOrigin::Null));
+      const StreamParameterUse *Use =
+          Cub || isa<CXXOperatorCallExpr>(Call) ? nullptr : Params.use(*FD, I);
+      StreamOrigin Default = StreamOrigin::Unknown;
+      if (const auto *D = dyn_cast<CXXDefaultArgExpr>(Arg); D && Use)
+        Default = Streams.classify(D->getExpr()).Origin;
+      bool Judged =
+          Stream.Origin == StreamOrigin::DefaultGetter ||
+          Stream.Origin == StreamOrigin::Legacy ||
+          (Cub && (Stream.Origin == StreamOrigin::Omitted ||
+                   Stream.Origin == StreamOrigin::Null)) ||
+          (Use && Stream.Origin == StreamOrigin::Null) ||
+          (Use && Stream.Origin == StreamOrigin::Omitted &&
+           isDefaultOrigin(Default) && Default != StreamOrigin::Omitted);
       if (!Judged)
         continue;
-      DefaultStreamWork W{WorkKind::StreamApi,
-                          Begin,
-                          FD->getName(),
-                          "",
-                          Stream,
-                          {},
-                          nullptr,
-                          false,
-                          {},
-                          {}};
+      DefaultStreamWork W =
+          work(WorkKind::StreamApi, Begin, FD->getName(), "", Stream);
+      if (Use) {
+        W.Through = Use->Steps;
+        W.DefaultArgument = Default;
+      }
       bool CanFix = spelledLoc(Call.getRParenLoc(), SM).isValid() &&
                     spelledLoc(Call.getBeginLoc(), SM).isValid();
       if (!CanFix) {
@@ -327,16 +319,8 @@ private:
     } else if (T.Policy == ThrustPolicy::None) {
       return std::nullopt;
     }
-    DefaultStreamWork W{WorkKind::StreamApi,
-                        Begin,
-                        Call.getDirectCallee()->getName(),
-                        "",
-                        Stream,
-                        {},
-                        nullptr,
-                        false,
-                        {},
-                        {}};
+    DefaultStreamWork W = work(WorkKind::StreamApi, Begin,
+                               Call.getDirectCallee()->getName(), "", Stream);
     W.Policy = T.Policy;
     W.PolicyVar = T.Via;
     noteMacroBody(W, Call.getBeginLoc(), Ctx);
@@ -344,15 +328,9 @@ private:
     return W;
   }
 
-  // The row's stream argument, when the declaration agrees that it is a
-  // cudaStream_t (runtime headers of other CUDA versions may differ).
   std::optional<unsigned> streamParameter(const FunctionDecl &FD,
                                           const ApiEntry &Api) {
-    if (Api.Stream < 0 || unsigned(Api.Stream) >= FD.getNumParams() ||
-        Table.classify(FD.getParamDecl(Api.Stream)->getType()) !=
-            ValueClass::RawStream)
-      return std::nullopt;
-    return unsigned(Api.Stream);
+    return runtimeStreamIndex(FD, Api, Table);
   }
 
   StreamFix replaceArgument(const Expr &Arg) {
@@ -377,6 +355,7 @@ private:
   ASTContext &Ctx;
   const SourceManager &SM;
   ApiTable &Table;
+  StreamParameters &Params;
   BodyScan Scan;
   StreamClassifier Streams;
   std::vector<const VarDecl *> CurrentStreamVars;
@@ -425,11 +404,12 @@ bool currentStreamSpellable(const ASTContext &Ctx, SourceLocation Loc) {
 
 std::vector<DefaultStreamWork> findDefaultStreamWork(const FunctionDecl &FD,
                                                      ASTContext &Ctx,
-                                                     ApiTable &Table) {
+                                                     ApiTable &Table,
+                                                     StreamParameters &Params) {
   const Stmt *Body = FD.getBody();
   if (!Body || isDeviceOnlyCode(FD))
     return {};
-  return FunctionAnalysis(FD, *Body, Ctx, Table).run();
+  return FunctionAnalysis(FD, *Body, Ctx, Table, Params).run();
 }
 
 } // namespace streamsafe

@@ -13,6 +13,7 @@
 #define STREAMSAFE_LIB_FRONTEND_DEFAULTSTREAMLAUNCH_H
 
 #include "lib/frontend/ApiTable.h"
+#include "lib/frontend/StreamParameters.h"
 #include "lib/frontend/ThrustPolicies.h"
 #include "lib/ir/Findings.h"
 #include "clang/Basic/SourceLocation.h"
@@ -74,6 +75,13 @@ struct DefaultStreamWork {
   ThrustPolicy Policy = ThrustPolicy::None;
   /// The local variable the thrust policy was read from.
   const clang::VarDecl *PolicyVar = nullptr;
+  /// A call of the project's function whose work runs on the stream
+  /// parameter given a default stream: the steps from the callee to the
+  /// work (StreamParameters.h). Empty for work issued here.
+  std::vector<StreamParameterStep> Through;
+  /// Through a parameter left to its default (Stream.Origin is Omitted):
+  /// what the default is (Null, Legacy, ...).
+  StreamOrigin DefaultArgument = StreamOrigin::Unknown;
 };
 
 /// True when the translation unit uses LibTorch: it declares namespace `c10`
@@ -90,10 +98,12 @@ bool currentStreamSpellable(const clang::ASTContext &Ctx,
 /// order. Host code only: device functions yield nothing. Work spelled in
 /// the body of a macro from a system header is skipped; work in a macro
 /// argument, or in the body of the project's own macro, is kept. A stream that
-/// depends on a template parameter is not judged.
+/// depends on a template parameter is not judged. A call of the project's
+/// function is judged by the summary of its stream parameters (\p Params,
+/// one per translation unit).
 std::vector<DefaultStreamWork>
 findDefaultStreamWork(const clang::FunctionDecl &FD, clang::ASTContext &Ctx,
-                      ApiTable &Table);
+                      ApiTable &Table, StreamParameters &Params);
 
 } // namespace streamsafe
 

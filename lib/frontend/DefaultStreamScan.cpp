@@ -28,6 +28,28 @@ bool isRuntimeFunction(const FunctionDecl *FD) {
          FD->getDeclContext()->getRedeclContext()->isTranslationUnit();
 }
 
+std::optional<unsigned> runtimeStreamIndex(const FunctionDecl &FD,
+                                           const ApiEntry &Api,
+                                           ApiTable &Table) {
+  if (Api.Stream < 0 || unsigned(Api.Stream) >= FD.getNumParams() ||
+      Table.classify(FD.getParamDecl(Api.Stream)->getType()) !=
+          ValueClass::RawStream)
+    return std::nullopt;
+  return unsigned(Api.Stream);
+}
+
+bool isDeviceOnlyCode(const FunctionDecl &FD) {
+  for (const DeclContext *DC = &FD; DC; DC = DC->getParent()) {
+    const auto *F = dyn_cast<FunctionDecl>(DC);
+    if (!F)
+      continue;
+    if (F->hasAttr<CUDAGlobalAttr>() ||
+        (F->hasAttr<CUDADeviceAttr>() && !F->hasAttr<CUDAHostAttr>()))
+      return true;
+  }
+  return false;
+}
+
 const Expr *streamExprAsWritten(const Expr *E, ApiTable &Table) {
   while (true) {
     const Expr *Next = E->IgnoreImplicitAsWritten()->IgnoreParens();
@@ -38,6 +60,13 @@ const Expr *streamExprAsWritten(const Expr *E, ApiTable &Table) {
       if (CE->getNumArgs() == 1 &&
           CE->getConstructor()->isCopyOrMoveConstructor())
         Next = CE->getArg(0);
+    // `(cudaStream_t)stream` and `static_cast<cudaStream_t>(stream)`: the
+    // CUDAStream's conversion, written as a cast.
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Next)) {
+      ValueClass To = Table.classify(Cast->getType());
+      if (To == ValueClass::RawStream || To == ValueClass::Stream)
+        Next = Cast->getSubExprAsWritten();
+    }
     if (Next == E)
       return E;
     E = Next;

@@ -17,6 +17,7 @@
 #include "lib/frontend/VariableChanges.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include <memory>
 #include <optional>
 #include <vector>
@@ -39,20 +40,35 @@ const clang::Expr *streamExprAsWritten(const clang::Expr *E, ApiTable &Table);
 /// cub::DeviceScan::InclusiveSum(..., stream).
 bool isStreamTakingLibraryCall(const clang::FunctionDecl *FD, ApiTable &Table);
 
+/// The index of a runtime call's stream argument from its row, when the
+/// declaration agrees that it is a cudaStream_t (runtime headers of other
+/// CUDA versions may differ).
+std::optional<unsigned> runtimeStreamIndex(const clang::FunctionDecl &FD,
+                                           const ApiEntry &Api,
+                                           ApiTable &Table);
+
+/// Device code: a `__global__` or `__device__` (not `__host__`) function,
+/// or a lambda or local class inside one.
+bool isDeviceOnlyCode(const clang::FunctionDecl &FD);
+
 /// The scan's classes; clang's names are spelled bare only in here.
 namespace scan {
 using namespace clang;
 
 // One pass over a function body. It collects the launches and runtime calls
 // of the body itself (nested lambdas and local classes are functions of their
-// own, analysed when the matcher reaches them) and the local variables, and
+// own, analysed when the matcher reaches them; WithLambdas: a lambda's work
+// counts as the body's, for summaries) and the local variables, and
 // tells which local variables may change after their initialization (also
-// inside nested lambdas).
+// inside nested lambdas) and which are tested (compared, or converted to
+// bool).
 class BodyScan : public VariableChanges<BodyScan> {
   using Base = VariableChanges<BodyScan>;
 
 public:
-  explicit BodyScan(ApiTable &Table) : Table(Table) {}
+  enum Lambdas { OwnBodyOnly, WithLambdas };
+  explicit BodyScan(ApiTable &Table, Lambdas L = OwnBodyOnly)
+      : Table(Table), IncludeLambdas(L == WithLambdas) {}
 
   std::vector<const CUDAKernelCallExpr *> Launches;
   std::vector<const CallExpr *> Calls;
@@ -60,7 +76,11 @@ public:
   std::vector<const CallExpr *> ThrustCalls;
   std::vector<const VarDecl *> Locals;
 
+  llvm::SmallPtrSet<const VarDecl *, 4> Tested;
+
   bool TraverseLambdaExpr(LambdaExpr *L) {
+    if (IncludeLambdas)
+      return Base::TraverseLambdaExpr(L);
     return nested([&] { return Base::TraverseLambdaExpr(L); });
   }
   bool TraverseCXXRecordDecl(CXXRecordDecl *D) {
@@ -84,6 +104,18 @@ public:
       LibraryCalls.push_back(C);
     return true;
   }
+  bool VisitImplicitCastExpr(ImplicitCastExpr *C) {
+    if (C->getCastKind() == CK_PointerToBoolean)
+      noteTested(C->getSubExpr());
+    return Base::VisitImplicitCastExpr(C);
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isEqualityOp() || B->isRelationalOp()) {
+      noteTested(B->getLHS());
+      noteTested(B->getRHS());
+    }
+    return true;
+  }
   bool VisitVarDecl(VarDecl *V) {
     if (!Nested && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit())
       Locals.push_back(V);
@@ -93,6 +125,11 @@ public:
   void finish() { finishChanges(); }
 
 private:
+  void noteTested(const Expr *E) {
+    if (const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      if (const auto *V = dyn_cast<VarDecl>(R->getDecl()))
+        Tested.insert(V);
+  }
   template <typename F> bool nested(F Traverse) {
     ++Nested;
     bool Continue = Traverse();
@@ -101,6 +138,7 @@ private:
   }
 
   ApiTable &Table;
+  bool IncludeLambdas;
   unsigned Nested = 0;
 };
 

@@ -16,6 +16,7 @@
 #include <string>
 #include <type_traits>
 #include <variant>
+#include <vector>
 
 namespace streamsafe {
 
@@ -328,6 +329,22 @@ struct DefaultStreamLaunch {
   /// macro's name (At is then the macro's use).
   SiteId MacroBody = NoSite;
   std::string MacroName;
+  /// A call of the project's function (Api) that runs its work on the
+  /// stream parameter given a default stream: each function on the way
+  /// (the callee first), its parameter, and where it passes the parameter
+  /// on (PassedTo) or issues the work (the last step: Work and WorkApi).
+  struct Step {
+    std::string Function;
+    std::string Param;
+    SiteId At = NoSite;
+    std::string PassedTo;
+    WorkKind Work = WorkKind::StreamApi;
+    std::string WorkApi;
+  };
+  std::vector<Step> Through;
+  /// The parameter left to its default (Origin is Omitted): what the default
+  /// is (Null, Legacy, ...).
+  StreamOrigin DefaultArgument = StreamOrigin::Unknown;
   SiteId site() const { return At; }
 };
 

@@ -17,6 +17,9 @@ constexpr unsigned MaxInlinedCallees = 32;
 /// Callables inside callables (helpers, lambdas, thread bodies) run at
 /// most this deep; this also bounds recursion.
 constexpr unsigned MaxBodyNesting = 4;
+/// Functions a stream parameter is followed through, at most, from a call
+/// to the CUDA work that runs on it (C++ default-stream-launch summaries).
+constexpr unsigned MaxStreamForwarding = 8;
 
 } // namespace streamsafe::bounds
 

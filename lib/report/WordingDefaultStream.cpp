@@ -66,6 +66,19 @@ std::string streamReason(const finding::DefaultStreamLaunch &X,
   }
 }
 
+// How a project function's stream parameter was given a default stream,
+// for the warning at the call.
+std::string parameterReason(const finding::DefaultStreamLaunch &X,
+                            const Function &IR) {
+  std::string Param = "its stream parameter '" + X.Through.front().Param + "'";
+  if (X.Origin == StreamOrigin::Omitted)
+    return Param + " is left to its default, " +
+           initializerText(X.DefaultArgument);
+  if (X.StreamVar.Var != NoVar)
+    return Param + " is given stream '" + IR.var(X.StreamVar.Var).Name + "'";
+  return Param + " is given " + initializerText(X.Origin);
+}
+
 } // namespace
 
 void Writer::word(const finding::DefaultStreamLaunch &X) {
@@ -86,6 +99,17 @@ void Writer::word(const finding::DefaultStreamLaunch &X) {
     break;
   case WorkKind::KernelLaunch:
   case WorkKind::StreamApi:
+    if (!X.Through.empty()) {
+      warn(X.At, sub("'%0' runs its CUDA work on the %1 default stream (%2), "
+                     "not on PyTorch's current stream",
+                     {X.Api,
+                      X.Origin == StreamOrigin::PerThread ||
+                              X.DefaultArgument == StreamOrigin::PerThread
+                          ? "per-thread"
+                          : "legacy",
+                      parameterReason(X, IR)}));
+      break;
+    }
     warn(X.At,
          sub("%0 runs on the %1 default stream (%2), not on PyTorch's "
              "current stream",
@@ -93,6 +117,16 @@ void Writer::word(const finding::DefaultStreamLaunch &X) {
               X.Origin == StreamOrigin::PerThread ? "per-thread" : "legacy",
               streamReason(X, IR)}));
     break;
+  }
+  // The steps from the call to the work, one note each.
+  for (const finding::DefaultStreamLaunch::Step &S : X.Through) {
+    std::string Param = "'" + S.Param + "' of '" + S.Function + "'";
+    if (!S.PassedTo.empty())
+      note(S.At, Param + " is passed on to '" + S.PassedTo + "' here");
+    else if (S.Work == WorkKind::KernelLaunch)
+      note(S.At, Param + " is the stream of this kernel launch");
+    else
+      note(S.At, Param + " is the stream of '" + S.WorkApi + "' here");
   }
   if (X.MacroBody != NoSite)
     note(X.MacroBody,

@@ -35,3 +35,19 @@ void streamFetchedAfterwards(float *out) {
   auto later = at::cuda::getCurrentCUDAStream();
   fill<<<1, 32, 0, later>>>(out);
 }
+
+// The CUDAStream's conversion written as a cast (TransformerEngine's
+// userbuffers before their fix: `(cudaStream_t)stream_main` with
+// `stream_main = at::cuda::getDefaultCUDAStream()`).
+void defaultStreamCast(float *dst, const float *src, size_t bytes) {
+  at::cuda::CUDAStream stream_main = at::cuda::getDefaultCUDAStream();
+  cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice,
+                  (cudaStream_t)stream_main);
+  // CHECK-NOTES: :[[@LINE-2]]:3: warning: 'cudaMemcpyAsync' runs on the legacy default stream (stream 'stream_main'), not on PyTorch's current stream [streamsafe-default-stream-launch]
+  // CHECK-NOTES: :[[@LINE-4]]:24: note: 'stream_main' is initialized with 'getDefaultCUDAStream()' here
+  cudaMemsetAsync(dst, 0, bytes, static_cast<cudaStream_t>(stream_main));
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'cudaMemsetAsync' runs on the legacy default stream (stream 'stream_main'), not on PyTorch's current stream [streamsafe-default-stream-launch]
+  // CHECK-NOTES: :[[@LINE-7]]:24: note: 'stream_main' is initialized with 'getDefaultCUDAStream()' here
+  at::cuda::CUDAStream current = at::cuda::getCurrentCUDAStream();
+  cudaMemsetAsync(dst, 0, bytes, (cudaStream_t)current);
+}

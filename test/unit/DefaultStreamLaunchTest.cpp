@@ -54,8 +54,9 @@ TEST(DefaultStreamWork, FindsSynchronousCopiesAndNullStreams) {
   ASSERT_TRUE(F);
   ApiConfig Config;
   ApiTable Table(Config);
+  StreamParameters Params(Table);
   std::vector<DefaultStreamWork> Work =
-      findDefaultStreamWork(*F, AST->getASTContext(), Table);
+      findDefaultStreamWork(*F, AST->getASTContext(), Table, Params);
   ASSERT_EQ(Work.size(), 2u);
   EXPECT_EQ(Work[0].Kind, WorkKind::SyncCopy);
   EXPECT_EQ(Work[0].AsyncApi, "cudaMemcpyAsync");

@@ -16,4 +16,15 @@ STREAMSAFE_HOST_MINMAX(unsigned long)
 STREAMSAFE_HOST_MINMAX(long long)
 STREAMSAFE_HOST_MINMAX(unsigned long long)
 #undef STREAMSAFE_HOST_MINMAX
+// Mixed signs, as nvcc's crt/math_functions.hpp declares them: the unsigned
+// type wins (max(uint32_t, 256) is max(unsigned, int)).
+#define STREAMSAFE_HOST_MINMAX_MIXED(S, U)                                     \
+  static inline __host__ U min(S a, U b) { return min(static_cast<U>(a), b); }              \
+  static inline __host__ U min(U a, S b) { return min(a, static_cast<U>(b)); }              \
+  static inline __host__ U max(S a, U b) { return max(static_cast<U>(a), b); }              \
+  static inline __host__ U max(U a, S b) { return max(a, static_cast<U>(b)); }
+STREAMSAFE_HOST_MINMAX_MIXED(int, unsigned int)
+STREAMSAFE_HOST_MINMAX_MIXED(long, unsigned long)
+STREAMSAFE_HOST_MINMAX_MIXED(long long, unsigned long long)
+#undef STREAMSAFE_HOST_MINMAX_MIXED
 #endif

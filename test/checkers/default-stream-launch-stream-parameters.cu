@@ -1,0 +1,134 @@
+// RUN: %check_streamsafe %s streamsafe-default-stream-launch %t
+
+// A function of the project whose CUDA work runs on its cudaStream_t
+// parameter, as given (lib/frontend/StreamParameters.h): a call that leaves
+// the parameter to a null default, or passes a default stream, runs that
+// work on the legacy default stream. The shape of header-only kernel
+// libraries' launchers (flashinfer before its fix #111: the PyTorch
+// bindings called `BatchDecodeWithPaddedKVCache<...>(...)` without a
+// stream). A function that tests its stream (`if (!stream)`) may read null
+// as "the current stream" and is not judged.
+
+#include <ATen/ATen.h>
+#include <ATen/cuda/CUDAContext.h>
+#include <cuda_runtime.h>
+
+__global__ void scaleKernel(float *out, const float *in, int n);
+
+namespace lib {
+
+template <typename T>
+cudaError_t launchScale(T *out, const T *in, int n,
+                        cudaStream_t stream = nullptr) {
+  scaleKernel<<<(n + 255) / 256, 256, 0, stream>>>(out, in, n);
+  return cudaGetLastError();
+}
+
+// Passes the stream on, two functions deep.
+template <typename T>
+cudaError_t dispatchScale(T *out, const T *in, int n,
+                          cudaStream_t stream = nullptr) {
+  if (n == 0)
+    return cudaSuccess;
+  return launchScale<T>(out, in, n, stream);
+}
+
+// The work in a lambda, as in a dispatch macro.
+inline void copyOn(void *dst, const void *src, size_t bytes,
+                   cudaStream_t stream) {
+  auto go = [&] {
+    cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream);
+  };
+  go();
+}
+
+struct Planner {
+  cudaError_t plan(void *workspace, size_t bytes,
+                   cudaStream_t stream = nullptr) {
+    return cudaMemsetAsync(workspace, 0, bytes, stream);
+  }
+};
+
+// Null means "the current stream" here.
+inline void scaleOrCurrent(float *out, const float *in, int n,
+                           cudaStream_t stream = nullptr) {
+  if (!stream)
+    stream = at::cuda::getCurrentCUDAStream();
+  scaleKernel<<<1, 256, 0, stream>>>(out, in, n);
+}
+
+inline void scaleTested(float *out, const float *in, int n,
+                        cudaStream_t stream = nullptr) {
+  cudaStream_t s = stream == nullptr ? at::cuda::getCurrentCUDAStream().stream()
+                                     : stream;
+  scaleKernel<<<1, 256, 0, s>>>(out, in, n);
+}
+
+// The default is the current stream.
+inline void scaleOnCurrent(
+    float *out, const float *in, int n,
+    cudaStream_t stream = at::cuda::getCurrentCUDAStream()) {
+  scaleKernel<<<1, 256, 0, stream>>>(out, in, n);
+}
+
+} // namespace lib
+
+at::Tensor omitted(const at::Tensor &in) {
+  at::Tensor out = at::empty_like(in);
+  lib::launchScale<float>(out.data_ptr<float>(), in.data_ptr<float>(),
+                          in.numel());
+  // CHECK-NOTES: :[[@LINE-2]]:3: warning: 'launchScale' runs its CUDA work on the legacy default stream (its stream parameter 'stream' is left to its default, a null stream), not on PyTorch's current stream [streamsafe-default-stream-launch]
+  // CHECK-NOTES: :23:3: note: 'stream' of 'launchScale' is the stream of this kernel launch
+  // CHECK-FIXES: lib::launchScale<float>(out.data_ptr<float>(), in.data_ptr<float>(),
+  // CHECK-FIXES-NEXT: in.numel(), at::cuda::getCurrentCUDAStream());
+  return out;
+}
+
+at::Tensor nullThroughTwo(const at::Tensor &in) {
+  at::Tensor out = at::empty_like(in);
+  lib::dispatchScale<float>(out.data_ptr<float>(), in.data_ptr<float>(),
+                            in.numel(), /*stream=*/nullptr);
+  // CHECK-NOTES: :[[@LINE-2]]:3: warning: 'dispatchScale' runs its CUDA work on the legacy default stream (its stream parameter 'stream' is given a null stream), not on PyTorch's current stream [streamsafe-default-stream-launch]
+  // CHECK-NOTES: :33:10: note: 'stream' of 'dispatchScale' is passed on to 'launchScale' here
+  // CHECK-NOTES: :23:3: note: 'stream' of 'launchScale' is the stream of this kernel launch
+  // CHECK-FIXES: in.numel(), /*stream=*/at::cuda::getCurrentCUDAStream());
+  return out;
+}
+
+void legacyInLambda(at::Tensor &dst, const at::Tensor &src) {
+  lib::copyOn(dst.data_ptr(), src.data_ptr(), src.nbytes(), cudaStreamLegacy);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'copyOn' runs its CUDA work on the legacy default stream (its stream parameter 'stream' is given 'cudaStreamLegacy'), not on PyTorch's current stream [streamsafe-default-stream-launch]
+  // CHECK-NOTES: :40:5: note: 'stream' of 'copyOn' is the stream of 'cudaMemcpyAsync' here
+}
+
+void method(lib::Planner &planner, at::Tensor &workspace) {
+  planner.plan(workspace.data_ptr(), workspace.nbytes());
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'plan' runs its CUDA work on the legacy default stream (its stream parameter 'stream' is left to its default, a null stream), not on PyTorch's current stream [streamsafe-default-stream-launch]
+  // CHECK-NOTES: :48:12: note: 'stream' of 'plan' is the stream of 'cudaMemsetAsync' here
+  // CHECK-FIXES: planner.plan(workspace.data_ptr(), workspace.nbytes(), at::cuda::getCurrentCUDAStream());
+}
+
+void nullVariable(at::Tensor &dst, const at::Tensor &src) {
+  cudaStream_t none = 0;
+  lib::copyOn(dst.data_ptr(), src.data_ptr(), src.nbytes(), none);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'copyOn' runs its CUDA work on the legacy default stream (its stream parameter 'stream' is given stream 'none'), not on PyTorch's current stream [streamsafe-default-stream-launch]
+  // CHECK-NOTES: :40:5: note: 'stream' of 'copyOn' is the stream of 'cudaMemcpyAsync' here
+  // CHECK-NOTES: :[[@LINE-4]]:16: note: 'none' is initialized with a null stream here
+}
+
+// Silent: the current stream, a parameter of the caller, and functions
+// that test their stream or default it to the current one.
+at::Tensor correct(const at::Tensor &in, cudaStream_t callers) {
+  at::Tensor out = at::empty_like(in);
+  float *o = out.data_ptr<float>();
+  const float *i = in.data_ptr<float>();
+  int n = in.numel();
+  lib::launchScale<float>(o, i, n, at::cuda::getCurrentCUDAStream());
+  lib::dispatchScale<float>(o, i, n, at::cuda::getCurrentCUDAStream());
+  lib::launchScale<float>(o, i, n, callers);
+  lib::scaleOrCurrent(o, i, n);
+  lib::scaleOrCurrent(o, i, n, nullptr);
+  lib::scaleTested(o, i, n);
+  lib::scaleOnCurrent(o, i, n);
+  return out;
+}
