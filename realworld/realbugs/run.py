@@ -65,8 +65,19 @@ def load_bugs(path):
     return entries
 
 
-def tree_for(snapshot, commit, entry, trees):
-    """Lays out (once per repository and commit) the tree the file needs."""
+def submodule_commit(snapshot, commit, path):
+    """The commit the superproject's tree pins for the submodule at path."""
+    out = subprocess.run(["git", "--git-dir", snapshot, "ls-tree", commit,
+                          path], capture_output=True, text=True).stdout.split()
+    if len(out) < 3 or out[1] != "commit":
+        corpus.fail("%s: no submodule at %s in %s" % (snapshot, path, commit))
+    return out[2]
+
+
+def tree_for(snapshot, commit, entry, trees, mirrors):
+    """Lays out (once per repository and commit) the tree the file needs,
+    with the submodules its entry names (`compile.submodules`: `path`,
+    `repo`, `extract`) at the commits the superproject pins."""
     key = (snapshot, commit, entry["lang"])
     if key in trees:
         return trees[key]
@@ -76,6 +87,11 @@ def tree_for(snapshot, commit, entry, trees):
     else:
         paths = entry.get("compile", {}).get("extract") or ["."]
     corpus.extract(snapshot, commit, paths, into)
+    for sub in entry.get("compile", {}).get("submodules", []):
+        pinned = submodule_commit(snapshot, commit, sub["path"])
+        corpus.extract(corpus.find_snapshot(sub["repo"], mirrors), pinned,
+                       sub.get("extract") or ["."],
+                       os.path.join(into, sub["path"]))
     trees[key] = into
     return into
 
@@ -231,7 +247,7 @@ def main():
     for e in entries:
         for side, commit in (("buggy", e["buggy_commit"]),
                              ("fixed", e["fix_commit"])):
-            tree = tree_for(snapshots[e["repo"]], commit, e, trees)
+            tree = tree_for(snapshots[e["repo"]], commit, e, trees, mirrors)
             if not os.path.isfile(os.path.join(tree, e["path"])):
                 corpus.fail("%s has no %s at %s" % (e["repo"], e["path"],
                                                     commit))
