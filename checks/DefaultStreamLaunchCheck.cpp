@@ -90,8 +90,8 @@ void DefaultStreamLaunchCheck::registerMatchers(MatchFinder *Finder) {
 void DefaultStreamLaunchCheck::onStartOfTranslationUnit() {
   IsLibTorchTU.reset();
   Reported.clear();
+  Unit.reset(); // it refers to the table
   Table = std::make_unique<::streamsafe::ApiTable>(Config);
-  Params = std::make_unique<::streamsafe::StreamParameters>(*Table);
 }
 
 void DefaultStreamLaunchCheck::check(const MatchFinder::MatchResult &Result) {
@@ -100,13 +100,14 @@ void DefaultStreamLaunchCheck::check(const MatchFinder::MatchResult &Result) {
   if (!*IsLibTorchTU)
     return;
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (!Table) {
+  if (!Table)
     Table = std::make_unique<::streamsafe::ApiTable>(Config);
-    Params = std::make_unique<::streamsafe::StreamParameters>(*Table);
-  }
+  if (!Unit)
+    Unit =
+        std::make_unique<::streamsafe::UnitSummaries>(*Result.Context, *Table);
   std::vector<DefaultStreamWork> Work;
-  for (DefaultStreamWork &W : ::streamsafe::findDefaultStreamWork(
-           *FD, *Result.Context, *Table, *Params))
+  for (DefaultStreamWork &W :
+       ::streamsafe::findDefaultStreamWork(*FD, *Result.Context, *Table, *Unit))
     if (wanted(W) && Reported.insert(W.Loc).second)
       Work.push_back(std::move(W));
   DefaultStreamFindings Found = ::streamsafe::defaultStreamFindings(Work);

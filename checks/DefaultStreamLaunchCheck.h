@@ -5,7 +5,7 @@
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "lib/frontend/ApiTable.h"
-#include "lib/frontend/StreamParameters.h"
+#include "lib/frontend/DefaultStreamLaunch.h"
 #include "llvm/ADT/DenseSet.h"
 #include <memory>
 #include <optional>
@@ -58,8 +58,8 @@ private:
   ::streamsafe::ApiConfig Config;
   std::vector<std::pair<std::string, std::string>> Getters; ///< as written
   std::unique_ptr<::streamsafe::ApiTable> Table;
-  /// The stream parameters of the unit's functions, summarised once.
-  std::unique_ptr<::streamsafe::StreamParameters> Params;
+  /// The unit's functions' stream parameters and members, summarised once.
+  std::unique_ptr<::streamsafe::UnitSummaries> Unit;
   // A template's instantiations repeat the work of its pattern: report each
   // spelled location once.
   llvm::DenseSet<SourceLocation> Reported;

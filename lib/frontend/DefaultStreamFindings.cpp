@@ -43,6 +43,13 @@ private:
       F.Through.push_back(std::move(Step));
     }
     F.DefaultArgument = W.DefaultArgument;
+    if (W.Member) {
+      F.MemberInitializedAt = site(W.MemberInitializedAt);
+      if (W.UncalledSetter) {
+        F.UncalledSetter = W.UncalledSetter->getNameAsString();
+        F.UncalledSetterAt = site(W.UncalledSetter->getLocation());
+      }
+    }
     return F;
   }
 

@@ -83,9 +83,9 @@ DefaultStreamWork work(WorkKind Kind, SourceLocation Loc, StringRef Api,
 class FunctionAnalysis {
 public:
   FunctionAnalysis(const FunctionDecl &FD, const Stmt &Body, ASTContext &Ctx,
-                   ApiTable &Table, StreamParameters &Params)
+                   ApiTable &Table, UnitSummaries &Unit)
       : Body(Body), Ctx(Ctx), SM(Ctx.getSourceManager()), Table(Table),
-        Params(Params), Scan(Table), Streams(FD, Scan, Table) {
+        Unit(Unit), Params(Unit.Params), Scan(Table), Streams(FD, Scan, Table) {
     Scan.TraverseStmt(const_cast<Stmt *>(&Body));
     Scan.finish();
   }
@@ -108,6 +108,8 @@ public:
     for (const CallExpr *Call : Scan.ThrustCalls)
       if (auto W = analyzeThrustCall(*Call))
         Found.push_back(*W);
+    for (const CXXMemberCallExpr *Call : Scan.MemberCalls)
+      analyzeMemberCall(*Call, Found);
     llvm::sort(Found, [&](const auto &A, const auto &B) {
       return SM.isBeforeInTranslationUnit(A.Loc, B.Loc);
     });
@@ -287,6 +289,32 @@ private:
     return std::nullopt;
   }
 
+  // A method whose work runs on a stream member of its object that is still
+  // the default stream its constructors gave it (UnsetStreamMembers.h).
+  void analyzeMemberCall(const CXXMemberCallExpr &Call,
+                         std::vector<DefaultStreamWork> &Found) {
+    SourceLocation Begin = reportLoc(Call.getBeginLoc(), SM);
+    if (Begin.isInvalid() || reportLoc(Call.getRParenLoc(), SM).isInvalid())
+      return;
+    const CXXMethodDecl *Method = Call.getMethodDecl();
+    for (const StreamMemberUse &Use : Params.members(*Method)) {
+      std::optional<UnsetStreamMember> Unset =
+          Unit.Members.atCall(Call, *Use.Member);
+      if (!Unset)
+        continue;
+      DefaultStreamWork W = work(WorkKind::StreamApi, Begin, Method->getName(),
+                                 "", {Unset->Origin, nullptr});
+      W.Through = Use.Steps;
+      W.Member = Use.Member;
+      W.MemberInitializedAt = SM.getExpansionLoc(Unset->InitializedAt);
+      W.UncalledSetter = Unset->Setter;
+      noteMacroBody(W, Call.getBeginLoc(), Ctx);
+      finish(W);
+      Found.push_back(std::move(W));
+      return; // one finding per call
+    }
+  }
+
   // cub's first call of a pair only asks for the temporary storage's size:
   // a null d_temp_storage, no work on any stream.
   static bool isCubSizeQuery(const CallExpr &Call) {
@@ -355,6 +383,7 @@ private:
   ASTContext &Ctx;
   const SourceManager &SM;
   ApiTable &Table;
+  UnitSummaries &Unit;
   StreamParameters &Params;
   BodyScan Scan;
   StreamClassifier Streams;
@@ -405,11 +434,11 @@ bool currentStreamSpellable(const ASTContext &Ctx, SourceLocation Loc) {
 std::vector<DefaultStreamWork> findDefaultStreamWork(const FunctionDecl &FD,
                                                      ASTContext &Ctx,
                                                      ApiTable &Table,
-                                                     StreamParameters &Params) {
+                                                     UnitSummaries &Unit) {
   const Stmt *Body = FD.getBody();
   if (!Body || isDeviceOnlyCode(FD))
     return {};
-  return FunctionAnalysis(FD, *Body, Ctx, Table, Params).run();
+  return FunctionAnalysis(FD, *Body, Ctx, Table, Unit).run();
 }
 
 } // namespace streamsafe

@@ -15,6 +15,7 @@
 #include "lib/frontend/ApiTable.h"
 #include "lib/frontend/StreamParameters.h"
 #include "lib/frontend/ThrustPolicies.h"
+#include "lib/frontend/UnsetStreamMembers.h"
 #include "lib/ir/Findings.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/StringRef.h"
@@ -23,6 +24,7 @@
 namespace clang {
 class ASTContext;
 class Expr;
+class FieldDecl;
 class FunctionDecl;
 class VarDecl;
 } // namespace clang
@@ -82,6 +84,21 @@ struct DefaultStreamWork {
   /// Through a parameter left to its default (Stream.Origin is Omitted):
   /// what the default is (Null, Legacy, ...).
   StreamOrigin DefaultArgument = StreamOrigin::Unknown;
+  /// Through a member of the called method's object that nothing sets
+  /// (UnsetStreamMembers.h): the member, its initialization, and a setter
+  /// never called here (may be null). Stream.Origin is the initializer's.
+  const clang::FieldDecl *Member = nullptr;
+  clang::SourceLocation MemberInitializedAt;
+  const clang::FunctionDecl *UncalledSetter = nullptr;
+};
+
+/// What default-stream-launch knows of the translation unit's functions,
+/// computed once per unit.
+struct UnitSummaries {
+  UnitSummaries(clang::ASTContext &Ctx, ApiTable &Table)
+      : Params(Table), Members(Ctx, Table) {}
+  StreamParameters Params;
+  UnsetStreamMembers Members;
 };
 
 /// True when the translation unit uses LibTorch: it declares namespace `c10`
@@ -99,11 +116,11 @@ bool currentStreamSpellable(const clang::ASTContext &Ctx,
 /// the body of a macro from a system header is skipped; work in a macro
 /// argument, or in the body of the project's own macro, is kept. A stream that
 /// depends on a template parameter is not judged. A call of the project's
-/// function is judged by the summary of its stream parameters (\p Params,
-/// one per translation unit).
+/// function is judged by the summary of its stream parameters and members
+/// (\p Unit, one per translation unit).
 std::vector<DefaultStreamWork>
 findDefaultStreamWork(const clang::FunctionDecl &FD, clang::ASTContext &Ctx,
-                      ApiTable &Table, StreamParameters &Params);
+                      ApiTable &Table, UnitSummaries &Unit);
 
 } // namespace streamsafe
 

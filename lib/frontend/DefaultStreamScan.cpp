@@ -73,14 +73,18 @@ const Expr *streamExprAsWritten(const Expr *E, ApiTable &Table) {
   }
 }
 
+bool isProjectFunction(const FunctionDecl *FD, ApiTable &Table) {
+  return FD && FD->getIdentifier() && !isRuntimeFunction(FD) &&
+         Table.lookup(FD).Effect == ApiEffect::None &&
+         !isInTopNamespace(FD, "c10") && !isInTopNamespace(FD, "at") &&
+         !isInTopNamespace(FD, "torch") && !isInTopNamespace(FD, "std") &&
+         // thrust takes streams in policies (`par.on(s)`): judged at the
+         // algorithm that runs on them.
+         !isInTopNamespace(FD, "thrust");
+}
+
 bool isStreamTakingLibraryCall(const FunctionDecl *FD, ApiTable &Table) {
-  if (!FD || !FD->getIdentifier() || isRuntimeFunction(FD) ||
-      Table.lookup(FD).Effect != ApiEffect::None ||
-      isInTopNamespace(FD, "c10") || isInTopNamespace(FD, "at") ||
-      isInTopNamespace(FD, "torch") || isInTopNamespace(FD, "std") ||
-      // thrust takes streams in policies (`par.on(s)`): judged at the
-      // algorithm that runs on them.
-      isInTopNamespace(FD, "thrust"))
+  if (!isProjectFunction(FD, Table))
     return false;
   return llvm::any_of(FD->parameters(), [&](const ParmVarDecl *P) {
     return Table.classify(P->getType()) == ValueClass::RawStream;

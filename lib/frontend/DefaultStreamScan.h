@@ -40,6 +40,10 @@ const clang::Expr *streamExprAsWritten(const clang::Expr *E, ApiTable &Table);
 /// cub::DeviceScan::InclusiveSum(..., stream).
 bool isStreamTakingLibraryCall(const clang::FunctionDecl *FD, ApiTable &Table);
 
+/// A function of the project (or of a library that is not the CUDA
+/// runtime's, LibTorch's, std's or thrust's): one whose body is judged.
+bool isProjectFunction(const clang::FunctionDecl *FD, ApiTable &Table);
+
 /// The index of a runtime call's stream argument from its row, when the
 /// declaration agrees that it is a cudaStream_t (runtime headers of other
 /// CUDA versions may differ).
@@ -74,9 +78,15 @@ public:
   std::vector<const CallExpr *> Calls;
   std::vector<const CallExpr *> LibraryCalls;
   std::vector<const CallExpr *> ThrustCalls;
+  /// Calls of the project's methods (judged by their stream members).
+  std::vector<const CXXMemberCallExpr *> MemberCalls;
   std::vector<const VarDecl *> Locals;
 
-  llvm::SmallPtrSet<const VarDecl *, 4> Tested;
+  /// Variables and members (read through `this`) compared or converted to
+  /// bool.
+  llvm::SmallPtrSet<const ValueDecl *, 4> Tested;
+  /// Members of `this` assigned or whose address is taken.
+  llvm::SmallPtrSet<const FieldDecl *, 4> AssignedFields;
 
   bool TraverseLambdaExpr(LambdaExpr *L) {
     if (IncludeLambdas)
@@ -102,6 +112,9 @@ public:
       ThrustCalls.push_back(C);
     else if (isStreamTakingLibraryCall(C->getDirectCallee(), Table))
       LibraryCalls.push_back(C);
+    if (const auto *M = dyn_cast<CXXMemberCallExpr>(C);
+        M && isProjectFunction(M->getMethodDecl(), Table))
+      MemberCalls.push_back(M);
     return true;
   }
   bool VisitImplicitCastExpr(ImplicitCastExpr *C) {
@@ -114,6 +127,13 @@ public:
       noteTested(B->getLHS());
       noteTested(B->getRHS());
     }
+    if (B->isAssignmentOp())
+      noteAssigned(B->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->getOpcode() == UO_AddrOf)
+      noteAssigned(U->getSubExpr());
     return true;
   }
   bool VisitVarDecl(VarDecl *V) {
@@ -126,10 +146,28 @@ public:
 
 private:
   void noteTested(const Expr *E) {
-    if (const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    E = E->IgnoreParenImpCasts();
+    if (const auto *R = dyn_cast<DeclRefExpr>(E))
       if (const auto *V = dyn_cast<VarDecl>(R->getDecl()))
         Tested.insert(V);
+    if (const FieldDecl *F = thisMember(E))
+      Tested.insert(F);
   }
+  void noteAssigned(const Expr *E) {
+    if (const FieldDecl *F = thisMember(E->IgnoreParenImpCasts()))
+      AssignedFields.insert(F);
+  }
+
+public:
+  /// The member \p E reads from `this` (`stream_`, `this->stream_`).
+  static const FieldDecl *thisMember(const Expr *E) {
+    const auto *M = dyn_cast<MemberExpr>(E);
+    if (!M || !isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
+      return nullptr;
+    return dyn_cast<FieldDecl>(M->getMemberDecl());
+  }
+
+private:
   template <typename F> bool nested(F Traverse) {
     ++Nested;
     bool Continue = Traverse();

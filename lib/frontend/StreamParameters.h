@@ -6,6 +6,9 @@
 // default stream (or leaving such a parameter to a null default) is judged
 // at the call, like a runtime call's stream argument.
 //
+// A member of a method's object, read through `this`, is summarised the same
+// way (a handler's `stream_`).
+//
 // A parameter is summarised when the function (its lambdas included)
 // launches a kernel, calls a stream-ordered runtime, cub or thrust function
 // on it, or passes it on to a function whose summary has it; and never
@@ -24,9 +27,11 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
+#include <memory>
 #include <vector>
 
 namespace clang {
+class FieldDecl;
 class FunctionDecl;
 } // namespace clang
 
@@ -52,6 +57,19 @@ struct StreamParameterUse {
   std::vector<StreamParameterStep> Steps;
 };
 
+/// A member of a method's object (read through `this`) that the method's
+/// CUDA work runs on, likewise.
+struct StreamMemberUse {
+  const clang::FieldDecl *Member = nullptr;
+  std::vector<StreamParameterStep> Steps;
+};
+
+/// What one function's work runs on, as given.
+struct StreamSummary {
+  std::vector<StreamParameterUse> Params;
+  std::vector<StreamMemberUse> Members;
+};
+
 class StreamParameters {
 public:
   explicit StreamParameters(ApiTable &Table) : Table(Table) {}
@@ -63,14 +81,18 @@ public:
   const StreamParameterUse *use(const clang::FunctionDecl &Callee,
                                 unsigned Index);
 
+  /// The members of \p Method's object its CUDA work runs on (a member
+  /// the method changes or tests is not one).
+  llvm::ArrayRef<StreamMemberUse> members(const clang::FunctionDecl &Method);
+
 private:
-  const std::vector<StreamParameterUse> &of(const clang::FunctionDecl &FD,
-                                            unsigned Depth);
-  std::vector<StreamParameterUse> compute(const clang::FunctionDecl &FD,
-                                          unsigned Depth);
+  const StreamSummary &of(const clang::FunctionDecl &FD, unsigned Depth);
+  StreamSummary compute(const clang::FunctionDecl &FD, unsigned Depth);
 
   ApiTable &Table;
-  llvm::DenseMap<const clang::FunctionDecl *, std::vector<StreamParameterUse>>
+  /// Stable addresses: callers keep references while later summaries are
+  /// added.
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<StreamSummary>>
       Memo;
 };
 

@@ -345,6 +345,13 @@ struct DefaultStreamLaunch {
   /// The parameter left to its default (Origin is Omitted): what the default
   /// is (Null, Legacy, ...).
   StreamOrigin DefaultArgument = StreamOrigin::Unknown;
+  /// Through a member of the called method's object that nothing in the
+  /// translation unit sets (Through.front().Param names it): where it is
+  /// initialized (Origin: with what), and a function that would set it but
+  /// is never called (empty: none).
+  SiteId MemberInitializedAt = NoSite;
+  std::string UncalledSetter;
+  SiteId UncalledSetterAt = NoSite;
   SiteId site() const { return At; }
 };
 

@@ -126,6 +126,49 @@ public:
     Values[Name].push_back(Value);
   }
 
+  /// A module-level def's writes to the names it declares global, which
+  /// are the module's bindings too (a stream made on first use:
+  /// `global S; if S is None: S = torch.cuda.Stream()`). A write that is
+  /// not a plain assignment binds to something not followed.
+  void globalWrites(TSNode Def) {
+    TSNode Body = field(Def, "body");
+    if (ts_node_is_null(Body))
+      return;
+    llvm::StringSet<> Declared;
+    ownCode(Body, [&](TSNode N) {
+      if (is(N, "global_statement"))
+        for (TSNode C : children(N))
+          Declared.insert(F.text(C));
+    });
+    if (Declared.empty())
+      return;
+    for (const auto &D : Declared)
+      MadeOnFirstUse.insert(D.getKey());
+    auto BindTargets = [&](TSNode Target) {
+      std::vector<llvm::StringRef> Names;
+      targetNames(Target, F, Names);
+      for (llvm::StringRef Name : Names)
+        if (Declared.contains(Name))
+          bind(Name, {});
+    };
+    ownCode(Body, [&](TSNode N) {
+      if (is(N, "assignment")) {
+        TSNode Left = unparen(field(N, "left")), Right = field(N, "right");
+        if (is(Left, "identifier") && Declared.contains(F.text(Left)))
+          bind(F.text(Left), is(Right, "assignment") ? TSNode{} : Right);
+        else
+          BindTargets(Left);
+      } else if (is(N, "augmented_assignment") || is(N, "for_statement")) {
+        BindTargets(field(N, "left"));
+      } else if (is(N, "delete_statement")) {
+        for (TSNode C : children(N))
+          BindTargets(C);
+      } else if (is(N, "named_expression")) {
+        BindTargets(field(N, "name"));
+      }
+    });
+  }
+
   /// A tuple or list pattern of plain names.
   bool flatPattern(TSNode N) {
     N = unparen(N);
@@ -143,6 +186,8 @@ public:
   llvm::StringMap<std::vector<TSNode>> Appended;
   llvm::StringSet<> NotLocal;
   llvm::StringSet<> Augmented;
+  /// Module names a def declares global and assigns (made on first use).
+  llvm::StringSet<> MadeOnFirstUse;
   std::vector<TSNode> Defs;
 };
 
@@ -235,6 +280,9 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
       C.walk(Stmt);
   for (TSNode D : C.Defs)
     S->Defs[F.text(field(D, "name"))] = D;
+  if (K == Scope::Module)
+    for (TSNode D : C.Defs)
+      C.globalWrites(D);
   for (TSNode D : C.Defs) {
     llvm::StringRef Name = F.text(field(D, "name"));
     auto V = C.Values.find(Name);
@@ -340,9 +388,14 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
           continue;
         Cls New = E.second;
         if (auto V = C.Values.find(E.getKey()); V != C.Values.end())
-          for (TSNode Value : V->second)
+          for (TSNode Value : V->second) {
+            // A global made on first use starts as None: that says nothing.
+            if (C.MadeOnFirstUse.contains(E.getKey()) &&
+                !ts_node_is_null(Value) && is(unparen(Value), "none"))
+              continue;
             New = join(New, ts_node_is_null(Value) ? Cls(VarClass::Other)
                                                    : exprClass(Value, L, F, I));
+          }
         if (auto V = C.Elements.find(E.getKey()); V != C.Elements.end())
           for (const auto &[Container, Index] : V->second)
             New = join(New, elementClass(Container, Index, L, F, I));
@@ -431,6 +484,7 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
       S->TensorLists.insert(E.getKey());
   for (const auto &E : C.Values)
     S->Bindings[E.getKey()] = E.second;
+
   for (const auto &E : C.Values) {
     llvm::StringRef Name = E.getKey();
     bool Param =

@@ -123,7 +123,8 @@ void Writer::noteProven(StreamDesc D) {
   }
   note(D.ProvenAt,
        sub(D.Kind == StreamKind::Global
-               ? "'%0' is given a fresh stream here, its only assignment, so "
+               ? "'%0' is given a fresh stream here and never another stream, "
+                 "so "
                  "it is not the caller's current stream"
                : "'%0' is given a fresh stream here, as by every assignment "
                  "of the class, so it is not the caller's current stream",

@@ -70,6 +70,10 @@ std::string streamReason(const finding::DefaultStreamLaunch &X,
 // for the warning at the call.
 std::string parameterReason(const finding::DefaultStreamLaunch &X,
                             const Function &IR) {
+  if (X.MemberInitializedAt != NoSite)
+    return "its object's stream member '" + X.Through.front().Param +
+           "' is still " + initializerText(X.Origin) +
+           ": nothing in this translation unit sets it";
   std::string Param = "its stream parameter '" + X.Through.front().Param + "'";
   if (X.Origin == StreamOrigin::Omitted)
     return Param + " is left to its default, " +
@@ -118,6 +122,15 @@ void Writer::word(const finding::DefaultStreamLaunch &X) {
               streamReason(X, IR)}));
     break;
   }
+  if (X.MemberInitializedAt != NoSite)
+    note(X.MemberInitializedAt,
+         sub("'%0' is initialized with %1 here",
+             {X.Through.front().Param, initializerText(X.Origin)}));
+  if (X.UncalledSetterAt != NoSite)
+    note(X.UncalledSetterAt,
+         sub("'%0' would set '%1', but nothing in this translation unit "
+             "calls it",
+             {X.UncalledSetter, X.Through.front().Param}));
   // The steps from the call to the work, one note each.
   for (const finding::DefaultStreamLaunch::Step &S : X.Through) {
     std::string Param = "'" + S.Param + "' of '" + S.Function + "'";

@@ -123,6 +123,10 @@ def analyse_cpp(binary, tree, entry, torch_inc, cuda):
         comp["flags"] = ["-x", "c++"] + comp.get("flags", [])
     flags = corpus.compile_flags(comp, tree, torch_inc, cuda,
                                  os.path.join(REALWORLD, "stubs"))
+    # Code written for nvcc gives clang errors of its own, repeated in every
+    # template instance; at clang's default limit (20) it stops parsing, and
+    # later functions and instantiations are never seen.
+    flags.append("-ferror-limit=0")
     main = os.path.join(tree, entry["path"])
     r = subprocess.run([binary, "--quiet", main, "--"] + flags,
                        capture_output=True, text=True)

@@ -132,3 +132,104 @@ at::Tensor correct(const at::Tensor &in, cudaStream_t callers) {
   lib::scaleOnCurrent(o, i, n);
   return out;
 }
+
+// A handler whose work runs on its `stream_` member, null until
+// SetCUDAStream; the binding's wrapper keeps it private (flashinfer's
+// BatchDecodeHandler before #111: nothing called SetCUDAStream, so
+// BeginForward's copies ran on the legacy default stream).
+namespace lib {
+class Handler {
+public:
+  Handler() : stream_(nullptr) {}
+  void SetCUDAStream(cudaStream_t stream) { stream_ = stream; }
+  cudaError_t BeginForward(void *workspace, size_t bytes) {
+    return cudaMemsetAsync(workspace, 0, bytes, stream_);
+  }
+
+private:
+  cudaStream_t stream_;
+};
+} // namespace lib
+
+class DecodeWrapper {
+public:
+  void BeginForward(at::Tensor workspace);
+
+private:
+  lib::Handler handler_;
+};
+
+void DecodeWrapper::BeginForward(at::Tensor workspace) {
+  handler_.BeginForward(workspace.data_ptr(), workspace.nbytes());
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'BeginForward' runs its CUDA work on the legacy default stream (its object's stream member 'stream_' is still a null stream: nothing in this translation unit sets it), not on PyTorch's current stream [streamsafe-default-stream-launch]
+  // CHECK-NOTES: :143:15: note: 'stream_' is initialized with a null stream here
+  // CHECK-NOTES: :144:8: note: 'SetCUDAStream' would set 'stream_', but nothing in this translation unit calls it
+  // CHECK-NOTES: :146:12: note: 'stream_' of 'BeginForward' is the stream of 'cudaMemsetAsync' here
+}
+
+// Silent: a handler whose stream is set somewhere in the unit; a holder
+// that others can reach (a public member); a holder class with a method
+// defined elsewhere; a member that starts as the current stream.
+namespace lib {
+class SetHandler {
+public:
+  void SetCUDAStream(cudaStream_t stream) { stream_ = stream; }
+  cudaError_t BeginForward(void *workspace, size_t bytes) {
+    return cudaMemsetAsync(workspace, 0, bytes, stream_);
+  }
+
+private:
+  cudaStream_t stream_ = nullptr;
+};
+
+class CurrentHandler {
+public:
+  CurrentHandler() : stream_(at::cuda::getCurrentCUDAStream()) {}
+  cudaError_t BeginForward(void *workspace, size_t bytes) {
+    return cudaMemsetAsync(workspace, 0, bytes, stream_);
+  }
+
+private:
+  cudaStream_t stream_;
+};
+} // namespace lib
+
+class SetWrapper {
+public:
+  void BeginForward(at::Tensor workspace) {
+    handler_.SetCUDAStream(at::cuda::getCurrentCUDAStream());
+    handler_.BeginForward(workspace.data_ptr(), workspace.nbytes());
+  }
+
+private:
+  lib::SetHandler handler_;
+};
+
+class PublicWrapper {
+public:
+  void BeginForward(at::Tensor workspace) {
+    handler_.BeginForward(workspace.data_ptr(), workspace.nbytes());
+  }
+  lib::Handler handler_;
+};
+
+class OpenWrapper {
+public:
+  void BeginForward(at::Tensor workspace) {
+    handler_.BeginForward(workspace.data_ptr(), workspace.nbytes());
+  }
+  void Reset(); // defined in another unit: it may set the stream
+
+private:
+  lib::Handler handler_;
+};
+
+class CurrentWrapper {
+public:
+  void BeginForward(at::Tensor workspace) {
+    handler_.BeginForward(workspace.data_ptr(), workspace.nbytes());
+  }
+
+private:
+  lib::CurrentHandler handler_;
+};

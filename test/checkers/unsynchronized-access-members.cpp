@@ -107,12 +107,12 @@ at::Tensor on_global(const at::Tensor &X) {
   // CHECK-NOTES: :[[@LINE-3]]:9: warning: tensor 'X' is read on global stream 'SideStream', but it is only known to be ready on the caller's current stream; nothing makes global stream 'SideStream' wait for it [streamsafe-unsynchronized-access]
   // CHECK-NOTES: :[[@LINE-5]]:32: note: the current stream is set to global stream 'SideStream' here
   // CHECK-NOTES: :[[@LINE-9]]:40: note: 'X' is assumed ready on the caller's current stream at function entry
-  // CHECK-NOTES: :[[@LINE-13]]:36: note: 'SideStream' is given a fresh stream here, its only assignment, so it is not the caller's current stream
+  // CHECK-NOTES: :[[@LINE-13]]:36: note: 'SideStream' is given a fresh stream here and never another stream, so it is not the caller's current stream
   // CHECK-NOTES: :[[@LINE-5]]:10: warning: tensor 'Y' is read on the caller's current stream while its write on global stream 'SideStream' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
   // CHECK-NOTES: :[[@LINE-7]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
   // CHECK-NOTES: :[[@LINE-9]]:9: note: 'Y' is written on global stream 'SideStream' here
   // CHECK-NOTES: :[[@LINE-11]]:32: note: the current stream was set to global stream 'SideStream' here
-  // CHECK-NOTES: :[[@LINE-18]]:36: note: 'SideStream' is given a fresh stream here, its only assignment, so it is not the caller's current stream
+  // CHECK-NOTES: :[[@LINE-18]]:36: note: 'SideStream' is given a fresh stream here and never another stream, so it is not the caller's current stream
 }
 
 // An aggregate of this file whose stream member has an in-class pool

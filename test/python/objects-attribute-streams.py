@@ -230,12 +230,12 @@ def uses_global(x: torch.Tensor):
         # CHECK-NOTES: :[[@LINE-1]]:13: warning: tensor 'y' is read on global stream 'SIDE' while its write on the caller's current stream may still be pending; nothing makes global stream 'SIDE' wait for it [streamsafe-unsynchronized-access]
         # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to global stream 'SIDE' here
         # CHECK-NOTES: :[[@LINE-5]]:9: note: 'y' is written on the caller's current stream here
-        # CHECK-NOTES: :[[@LINE-10]]:8: note: 'SIDE' is given a fresh stream here, its only assignment, so it is not the caller's current stream
+        # CHECK-NOTES: :[[@LINE-10]]:8: note: 'SIDE' is given a fresh stream here and never another stream, so it is not the caller's current stream
     y.record_stream(SIDE)
     return z
     # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'z' was allocated on global stream 'SIDE' and is handed back here to the caller, which uses it on the caller's current stream; when its last reference dies there the caching allocator may give its memory to new work on global stream 'SIDE' while the caller's current stream is still using it (record it on the caller's current stream first) [streamsafe-missing-record-stream]
     # CHECK-NOTES: :[[@LINE-8]]:13: note: 'z' is allocated on global stream 'SIDE' here
-    # CHECK-NOTES: :[[@LINE-15]]:8: note: 'SIDE' is given a fresh stream here, its only assignment, so it is not the caller's current stream
+    # CHECK-NOTES: :[[@LINE-15]]:8: note: 'SIDE' is given a fresh stream here and never another stream, so it is not the caller's current stream
 
 
 def uses_global_after_wait(x: torch.Tensor):
@@ -247,7 +247,7 @@ def uses_global_after_wait(x: torch.Tensor):
     return z
     # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'z' was allocated on global stream 'SIDE' and is handed back here to the caller, which uses it on the caller's current stream; when its last reference dies there the caching allocator may give its memory to new work on global stream 'SIDE' while the caller's current stream is still using it (record it on the caller's current stream first) [streamsafe-missing-record-stream]
     # CHECK-NOTES: :[[@LINE-4]]:13: note: 'z' is allocated on global stream 'SIDE' here
-    # CHECK-NOTES: :[[@LINE-27]]:8: note: 'SIDE' is given a fresh stream here, its only assignment, so it is not the caller's current stream
+    # CHECK-NOTES: :[[@LINE-27]]:8: note: 'SIDE' is given a fresh stream here and never another stream, so it is not the caller's current stream
 
 
 # Rebound by a def: not one stream.

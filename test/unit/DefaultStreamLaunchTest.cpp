@@ -54,9 +54,9 @@ TEST(DefaultStreamWork, FindsSynchronousCopiesAndNullStreams) {
   ASSERT_TRUE(F);
   ApiConfig Config;
   ApiTable Table(Config);
-  StreamParameters Params(Table);
+  UnitSummaries Unit(AST->getASTContext(), Table);
   std::vector<DefaultStreamWork> Work =
-      findDefaultStreamWork(*F, AST->getASTContext(), Table, Params);
+      findDefaultStreamWork(*F, AST->getASTContext(), Table, Unit);
   ASSERT_EQ(Work.size(), 2u);
   EXPECT_EQ(Work[0].Kind, WorkKind::SyncCopy);
   EXPECT_EQ(Work[0].AsyncApi, "cudaMemcpyAsync");
