@@ -233,3 +233,19 @@ public:
 private:
   lib::CurrentHandler handler_;
 };
+
+// Recursion: the function's own summary is not known while it is being
+// made; the launch decides.
+namespace lib {
+inline void halve(float *out, int n, cudaStream_t stream = nullptr) {
+  if (n > 1)
+    halve(out, n / 2, stream);
+  scaleKernel<<<1, 256, 0, stream>>>(out, out, n);
+}
+} // namespace lib
+
+void recursion(at::Tensor &t) {
+  lib::halve(t.data_ptr<float>(), t.numel());
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'halve' runs its CUDA work on the legacy default stream (its stream parameter 'stream' is left to its default, a null stream), not on PyTorch's current stream [streamsafe-default-stream-launch]
+  // CHECK-NOTES: :[[@LINE-7]]:3: note: 'stream' of 'halve' is the stream of this kernel launch
+}
