@@ -82,6 +82,37 @@ private:
   llvm::StringSet<> &Dependent;
 };
 
+// Whether \p Body gives the member \p Holder (`&holder_`, or `holder_` to
+// a reference parameter) to a function it does not define.
+class HandOut : public RecursiveASTVisitor<HandOut> {
+public:
+  explicit HandOut(const FieldDecl &Holder) : Holder(Holder) {}
+  bool Found = false;
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *Callee = C->getDirectCallee();
+    if (Callee && Callee->isDefined())
+      return true;
+    for (const Expr *Arg : C->arguments()) {
+      const Expr *E = Arg->IgnoreParenImpCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(E);
+          U && U->getOpcode() == UO_AddrOf)
+        E = U->getSubExpr()->IgnoreParenImpCasts();
+      if (scan::BodyScan::thisMember(E) == &Holder)
+        Found = true;
+    }
+    return !Found;
+  }
+
+private:
+  const FieldDecl &Holder;
+};
+
+bool handsOut(const Stmt &Body, const FieldDecl &Holder) {
+  HandOut V(Holder);
+  V.TraverseStmt(const_cast<Stmt *>(&Body));
+  return V.Found;
+}
+
 } // namespace
 
 bool UnsetStreamMembers::named(const FunctionDecl &F) {
@@ -104,12 +135,25 @@ bool UnsetStreamMembers::closedHolder(const CXXMemberCallExpr &Call) {
   const auto *Owner = dyn_cast<CXXRecordDecl>(Holder->getParent());
   if (!Owner || Owner->hasFriends())
     return false;
-  bool AllDefined = true;
+  // Every method defined here, none hands the object out (a reference or
+  // pointer to it returned, or given to a function defined elsewhere).
+  bool Closed = true;
   forEachMethod(*Owner, [&](const FunctionDecl &M) {
-    if (!M.isImplicit() && !M.isDeleted() && !M.isDefaulted() && !M.isDefined())
-      AllDefined = false;
+    if (M.isImplicit() || M.isDeleted() || M.isDefaulted())
+      return;
+    const FunctionDecl *Def = nullptr;
+    if (!M.getBody(Def)) {
+      Closed = false;
+      return;
+    }
+    QualType R = M.getReturnType();
+    if ((R->isReferenceType() || R->isPointerType()) &&
+        Ctx.hasSameUnqualifiedType(R->getPointeeType(), Holder->getType()))
+      Closed = false;
+    if (Closed && handsOut(*Def->getBody(), *Holder))
+      Closed = false;
   });
-  return AllDefined;
+  return Closed;
 }
 
 std::optional<UnsetStreamMember>

@@ -10,8 +10,10 @@
 //   * every other function that assigns it (a `SetCUDAStream`) is never
 //     named in the translation unit;
 //   * the object is a private member of the calling class, which has no
-//     friends and whose every method is defined in this translation unit:
-//     no code elsewhere can reach the object to set its stream.
+//     friends and whose every method is defined in this translation unit
+//     and hands the object out nowhere (no reference or pointer to it
+//     returned, none given to a function defined elsewhere): no code
+//     elsewhere can reach the object to set its stream.
 // Anything else (a local object, a public member, a method defined in
 // another unit) is not judged.
 //

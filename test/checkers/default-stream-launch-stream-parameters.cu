@@ -249,3 +249,30 @@ void recursion(at::Tensor &t) {
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'halve' runs its CUDA work on the legacy default stream (its stream parameter 'stream' is left to its default, a null stream), not on PyTorch's current stream [streamsafe-default-stream-launch]
   // CHECK-NOTES: :[[@LINE-7]]:3: note: 'stream' of 'halve' is the stream of this kernel launch
 }
+
+// Silent: a holder that hands its handler out (a reference returned, or its
+// address given to a function defined elsewhere), so code elsewhere may set
+// its stream.
+class LeakingWrapper {
+public:
+  void BeginForward(at::Tensor workspace) {
+    handler_.BeginForward(workspace.data_ptr(), workspace.nbytes());
+  }
+  lib::Handler &handler() { return handler_; }
+
+private:
+  lib::Handler handler_;
+};
+
+void registerHandler(lib::Handler *handler); // defined in another unit
+
+class RegisteringWrapper {
+public:
+  RegisteringWrapper() { registerHandler(&handler_); }
+  void BeginForward(at::Tensor workspace) {
+    handler_.BeginForward(workspace.data_ptr(), workspace.nbytes());
+  }
+
+private:
+  lib::Handler handler_;
+};
