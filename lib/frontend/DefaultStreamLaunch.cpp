@@ -85,7 +85,7 @@ public:
   FunctionAnalysis(const FunctionDecl &FD, const Stmt &Body, ASTContext &Ctx,
                    ApiTable &Table, UnitSummaries &Unit)
       : Body(Body), Ctx(Ctx), SM(Ctx.getSourceManager()), Table(Table),
-        Unit(Unit), Params(Unit.Params), Scan(Table), Streams(FD, Scan, Table) {
+        Unit(Unit), Scan(Table), Streams(FD, Scan, Table) {
     Scan.TraverseStmt(const_cast<Stmt *>(&Body));
     Scan.finish();
   }
@@ -138,7 +138,7 @@ private:
       const ApiEntry &Api = Table.lookup(FD);
       if (workKind(Api.Effect) != WorkKind::StreamApi)
         continue;
-      if (std::optional<unsigned> I = streamParameter(*FD, Api))
+      if (std::optional<unsigned> I = runtimeStreamIndex(*FD, Api, Table))
         if (*I < Call->getNumArgs())
           Note(Call->getArg(*I), SM.getExpansionLoc(Call->getBeginLoc()));
     }
@@ -201,7 +201,7 @@ private:
                                Api.AsyncAlternative ? Api.AsyncAlternative : "",
                                {StreamOrigin::Omitted, nullptr});
     if (*Kind == WorkKind::StreamApi) {
-      std::optional<unsigned> Index = streamParameter(*FD, Api);
+      std::optional<unsigned> Index = runtimeStreamIndex(*FD, Api, Table);
       if (!Index || *Index >= Call.getNumArgs())
         return std::nullopt;
       const Expr *Arg = Call.getArg(*Index);
@@ -251,8 +251,9 @@ private:
         continue;
       const Expr *Arg = Call.getArg(I);
       StreamSource Stream = Streams.classify(Arg);
-      const StreamParameterUse *Use =
-          Cub || isa<CXXOperatorCallExpr>(Call) ? nullptr : Params.use(*FD, I);
+      const StreamParameterUse *Use = Cub || isa<CXXOperatorCallExpr>(Call)
+                                          ? nullptr
+                                          : Unit.Params.use(*FD, I);
       StreamOrigin Default = StreamOrigin::Unknown;
       if (const auto *D = dyn_cast<CXXDefaultArgExpr>(Arg); D && Use)
         Default = Streams.classify(D->getExpr()).Origin;
@@ -297,7 +298,7 @@ private:
     if (Begin.isInvalid() || reportLoc(Call.getRParenLoc(), SM).isInvalid())
       return;
     const CXXMethodDecl *Method = Call.getMethodDecl();
-    for (const StreamMemberUse &Use : Params.members(*Method)) {
+    for (const StreamMemberUse &Use : Unit.Params.members(*Method)) {
       std::optional<UnsetStreamMember> Unset =
           Unit.Members.atCall(Call, *Use.Member);
       if (!Unset)
@@ -356,11 +357,6 @@ private:
     return W;
   }
 
-  std::optional<unsigned> streamParameter(const FunctionDecl &FD,
-                                          const ApiEntry &Api) {
-    return runtimeStreamIndex(FD, Api, Table);
-  }
-
   StreamFix replaceArgument(const Expr &Arg) {
     CharSourceRange Range = Lexer::makeFileCharRange(
         CharSourceRange::getTokenRange(Arg.getSourceRange()), SM,
@@ -384,7 +380,6 @@ private:
   const SourceManager &SM;
   ApiTable &Table;
   UnitSummaries &Unit;
-  StreamParameters &Params;
   BodyScan Scan;
   StreamClassifier Streams;
   std::vector<const VarDecl *> CurrentStreamVars;

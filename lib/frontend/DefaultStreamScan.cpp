@@ -73,6 +73,35 @@ const Expr *streamExprAsWritten(const Expr *E, ApiTable &Table) {
   }
 }
 
+StreamOrigin spelledOrigin(const Expr *E, ApiTable &Table) {
+  E = streamExprAsWritten(E, Table);
+  // The literals and calls as the dataflow lowering reads them
+  // (StreamOperands.h).
+  switch (streamLiteral(E)) {
+  case StreamLiteral::Null:
+    return StreamOrigin::Null;
+  case StreamLiteral::Legacy:
+    return StreamOrigin::Legacy;
+  case StreamLiteral::PerThread:
+    return StreamOrigin::PerThread;
+  case StreamLiteral::Other:
+    return StreamOrigin::Unknown;
+  case StreamLiteral::NotLiteral:
+    break;
+  }
+  if (!isa<CallExpr>(E))
+    return StreamOrigin::Unknown;
+  switch (streamCallEffect(E, Table)) {
+  case ApiEffect::DefaultStream:
+    return StreamOrigin::DefaultGetter;
+  case ApiEffect::CurrentStream:
+  case ApiEffect::ConfiguredCurrentStream:
+    return StreamOrigin::Current;
+  default:
+    return StreamOrigin::Unknown;
+  }
+}
+
 bool isProjectFunction(const FunctionDecl *FD, ApiTable &Table) {
   return FD && FD->getIdentifier() && !isRuntimeFunction(FD) &&
          Table.lookup(FD).Effect == ApiEffect::None &&

@@ -40,6 +40,11 @@ const clang::Expr *streamExprAsWritten(const clang::Expr *E, ApiTable &Table);
 /// cub::DeviceScan::InclusiveSum(..., stream).
 bool isStreamTakingLibraryCall(const clang::FunctionDecl *FD, ApiTable &Table);
 
+/// The stream \p E names by its spelling alone (as written, through
+/// conversions and accessors): a literal (Null, Legacy, PerThread) or a
+/// getter's call (DefaultGetter, Current); Unknown otherwise.
+StreamOrigin spelledOrigin(const clang::Expr *E, ApiTable &Table);
+
 /// A function of the project (or of a library that is not the CUDA
 /// runtime's, LibTorch's, std's or thrust's): one whose body is judged.
 bool isProjectFunction(const clang::FunctionDecl *FD, ApiTable &Table);
@@ -193,31 +198,8 @@ public:
     if (E->isTypeDependent() || E->isValueDependent() || Depth > 4)
       return {};
     E = streamExprAsWritten(E, Table);
-    // The literals and calls as the dataflow lowering reads them
-    // (StreamOperands.h).
-    switch (streamLiteral(E)) {
-    case StreamLiteral::Null:
-      return {StreamOrigin::Null, nullptr};
-    case StreamLiteral::Legacy:
-      return {StreamOrigin::Legacy, nullptr};
-    case StreamLiteral::PerThread:
-      return {StreamOrigin::PerThread, nullptr};
-    case StreamLiteral::Other:
-      return {};
-    case StreamLiteral::NotLiteral:
-      break;
-    }
-    if (const auto *Call = dyn_cast<CallExpr>(E)) {
-      switch (streamCallEffect(Call, Table)) {
-      case ApiEffect::DefaultStream:
-        return {StreamOrigin::DefaultGetter, nullptr};
-      case ApiEffect::CurrentStream:
-      case ApiEffect::ConfiguredCurrentStream:
-        return {StreamOrigin::Current, nullptr};
-      default:
-        return {};
-      }
-    }
+    if (StreamOrigin O = spelledOrigin(E, Table); O != StreamOrigin::Unknown)
+      return {O, nullptr};
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
       if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()))
         return classifyVariable(*V, Depth);

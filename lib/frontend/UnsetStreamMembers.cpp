@@ -2,7 +2,6 @@
 
 #include "lib/frontend/UnsetStreamMembers.h"
 #include "lib/frontend/DefaultStreamScan.h"
-#include "lib/frontend/StreamOperands.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -17,22 +16,10 @@ namespace {
 
 // The default stream an initializer names, if it names one.
 std::optional<StreamOrigin> defaultOrigin(const Expr *Init, ApiTable &Table) {
-  if (!Init)
+  StreamOrigin O = Init ? spelledOrigin(Init, Table) : StreamOrigin::Unknown;
+  if (O == StreamOrigin::Unknown || O == StreamOrigin::Current)
     return std::nullopt;
-  const Expr *E = streamOperand(Init->IgnoreImplicit(), Table);
-  switch (streamLiteral(E)) {
-  case StreamLiteral::Null:
-    return StreamOrigin::Null;
-  case StreamLiteral::Legacy:
-    return StreamOrigin::Legacy;
-  case StreamLiteral::PerThread:
-    return StreamOrigin::PerThread;
-  default:
-    break;
-  }
-  if (streamCallEffect(E, Table) == ApiEffect::DefaultStream)
-    return StreamOrigin::DefaultGetter;
-  return std::nullopt;
+  return O;
 }
 
 // Every declared function of a class: methods and method templates.

@@ -315,83 +315,33 @@ bool HelperIndex::setOnlyAtConstructionUncached(TSNode Class,
   return true;
 }
 
-// The writes of a def (not its nested defs) to the module's \p Name:
-// plain assignments give their value, any other write a null node.
-static void globalWritesIn(TSNode Def, llvm::StringRef Name,
-                           const SourceFile &F, std::vector<TSNode> &Out) {
-  TSNode Body = field(Def, "body");
-  if (ts_node_is_null(Body))
-    return;
-  ownCode(Body, [&](TSNode N) {
-    if (is(N, "assignment") || is(N, "augmented_assignment")) {
-      TSNode Left = field(N, "left");
-      bool Plain = is(N, "assignment") && is(Left, "identifier");
-      if (Plain && F.text(Left) == Name) {
-        Out.push_back(field(N, "right"));
-        return;
-      }
-      // A tuple target or an augmented assignment that names it.
-      bool Names = false;
-      everyNode(Left, [&](TSNode X) {
-        Names |= is(X, "identifier") && F.text(X) == Name;
-      });
-      if (Names)
-        Out.push_back(TSNode{});
-      return;
-    }
-    // Other targets: `del S`, `for S in ...`, `(S := ...)`.
-    TSNode Target{};
-    if (is(N, "delete_statement"))
-      Target = N;
-    else if (is(N, "for_statement") || is(N, "for_in_clause"))
-      Target = field(N, "left");
-    else if (is(N, "named_expression"))
-      Target = field(N, "name");
-    if (ts_node_is_null(Target))
-      return;
-    bool Names = false;
-    everyNode(Target, [&](TSNode X) {
-      Names |= is(X, "identifier") && F.text(X) == Name;
-    });
-    if (Names)
-      Out.push_back(TSNode{});
-  });
-}
-
 bool HelperIndex::globalMayChange(llvm::StringRef Name) {
-  if (!Globals) {
-    Globals.emplace();
-    everyNode(F.root(), [&](TSNode N) {
-      if (is(N, "global_statement"))
-        for (TSNode C : children(N)) {
-          Globals->insert(F.text(C));
-          TSNode Def = ts_node_parent(N);
-          while (!ts_node_is_null(Def) && !is(Def, "function_definition"))
-            Def = ts_node_parent(Def);
-          if (!ts_node_is_null(Def))
-            globalWritesIn(Def, F.text(C), F, GlobalWrites[F.text(C)]);
-        }
-      // `torch.cuda.set_stream(S)`: S may be the current stream from then
-      // on (the module's start-up sets it for the program).
-      if (is(N, "call") &&
-          apiOf(I.qualify(field(N, "function"))) == PyApi::SetStream) {
-        std::vector<TSNode> A = children(field(N, "arguments"));
-        if (!A.empty() && is(unparen(A[0]), "identifier")) {
-          Globals->insert(F.text(unparen(A[0])));
-          GlobalWrites[F.text(unparen(A[0]))].push_back(TSNode{});
-        }
-      }
-    });
-  }
-  return Globals->contains(Name);
+  scanGlobals();
+  return Globals->contains(Name) || SetStreams.contains(Name);
 }
 
-llvm::ArrayRef<TSNode> HelperIndex::globalWrites(llvm::StringRef Name) {
-  globalMayChange(Name);
-  auto It = GlobalWrites.find(Name);
-  if (It == GlobalWrites.end())
-    return {};
-  return It->second;
+bool HelperIndex::passedToSetStream(llvm::StringRef Name) {
+  scanGlobals();
+  return SetStreams.contains(Name);
+}
+
+void HelperIndex::scanGlobals() {
+  if (Globals)
+    return;
+  Globals.emplace();
+  everyNode(F.root(), [&](TSNode N) {
+    if (is(N, "global_statement"))
+      for (TSNode C : children(N))
+        Globals->insert(F.text(C));
+    // `torch.cuda.set_stream(S)`: S may be the current stream from then
+    // on (the module's start-up sets it for the program).
+    if (is(N, "call") &&
+        apiOf(I.qualify(field(N, "function"))) == PyApi::SetStream) {
+      std::vector<TSNode> A = children(field(N, "arguments"));
+      if (!A.empty() && is(unparen(A[0]), "identifier"))
+        SetStreams.insert(F.text(unparen(A[0])));
+    }
+  });
 }
 
 void Builder::followSelf(const Scope &S) {
@@ -447,8 +397,9 @@ void Builder::proveGlobal(llvm::StringRef Name, const Scope &Module,
       Module.Elements.count(Name))
     return;
   // Every write, at module level and in the defs that declare it global
-  // (a stream made on first use: `global S; if S is None: S = Stream()`),
-  // is a fresh stream or None, and one is a fresh stream.
+  // (the module scope's bindings hold both: a stream made on first use,
+  // `global S; if S is None: S = Stream()`), is a fresh stream or None,
+  // and one is a fresh stream.
   TSNode Creation{};
   auto FreshOrNone = [&](TSNode Value) {
     Given G = ts_node_is_null(Value) ? Given::Other : givenBy(Value, I);
@@ -456,9 +407,7 @@ void Builder::proveGlobal(llvm::StringRef Name, const Scope &Module,
       Creation = Value;
     return G != Given::Other;
   };
-  if (!llvm::all_of(B->second, FreshOrNone) ||
-      (X->globalMayChange(Name) &&
-       !llvm::all_of(X->globalWrites(Name), FreshOrNone)) ||
+  if (!llvm::all_of(B->second, FreshOrNone) || X->passedToSetStream(Name) ||
       ts_node_is_null(Creation))
     return;
   V.Proof = StreamProof::Global;

@@ -107,10 +107,8 @@ public:
   /// the module's variable), or the file passes it to set_stream (it may
   /// be the current stream).
   bool globalMayChange(llvm::StringRef Name);
-  /// What the defs that declare \p Name global assign to it: the values of
-  /// plain assignments, and a null node for any other write (augmented,
-  /// `del`, a loop or tuple target) or for set_stream(Name).
-  llvm::ArrayRef<TSNode> globalWrites(llvm::StringRef Name);
+  /// Whether the file passes the global \p Name to set_stream.
+  bool passedToSetStream(llvm::StringRef Name);
   /// Whether every write of the attribute \p Name of \p Class's objects
   /// in the file is in an `__init__` or a class body (writes in methods of
   /// unrelated classes aside; no setattr that may name it): once an object
@@ -188,8 +186,9 @@ private:
   llvm::DenseMap<const void *, llvm::StringSet<>> SelfCalls;
   /// Every class of the file, nested ones too.
   std::vector<TSNode> Classes;
-  std::optional<llvm::StringSet<>> Globals;
-  llvm::StringMap<std::vector<TSNode>> GlobalWrites;
+  void scanGlobals();
+  std::optional<llvm::StringSet<>> Globals; ///< declared `global` in a def
+  llvm::StringSet<> SetStreams;             ///< passed to set_stream
   std::optional<llvm::StringSet<>> ThreadTargets;
 };
 

@@ -126,8 +126,8 @@ public:
     Values[Name].push_back(Value);
   }
 
-  /// A module-level def's writes to the names it declares global, which
-  /// are the module's bindings too (a stream made on first use:
+  /// A def's writes to the names it declares global, which are the
+  /// module's bindings too (a stream made on first use:
   /// `global S; if S is None: S = torch.cuda.Stream()`). A write that is
   /// not a plain assignment binds to something not followed.
   void globalWrites(TSNode Def) {
@@ -280,9 +280,13 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
       C.walk(Stmt);
   for (TSNode D : C.Defs)
     S->Defs[F.text(field(D, "name"))] = D;
+  // Every def of the file (methods and nested defs too) may bind a
+  // module name it declares global.
   if (K == Scope::Module)
-    for (TSNode D : C.Defs)
-      C.globalWrites(D);
+    everyNode(Node, [&](TSNode N) {
+      if (is(N, "function_definition"))
+        C.globalWrites(N);
+    });
   for (TSNode D : C.Defs) {
     llvm::StringRef Name = F.text(field(D, "name"));
     auto V = C.Values.find(Name);
