@@ -220,8 +220,15 @@ static void joinTensor(TensorState &Mine, const TensorState &T) {
   // Recorded on either path: its uses there are not reported (precision
   // first).
   Mine.RecordedOn |= T.RecordedOn;
-  if (Mine.AllocStream != T.AllocStream)
+  // A block not made here on one path (a parameter, a field at entry) says
+  // nothing of its pool: the other path's allocation is what is known of
+  // it there. Two allocations on different streams: no one pool.
+  if (Mine.AllocSite == NoSite && T.AllocSite != NoSite) {
+    Mine.AllocStream = T.AllocStream;
+    Mine.AllocSite = T.AllocSite;
+  } else if (T.AllocSite != NoSite && Mine.AllocStream != T.AllocStream) {
     Mine.AllocStream = StreamTable::Unknown;
+  }
   Mine.Escaped |= T.Escaped;
   Mine.Host |= T.Host;
   Mine.Pinned |= T.Pinned;

@@ -54,6 +54,26 @@ void Transfer::apply(const Fact &F, const fact::Allocate &X, StreamState &S) {
   S.Unheld.push_back(Id); // a temporary until a variable takes it
 }
 
+void Transfer::apply(const Fact &, const fact::HostByUse &X, StreamState &S) {
+  std::optional<StorageId> Id = storageOf(X.Tensor, S);
+  if (!Id)
+    return;
+  TensorState T = S.Tensors.get(*Id);
+  // Made where the analysis saw its stream: it knows where it lives. (Code
+  // it does not see makes its results on no known stream.)
+  if ((T.AllocSite != NoSite && T.AllocStream != StreamTable::Unknown) ||
+      T.Host || T.Undefined)
+    return;
+  // Host memory the caller or unseen code filled: host code wrote it, and
+  // that is complete; no device work is pending on it.
+  T.Host = true;
+  T.Pinned = X.Pinned;
+  T.Writes.clear();
+  T.Reads.clear();
+  T.CrossStreamUses.clear();
+  S.Tensors.set(*Id, std::move(T));
+}
+
 void Transfer::apply(const Fact &F, const fact::Access &X, StreamState &S) {
   std::optional<StorageId> Id = storageOf(X.Tensor, S);
   if (!Id)

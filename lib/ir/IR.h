@@ -168,6 +168,15 @@ struct Access {
   bool Async = false; ///< a copy that does not block the host
   bool Copy = false;  ///< a copy (a DMA on host memory), not a computation
 };
+/// A use says where a tensor lives that the analysis has not seen made (a
+/// parameter, a value of code it does not see): a non_blocking copy to a
+/// device reads pinned host memory, since from the device itself it would
+/// be no copy and from pageable memory not asynchronous. Tells nothing of a
+/// tensor whose allocation the analysis followed.
+struct HostByUse {
+  TensorRef Tensor;
+  bool Pinned = false;
+};
 /// A call allocates a tensor (and, unless AllocateOnly, writes it) on Stream.
 struct Allocate {
   ObjectId Result = 0;
@@ -364,7 +373,7 @@ struct Fact {
       fact::RecordStream, fact::Spawn, fact::CurrentQuery, fact::HostAccess,
       fact::Forget, fact::CaptureBegin, fact::CaptureEnd, fact::Restricted,
       fact::HostSignal, fact::HostWait, fact::GraphReplay,
-      fact::GraphInstantiate, fact::CaptureModeExchange>;
+      fact::GraphInstantiate, fact::CaptureModeExchange, fact::HostByUse>;
   SiteId Site = NoSite;
   Op What;
   template <typename T> const T *as() const { return std::get_if<T>(&What); }

@@ -112,6 +112,10 @@ Recipe Cook::method() {
   case E::TensorTo: {
     bool ToHost =
         C.Place == Placement::Host || C.Place == Placement::PinnedHost;
+    // non_blocking to a device says the source is pinned host memory, when
+    // nothing else says where it is.
+    if (C.Async && C.Place == Placement::Device)
+      step(Self.At, SiteKind::Other, fact::HostByUse{Self.Tensor, true});
     access(Self, /*Write=*/false, C.Async, /*Copy=*/true);
     if (ToHost && !C.Async)
       syncCurrent();

@@ -1,6 +1,7 @@
 //===--- UseEvidence.cpp - What a use says a value is ---------------------===//
 
 #include "lib/model/UseEvidence.h"
+#include "lib/model/Arguments.h"
 #include "lib/model/Naming.h"
 #include "lib/model/TensorMethods.h"
 #include "llvm/ADT/StringSet.h"
@@ -39,6 +40,10 @@ bool pyMethodProvesTensor(llvm::StringRef Name) {
     if ((R.Spellings & PyMethod) && Name == R.Name)
       return true;
   return false;
+}
+
+bool pyKeywordProvesTensor(llvm::StringRef Name, llvm::StringRef Keyword) {
+  return Name == "cuda" && Keyword == arguments::NonBlocking;
 }
 
 bool pyAttributeProvesTensor(llvm::StringRef Name) {

@@ -22,6 +22,10 @@ namespace streamsafe {
 
 /// Whether calling `x.Name(...)` in Python says x is a tensor.
 bool pyMethodProvesTensor(llvm::StringRef Name);
+/// Whether calling `x.Name(...)` with a keyword argument \p Keyword says x
+/// is a tensor though the name alone does not: `x.cuda(non_blocking=True)`
+/// (nn.Module's cuda() takes no non_blocking).
+bool pyKeywordProvesTensor(llvm::StringRef Name, llvm::StringRef Keyword);
 /// Whether reading `x.Name` (no call) in Python says x is a tensor.
 bool pyAttributeProvesTensor(llvm::StringRef Name);
 

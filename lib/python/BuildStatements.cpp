@@ -434,10 +434,17 @@ void Builder::assignment(TSNode N) {
 void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
   TSNode Left = Targets.front();
   Value V = expr(Right);
-  if (Targets.size() == 1 && is(Left, "identifier") &&
-      V.Class != VarClass::Tensor && St->S->ByUse.contains(F.text(Left)) &&
-      St->S->owner(F.text(Left)) == St->S &&
-      St->S->Locals.lookup(F.text(Left)) == VarClass::Tensor &&
+  // A name or attribute only ever used as a tensor, given the value of code
+  // the analysis does not see: a tensor made there.
+  Value Attr;
+  bool HeldAsTensor =
+      is(Left, "identifier")
+          ? St->S->ByUse.contains(F.text(Left)) &&
+                St->S->owner(F.text(Left)) == St->S &&
+                St->S->Locals.lookup(F.text(Left)) == VarClass::Tensor
+          : is(Left, "attribute") && attributeValue(Left, Attr) &&
+                Attr.Class == VarClass::Tensor;
+  if (Targets.size() == 1 && HeldAsTensor && V.Class != VarClass::Tensor &&
       is(unparen(Right), "call") && infer::opaqueValue(Right, F, I))
     V = unknownResult(Right);
   for (TSNode T : Targets) {

@@ -21,6 +21,17 @@ static bool streamOnlyMethod(llvm::StringRef Method) {
   return E == ApiEffect::StreamWaitEvent || E == ApiEffect::EventRecord;
 }
 
+bool callProvesTensor(TSNode Call, llvm::StringRef Method,
+                      const SourceFile &F) {
+  if (pyMethodProvesTensor(Method))
+    return true;
+  for (TSNode A : children(field(Call, "arguments")))
+    if (is(A, "keyword_argument") &&
+        pyKeywordProvesTensor(Method, F.text(field(A, "name"))))
+      return true;
+  return false;
+}
+
 llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
                                        const Imports &I) {
   llvm::StringSet<> Used, Streams;
@@ -48,7 +59,8 @@ llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
     TSNode Of = unparen(field(Fn, "object"));
     llvm::StringRef Method =
         is(Fn, "attribute") ? F.text(field(Fn, "attribute")) : "";
-    if (is(Of, "identifier") && !Method.empty() && pyMethodProvesTensor(Method))
+    if (is(Of, "identifier") && !Method.empty() &&
+        callProvesTensor(X, Method, F))
       Used.insert(F.text(Of));
     if (is(Of, "identifier") && streamOnlyMethod(Method))
       Streams.insert(F.text(Of));

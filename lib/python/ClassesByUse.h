@@ -26,6 +26,12 @@ namespace streamsafe::py {
 llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
                                        const Imports &I);
 
+/// Whether the call \p Call of \p Method on a value says the value is a
+/// tensor: by the method's name, or by a keyword only the tensor's method
+/// of that name takes (lib/model/UseEvidence.h).
+bool callProvesTensor(TSNode Call, llvm::StringRef Method,
+                      const SourceFile &F);
+
 } // namespace streamsafe::py
 
 #endif // STREAMSAFE_LIB_PYTHON_CLASSESBYUSE_H

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/python/HelperIndex.h"
+#include "lib/python/ClassesByUse.h"
 #include "lib/model/Arguments.h"
 #include "lib/model/UseEvidence.h"
 #include "lib/python/Api.h"
@@ -169,8 +170,10 @@ static llvm::StringMap<VarClass> scanAttributes(TSNode Class,
         if (!is(O, "attribute") || F.text(unparen(field(O, "object"))) != Self)
           return;
         llvm::StringRef Use = F.text(field(X, "attribute"));
-        bool Called = is(ts_node_parent(X), "call");
-        if (Called ? pyMethodProvesTensor(Use) : pyAttributeProvesTensor(Use))
+        TSNode Call = ts_node_parent(X);
+        bool Called = is(Call, "call");
+        if (Called ? callProvesTensor(Call, Use, F)
+                   : pyAttributeProvesTensor(Use))
           Evidence.insert(F.text(field(O, "attribute")));
       });
     }
