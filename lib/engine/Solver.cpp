@@ -206,8 +206,12 @@ private:
           StreamState S = From;
           if (S.Reachable && llvm::all_of(C, [&](const Assumption &A) {
                 return assume(S, A);
-              }))
+              })) {
+            for (const Assumption &A : C)
+              if (A.NoneTensor != NoVar)
+                T.holdsNone(S, A.NoneTensor);
             Add(Set, std::move(S), IsCoarse);
+          }
         }
       }
       return Set;

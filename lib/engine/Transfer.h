@@ -61,6 +61,9 @@ public:
   /// The state at function entry: the caller's current stream, tensor
   /// parameters ready on it.
   StreamState entryState();
+  /// \p Var holds None on the paths of \p S (a branch found it so): its
+  /// storage there is no memory.
+  void holdsNone(StreamState &S, VarId Var);
   /// What a normal exit \p Exit leaves in flight in the object's fields
   /// (TransferFields.cpp).
   std::vector<LeftWrite> fieldsLeft(const StreamState &Exit) const;

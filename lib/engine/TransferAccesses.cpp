@@ -74,6 +74,17 @@ void Transfer::apply(const Fact &, const fact::HostByUse &X, StreamState &S) {
   S.Tensors.set(*Id, std::move(T));
 }
 
+void Transfer::holdsNone(StreamState &S, VarId Var) {
+  const StorageId *Bound = S.TensorVars.lookup(Var);
+  if (!Bound)
+    return;
+  // Every name bound to it holds the same None: the storage is no memory
+  // on these paths, and where they meet others it is what those hold.
+  TensorState None;
+  None.Undefined = true;
+  S.Tensors.set(*Bound, None);
+}
+
 void Transfer::apply(const Fact &F, const fact::Access &X, StreamState &S) {
   std::optional<StorageId> Id = storageOf(X.Tensor, S);
   if (!Id)

@@ -387,6 +387,10 @@ using FactList = llvm::SmallVector<Fact, 2>;
 struct Assumption {
   VarId Var = NoVar;
   bool Value = false;
+  /// A tensor variable this edge finds None (`if x is None:`'s true edge):
+  /// it holds no memory on the paths through the edge. Not part of what
+  /// the assumption is.
+  VarId NoneTensor = NoVar;
   bool operator==(const Assumption &O) const {
     return Var == O.Var && Value == O.Value;
   }

@@ -1,6 +1,7 @@
 //===--- HostOrder.cpp - The facts of a host wait or signal ---------------===//
 
 #include "lib/model/HostOrder.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace streamsafe {
 
@@ -19,6 +20,17 @@ llvm::SmallVector<Fact::Op, 2> hostOrderFacts(ApiEffect E, VarId Channel) {
   if (E == ApiEffect::HostWaitAny)
     Ops.push_back(fact::HostWait{NoVar});
   return Ops;
+}
+
+bool isHostOnlyChannelClass(llvm::StringRef Qualified) {
+  static const llvm::StringSet<> Classes = {
+      "threading.Event",       "threading.Condition",
+      "threading.Semaphore",   "threading.BoundedSemaphore",
+      "threading.Barrier",     "threading.Thread",
+      "queue.Queue",           "queue.SimpleQueue",
+      "queue.LifoQueue",       "queue.PriorityQueue",
+      "multiprocessing.Event", "multiprocessing.Queue"};
+  return Classes.contains(Qualified);
 }
 
 } // namespace streamsafe

@@ -164,8 +164,18 @@ void Builder::markBranch(unsigned Branch, TSNode Cond) {
     B.Succs.erase(B.Succs.begin() + (*Known ? 1 : 0));
     return;
   }
-  if (auto A = whenTrue(Cond))
+  if (auto A = whenTrue(Cond)) {
     B.SuccConds = {{*A}, {Assumption{A->Var, !A->Value}}};
+    // `x is None` of a tensor name: x holds no tensor on that edge.
+    auto T = testOf(Cond, F);
+    VarId Tensor = NoVar;
+    if (T && !T->Truth && is(T->Of, "identifier")) {
+      VarId V = varOf(F.text(T->Of));
+      if (V != NoVar && IR->var(V).Class == VarClass::Tensor)
+        Tensor = V;
+    }
+    B.SuccConds[T && T->Holds ? 1 : 0].front().NoneTensor = Tensor;
+  }
 }
 
 void Builder::branchOn(TSNode Cond, const std::function<void()> &Then,

@@ -139,7 +139,8 @@ Value Builder::call(TSNode N) {
       // e.wait(), e.synchronize() of a value not followed: it may be an
       // event (in a list, of another object) that orders what it recorded.
       // Taken to order everything rather than report what it may have.
-      if (unknownWait(N, Method, A))
+      // (A threading.Event's or a Queue's wait orders host threads only.)
+      if (!hostOnlyChannel(field(Fn, "object")) && unknownWait(N, Method, A))
         return Value();
       break;
     }

@@ -444,8 +444,11 @@ void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
                 St->S->Locals.lookup(F.text(Left)) == VarClass::Tensor
           : is(Left, "attribute") && attributeValue(Left, Attr) &&
                 Attr.Class == VarClass::Tensor;
+  // (Not a class's constructor: `Buffer(...)` makes an object of the
+  // class, whatever it lets code do with it.)
   if (Targets.size() == 1 && HeldAsTensor && V.Class != VarClass::Tensor &&
-      is(unparen(Right), "call") && infer::opaqueValue(Right, F, I))
+      is(unparen(Right), "call") && infer::opaqueValue(Right, F, I) &&
+      !namesClass(field(unparen(Right), "function")))
     V = unknownResult(Right);
   for (TSNode T : Targets) {
     if (is(T, "identifier")) {

@@ -438,6 +438,9 @@ private:
   /// The channel \p Object (a name, `self.x`) is, for host waits and
   /// signals; NoVar for any other expression.
   VarId channelVar(TSNode Object);
+  /// Whether \p Object (a name, `self.x`) only ever holds a host thread's
+  /// channel made here (`threading.Event()`, `queue.Queue()`).
+  bool hostOnlyChannel(TSNode Object);
   /// A host wait or signal of the model's (`t.join()`, `ev.set()`,
   /// `concurrent.futures.wait(fs)`): its facts, before the call's own.
   /// \p Qualified: the callee's resolved name, if any.

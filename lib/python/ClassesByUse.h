@@ -29,8 +29,7 @@ llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
 /// Whether the call \p Call of \p Method on a value says the value is a
 /// tensor: by the method's name, or by a keyword only the tensor's method
 /// of that name takes (lib/model/UseEvidence.h).
-bool callProvesTensor(TSNode Call, llvm::StringRef Method,
-                      const SourceFile &F);
+bool callProvesTensor(TSNode Call, llvm::StringRef Method, const SourceFile &F);
 
 } // namespace streamsafe::py
 

@@ -7,11 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/python/HelperIndex.h"
-#include "lib/python/ClassesByUse.h"
 #include "lib/model/Arguments.h"
 #include "lib/model/UseEvidence.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
+#include "lib/python/ClassesByUse.h"
 #include "lib/python/ExprClasses.h"
 #include "llvm/ADT/STLExtras.h"
 

@@ -119,6 +119,10 @@ public:
   /// objects (None aside) is host memory by its own words: `device="cpu"`,
   /// `pin_memory=True`, `.pin_memory()`, `.cpu()`; \p Pinned: all pinned.
   bool hostAttribute(TSNode Class, llvm::StringRef Name, bool &Pinned);
+  /// Whether every value the class gives attribute \p Name is a host
+  /// thread's channel made here (`threading.Event()`, `queue.Queue()`:
+  /// lib/model/HostOrder.h), and at least one is.
+  bool hostChannelAttribute(TSNode Class, llvm::StringRef Name);
   /// Whether a method of \p Class's family calls `self.Name(...)`: Name
   /// runs in place in its caller there (HelperIndex.cpp).
   bool calledOnSelf(TSNode Class, llvm::StringRef Name);

@@ -34,6 +34,31 @@ void Builder::hostOrder(ApiEffect E, VarId Channel, TSNode At) {
     emit(S, std::move(Op));
 }
 
+bool Builder::hostOnlyChannel(TSNode Object) {
+  Object = unparen(Object);
+  if (is(Object, "identifier")) {
+    const Scope *Owner = St->S->owner(F.text(Object));
+    if (!Owner)
+      return false;
+    auto B = Owner->Bindings.find(F.text(Object));
+    if (B == Owner->Bindings.end() || B->second.empty())
+      return false;
+    return llvm::all_of(B->second, [&](TSNode V) {
+      V = unparen(V);
+      return is(V, "call") &&
+             isHostOnlyChannelClass(I.qualify(field(V, "function")));
+    });
+  }
+  // self.x of a method: what the class gives x.
+  TSNode Self = unparen(field(Object, "object"));
+  const Scope &S = *St->S;
+  TSNode Class = classOf(S.Node);
+  return is(Object, "attribute") && is(Self, "identifier") &&
+         S.K == Scope::Def && !S.Params.empty() &&
+         F.text(Self) == F.text(S.Params.front()) && !ts_node_is_null(Class) &&
+         X->hostChannelAttribute(Class, F.text(field(Object, "attribute")));
+}
+
 bool Builder::hostOrderCall(TSNode Call, llvm::StringRef Qualified) {
   if (!Qualified.empty()) {
     ApiEffect E = hostOrderFunction(Qualified);

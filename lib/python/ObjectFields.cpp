@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/model/HostOrder.h"
 #include "lib/python/Builder.h"
 #include "lib/python/HelperIndex.h"
 #include "llvm/ADT/STLExtras.h"
@@ -67,6 +68,24 @@ bool HelperIndex::hostAttribute(TSNode Class, llvm::StringRef Name,
       return false;
     Any = true;
     Pinned &= H == 2;
+  }
+  return Any;
+}
+
+bool HelperIndex::hostChannelAttribute(TSNode Class, llvm::StringRef Name) {
+  std::vector<TSNode> Family = family(Class);
+  bool Any = false;
+  for (const AttributeWrite &W : attributeWrites()) {
+    if (W.Name != Name)
+      continue;
+    if (W.K == AttributeWrite::Member && !ts_node_is_null(W.Owner) &&
+        llvm::none_of(Family, [&](TSNode C) { return ts_node_eq(C, W.Owner); }))
+      continue;
+    TSNode V = unparen(W.Value);
+    if (W.K == AttributeWrite::SetStream || !is(V, "call") ||
+        !isHostOnlyChannelClass(I.qualify(field(V, "function"))))
+      return false;
+    Any = true;
   }
   return Any;
 }

@@ -45,7 +45,8 @@ class DataPrefetcher:
 
 
 # Silent: the fix records the batch on the caller's stream before handing
-# it over.
+# it over. The records are made where the batch is not None; where it is
+# None (the loader ran out) there is no block to record.
 class RecordingPrefetcher:
     def __init__(self, loader):
         self.loader = iter(loader)
@@ -54,20 +55,26 @@ class RecordingPrefetcher:
 
     def preload(self):
         try:
-            self.next_input = next(self.loader)
+            self.next_input, self.next_target = next(self.loader)
         except StopIteration:
             self.next_input = None
+            self.next_target = None
             return
         with torch.cuda.stream(self.stream):
             self.next_input = self.next_input.cuda(non_blocking=True)
+            self.next_target = self.next_target.cuda(non_blocking=True)
+            self.next_input = self.next_input.float()
 
     def next(self):
         torch.cuda.current_stream().wait_stream(self.stream)
         input = self.next_input
+        target = self.next_target
         if input is not None:
             input.record_stream(torch.cuda.current_stream())
+        if target is not None:
+            target.record_stream(torch.cuda.current_stream())
         self.preload()
-        return input
+        return input, target
 
 
 # An untyped local: the same evidence, the same finding.
@@ -84,7 +91,7 @@ class LocalPrefetcher:
         return batch
     # CHECK-NOTES: :[[@LINE-1]]:16: warning: tensor 'batch' was allocated on attribute 'self.stream' and is handed back here to the caller, which uses it on the caller's current stream; when its last reference dies there the caching allocator may give its memory to new work on attribute 'self.stream' while the caller's current stream is still using it (record it on the caller's current stream first) [streamsafe-missing-record-stream]
     # CHECK-NOTES: :[[@LINE-4]]:21: note: 'batch' is allocated on attribute 'self.stream' here
-    # CHECK-NOTES: :77:9: note: 'self.stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+    # CHECK-NOTES: :84:9: note: 'self.stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
 
 
 # Silent: a blocking .cuda() of a value of unknown placement may return it

@@ -165,3 +165,57 @@ def executor_block_waits(x, out):
     with ThreadPoolExecutor(max_workers=1) as ex:
         fut = ex.submit(work)
     finished.wait(torch.cuda.current_stream())
+
+
+# A threading.Event orders host code, not the GPU: the thread's copy on its
+# own stream may still run when the waiter reads the buffer on another
+# stream (meta-pytorch/torchrec's DataLoadingThread). Its wait() is no CUDA
+# event's, which would be taken to order what it may.
+def fill(n, b, filled):
+    src = torch.empty(n, pin_memory=True)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        b.copy_(src, non_blocking=True)
+    filled.set()
+
+
+def signal_orders_host_only(n: int, out: torch.Tensor):
+    data_dist = torch.cuda.Stream()
+    filled = threading.Event()
+    b = torch.empty(n, device="cuda")
+    torch.cuda.synchronize()
+    t = threading.Thread(target=fill, args=(n, b, filled))
+    t.start()
+    filled.wait()
+    with torch.cuda.stream(data_dist):
+        out.copy_(b)
+    # CHECK-NOTES: :[[@LINE-1]]:19: warning: tensor 'b' is read on pool stream 'data_dist' while its write on pool stream 'side' may still be pending; nothing makes pool stream 'data_dist' wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'data_dist' here
+    # CHECK-NOTES: :179:9: note: 'b' is written on pool stream 'side' here
+    # CHECK-NOTES: :178:10: note: the current stream was set to pool stream 'side' here
+    t.join()
+
+
+# The thread synchronizes its stream before it signals: the copy is done.
+def fill_synchronized(n, b, filled):
+    src = torch.empty(n, pin_memory=True)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        b.copy_(src, non_blocking=True)
+    side.synchronize()
+    filled.set()
+
+
+def signal_after_sync(n: int, out: torch.Tensor):
+    data_dist = torch.cuda.Stream()
+    filled = threading.Event()
+    b = torch.empty(n, device="cuda")
+    torch.cuda.synchronize()
+    t = threading.Thread(target=fill_synchronized, args=(n, b, filled))
+    t.start()
+    filled.wait()
+    with torch.cuda.stream(data_dist):
+        out.copy_(b)
+    t.join()

@@ -321,6 +321,9 @@ std::string str(const Function &IR, const Fact &F) {
           OS << "host-wait " << str(IR, X.Channel);
         else if constexpr (std::is_same_v<T, fact::CaptureModeExchange>)
           OS << "capture-mode " << str(IR, X.Slot) << " " << str(X.Mode);
+        else if constexpr (std::is_same_v<T, fact::HostByUse>)
+          OS << "host-by-use " << str(IR, X.Tensor)
+             << (X.Pinned ? " pinned" : "");
         else
           static_assert(sizeof(T) == 0, "every fact kind is printed");
       },
