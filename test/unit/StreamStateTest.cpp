@@ -157,18 +157,34 @@ TEST(StreamStateJoin, TensorsOfOnePathAreKept) {
 
 TEST(StreamStateJoin, AllocationStreamEscapeAndHost) {
   StreamState A = reachable(), B = reachable();
-  edit(A.Tensors, 0, [](TensorState &T) { T.AllocStream = S3; });
-  edit(B.Tensors, 0, [](TensorState &T) { T.AllocStream = S4; });
-  edit(A.Tensors, 1, [](TensorState &T) { T.AllocStream = S3; });
-  edit(B.Tensors, 1, [](TensorState &T) { T.AllocStream = S3; });
+  auto Alloc = [](StreamId On, SiteId At) {
+    return [=](TensorState &T) {
+      T.AllocStream = On;
+      T.AllocSite = At;
+    };
+  };
+  edit(A.Tensors, 0, Alloc(S3, 7));
+  edit(B.Tensors, 0, Alloc(S4, 8));
+  edit(A.Tensors, 1, Alloc(S3, 7));
+  edit(B.Tensors, 1, Alloc(S3, 7));
   edit(B.Tensors, 1, [](TensorState &T) { T.Escaped = true; });
   edit(A.Tensors, 1, [](TensorState &T) { T.Host = true; });
+  // Made on one path only (a parameter's block on the other, no site): the
+  // allocation is what is known of its pool, whichever side it is on.
+  edit(A.Tensors, 2, Alloc(S3, 7));
+  edit(B.Tensors, 2, [](TensorState &T) { T.Escaped = true; });
+  edit(A.Tensors, 3, [](TensorState &T) { T.Escaped = true; });
+  edit(B.Tensors, 3, Alloc(S4, 8));
   StreamState J = joined(A, B);
   EXPECT_EQ(J.Tensors.get(0).AllocStream, StreamTable::Unknown);
   EXPECT_EQ(J.Tensors.get(1).AllocStream, S3);
   EXPECT_TRUE(J.Tensors.get(1).Escaped) << "may escape";
   EXPECT_TRUE(J.Tensors.get(1).Host);
   EXPECT_FALSE(J.Tensors.get(0).Escaped);
+  EXPECT_EQ(J.Tensors.get(2).AllocStream, S3);
+  EXPECT_EQ(J.Tensors.get(2).AllocSite, SiteId(7));
+  EXPECT_EQ(J.Tensors.get(3).AllocStream, S4);
+  EXPECT_EQ(J.Tensors.get(3).AllocSite, SiteId(8));
 }
 
 TEST(StreamStateJoin, CurrentStream) {
