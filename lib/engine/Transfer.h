@@ -126,6 +126,7 @@ private:
   void apply(const Fact &F, const fact::Access &X, StreamState &S);
   void apply(const Fact &F, const fact::Allocate &X, StreamState &S);
   void apply(const Fact &F, const fact::HostByUse &X, StreamState &S);
+  void apply(const Fact &F, const fact::Free &X, StreamState &S);
   void apply(const Fact &F, const fact::BindTensor &X, StreamState &S);
   void apply(const Fact &F, const fact::BindStream &X, StreamState &S);
   void apply(const Fact &F, const fact::BindEvent &X, StreamState &S);

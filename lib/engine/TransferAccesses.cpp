@@ -74,6 +74,24 @@ void Transfer::apply(const Fact &, const fact::HostByUse &X, StreamState &S) {
   S.Tensors.set(*Id, std::move(T));
 }
 
+void Transfer::apply(const Fact &F, const fact::Free &X, StreamState &S) {
+  std::optional<StorageId> Id = storageOf(X.Tensor, S);
+  if (!Id)
+    return;
+  const TensorState *Found = S.Tensors.lookup(*Id);
+  if (!Found || Found->Undefined)
+    return;
+  // Freed while named: the Diagnoser hears of it as of a last reference
+  // dying (another stream may still use the block).
+  if (OnRelease)
+    OnRelease(*Id, *Found, F.Site, S);
+  TensorState None;
+  None.Undefined = true;
+  S.Tensors.set(*Id, None);
+  if (S.Uncaptured)
+    S.Uncaptured->erase(*Id);
+}
+
 void Transfer::holdsNone(StreamState &S, VarId Var) {
   const StorageId *Bound = S.TensorVars.lookup(Var);
   if (!Bound)
@@ -174,6 +192,17 @@ void Transfer::apply(const Fact &, const fact::BindStream &X, StreamState &S) {
 }
 
 void Transfer::apply(const Fact &F, const fact::BindEvent &X, StreamState &S) {
+  // The same event under another name: what was recorded on it holds.
+  if (X.From != NoVar && X.From != X.Var) {
+    auto It = S.Events.find(X.From);
+    if (It == S.Events.end()) {
+      S.Events.erase(X.Var);
+      return;
+    }
+    EventState E = It->second;
+    S.Events[X.Var] = std::move(E);
+    return;
+  }
   // Only events born here are followed: one copied, moved or loaded from
   // elsewhere may have been recorded there.
   if (!X.Fresh) {

@@ -22,7 +22,7 @@ const char *factName(const Fact::Op &Op) {
       "record-stream", "spawn",         "current-query", "host-access",
       "forget",        "capture-begin", "capture-end",   "restricted",
       "host-signal",   "host-wait",     "graph-replay",  "graph-instantiate",
-      "capture-mode",  "host-by-use"};
+      "capture-mode",  "host-by-use",   "free"};
   static_assert(sizeof(Names) / sizeof(Names[0]) ==
                     std::variant_size_v<Fact::Op>,
                 "one name per fact kind");

@@ -177,6 +177,12 @@ struct HostByUse {
   TensorRef Tensor;
   bool Pinned = false;
 };
+/// Tensor's memory goes back to the caching allocator now, whatever still
+/// names its storage (`t.untyped_storage().resize_(0)`, `t.data = other`):
+/// the storage holds no memory after it.
+struct Free {
+  TensorRef Tensor;
+};
 /// A call allocates a tensor (and, unless AllocateOnly, writes it) on Stream.
 struct Allocate {
   ObjectId Result = 0;
@@ -200,11 +206,14 @@ struct BindStream {
   VarId Var = NoVar;
   StreamRef Value;
 };
-/// Fresh: a new event (constructed here); otherwise one from elsewhere,
-/// which may have been recorded there and is not followed.
+/// Fresh: a new event (constructed here); From: the event of that
+/// variable, the same event (`h = send(x)` of a helper that returns its
+/// work handle, `e2 = e1`); otherwise one from elsewhere, which may have
+/// been recorded there and is not followed.
 struct BindEvent {
   VarId Var = NoVar;
   bool Fresh = false;
+  VarId From = NoVar;
 };
 /// Var dies (scope end) or is reset.
 struct Unbind {
@@ -373,7 +382,8 @@ struct Fact {
       fact::RecordStream, fact::Spawn, fact::CurrentQuery, fact::HostAccess,
       fact::Forget, fact::CaptureBegin, fact::CaptureEnd, fact::Restricted,
       fact::HostSignal, fact::HostWait, fact::GraphReplay,
-      fact::GraphInstantiate, fact::CaptureModeExchange, fact::HostByUse>;
+      fact::GraphInstantiate, fact::CaptureModeExchange, fact::HostByUse,
+      fact::Free>;
   SiteId Site = NoSite;
   Op What;
   template <typename T> const T *as() const { return std::get_if<T>(&What); }

@@ -33,6 +33,7 @@ enum class SiteKind {
   EventRecord,   ///< an event recorded
   EventWait,     ///< a stream waited on an event
   LifetimeEnd,   ///< the last reference to a tensor dies
+  StorageFree,   ///< a tensor's memory is freed while it is still named
   ThreadStart,   ///< a callable starts on another thread
   FunctionExit,  ///< a path leaves the function (a return, the body's end)
   CaptureBegin,  ///< a stream begins capturing into a CUDA graph

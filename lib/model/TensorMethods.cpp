@@ -225,4 +225,12 @@ bool viewMayCopy(llvm::StringRef Name) {
   return index().MayCopy.contains(Name);
 }
 
+bool freesStorageAtZero(llvm::StringRef Accessor, llvm::StringRef Method) {
+  return (Accessor == "untyped_storage" || Accessor == "storage" ||
+          Accessor == "_typed_storage") &&
+         (Method == "resize_" || Method == "_resize_");
+}
+
+bool swapsStorage(llvm::StringRef Name) { return Name == "data"; }
+
 } // namespace streamsafe

@@ -51,6 +51,17 @@ ApiEffect tensorAttributeEffect(llvm::StringRef Name);
 /// still taken to name the base (it does when no copy is needed).
 bool viewMayCopy(llvm::StringRef Name);
 
+/// Whether `t.Accessor().Method(arg)` gives the memory of t's storage back
+/// to the caching allocator when arg is 0, whatever still names t: a
+/// storage (`untyped_storage()`, `storage()`, `_typed_storage()`) resized
+/// to nothing (`resize_`, `_resize_`), as FSDP and ZeRO free the full
+/// parameters they gathered.
+bool freesStorageAtZero(llvm::StringRef Accessor, llvm::StringRef Method);
+/// Whether assigning the attribute \p Name of a tensor (`t.data = other`)
+/// swaps the storage under every reference to the tensor: the old one's
+/// memory goes back to the allocator unless a view still holds it.
+bool swapsStorage(llvm::StringRef Name);
+
 } // namespace streamsafe
 
 #endif // STREAMSAFE_LIB_MODEL_TENSORMETHODS_H

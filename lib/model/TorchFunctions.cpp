@@ -95,6 +95,13 @@ const TorchFunctionRow Rows[] = {
     {"allclose", E::AtenNoTensor, Py, Untyped, Reads},
     {"can_cast", E::AtenNoTensor, Py, Untyped},
     {"result_type", E::AtenNoTensor, Py, Untyped},
+    // torch._utils: what optimizers and reducers (apex, DeepSpeed, Megatron,
+    // ColossalAI) flatten buckets with. The flat one is a new tensor (a cat
+    // of the inputs' views); the unflattened ones are views of it, in a
+    // tuple the model does not follow.
+    {"_utils._flatten_dense_tensors", E::AtenOp, Py,
+     "torch::utils::flatten_dense_tensors in C++"},
+    {"_utils._unflatten_dense_tensors", E::AtenNoTensor, Py, Untyped},
 };
 
 struct Index {
@@ -140,8 +147,12 @@ ApiEffect torchFunctionEffect(llvm::StringRef Bare, Language L) {
 ApiEffect pythonTorchFunctionEffect(llvm::StringRef Q) {
   if (Q.consume_front("torch.nn.functional."))
     return Q.contains('.') || Q.empty() ? E::None : E::AtenOp;
-  if (!Q.consume_front("torch.") || Q.contains('.') || Q.empty())
+  if (!Q.consume_front("torch.") || Q.empty())
     return E::None;
+  if (Q.contains('.'))
+    return Q.starts_with("_utils.") && index().Python.contains(Q)
+               ? index().Python.lookup(Q)
+               : E::None;
   // Classes and settings (torch.Size, torch.Generator): no tensor.
   if (Q[0] < 'a' || Q[0] > 'z')
     return E::AtenNoTensor;

@@ -10,6 +10,7 @@
 
 #include "lib/model/ApiRows.h"
 #include "lib/model/Arguments.h"
+#include "lib/model/TensorMethods.h"
 #include "lib/model/TorchFunctions.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
@@ -86,6 +87,9 @@ Value Builder::call(TSNode N) {
   }
   // t.start() of a thread made here; a task handed to a worker thread.
   if (startThread(N) || submitTask(N))
+    return Value();
+  // t.untyped_storage().resize_(0): t's memory goes back to the allocator.
+  if (freeStorage(N, A))
     return Value();
   // t.join(), ev.set(), concurrent.futures.wait(fs): then the call itself.
   hostOrderCall(N, Q);
@@ -167,6 +171,26 @@ Value Builder::call(TSNode N) {
       (is(Fn, "attribute") && onlyKeeps(F.text(field(Fn, "attribute")))) ||
       namesClass(Fn);
   return unknownCall(A, true, /*Reads=*/!OnlyKeeps);
+}
+
+bool Builder::freeStorage(TSNode N, const Args &A) {
+  TSNode Fn = field(N, "function");
+  TSNode Accessor = unparen(field(Fn, "object"));
+  if (!is(Fn, "attribute") || !is(Accessor, "call") ||
+      A.Positional.size() != 1 || !A.Keywords.empty() ||
+      constantInt(A.Positional[0]) != 0)
+    return false;
+  TSNode Of = field(Accessor, "function");
+  if (!is(Of, "attribute") ||
+      !freesStorageAtZero(F.text(field(Of, "attribute")),
+                          F.text(field(Fn, "attribute"))) ||
+      classOfExpr(field(Of, "object"), *St->S, F, I) != VarClass::Tensor)
+    return false;
+  Value T = expr(field(Of, "object"));
+  if (T.Class != VarClass::Tensor || !T.Tensor)
+    return false;
+  emit(site(SiteKind::StorageFree, N), fact::Free{T.Tensor});
+  return true;
 }
 
 // `current_stream().wait_stream(s)`, `current_stream().wait_event(e)`,

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/model/TensorMethods.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "lib/python/ExprClasses.h"
@@ -20,6 +21,7 @@ LoweredFunction Builder::build(const Scope &S, std::string Name) {
   Out = &Result;
   IR = Result.IR.get();
   Root = &S;
+  RootUsesStreams = S.K == Scope::Def && X->usesStreams(S.Node);
   IR->Name = std::move(Name);
   TSNode NameNode = S.K == Scope::Module ? S.Node : field(S.Node, "name");
   IR->EntrySite = site(SiteKind::FunctionEntry, NameNode);
@@ -62,6 +64,7 @@ Body Builder::lowerBody(const Scope &S, bool OwnsLocals,
     State.Self = Helper->Self;
     State.ReturnTensor = Helper->ReturnTensor;
     State.ReturnStream = Helper->ReturnStream;
+    State.ReturnEvent = Helper->ReturnEvent;
   }
   BodyState *Saved = St;
   St = &State;
@@ -333,6 +336,10 @@ void Builder::exitBody(TSNode At, Position P) {
 void Builder::returnStatement(TSNode N) {
   for (TSNode C : children(N)) {
     Value V = expr(C);
+    // A work handle or event it returns is the caller's, recorded as here
+    // (bound before the return lets go of it).
+    if (St->ReturnEvent != NoVar && V.Class == VarClass::Event)
+      bindEvent(St->ReturnEvent, V, C);
     // The analysed def's own return hands the tensors to its caller.
     escape(V, C, /*Returned=*/St->S == Root && St->ReturnTensor == NoVar);
     // A helper run in place: what it returns is the call's value.
@@ -487,7 +494,7 @@ void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
     } else {
       // self.x = v of an object followed here binds its attribute; else
       // self.x = v, a, b = v: kept where it is not followed.
-      if (bindAttribute(T, V))
+      if (bindAttribute(T, V) || swapStorage(T, V, Right))
         continue;
       if (is(T, "attribute"))
         expr(field(T, "object"));
@@ -499,6 +506,29 @@ void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
             bindName(Name, Value());
     }
   }
+}
+
+bool Builder::swapStorage(TSNode Target, const Value &V, TSNode Right) {
+  if (!is(Target, "attribute") ||
+      !swapsStorage(F.text(field(Target, "attribute"))))
+    return false;
+  TSNode Of = unparen(field(Target, "object"));
+  if (classOfExpr(Of, *St->S, F, I) != VarClass::Tensor)
+    return false;
+  Value Old = expr(Of);
+  if (Old.Class != VarClass::Tensor || !Old.Tensor)
+    return false;
+  readTensor(V, Right);
+  emit(site(SiteKind::StorageFree, Target), fact::Free{Old.Tensor});
+  // The name now holds the new storage (other names of the same tensor
+  // object do too; the analysis only knows their old storage is gone).
+  VarId Var = is(Of, "identifier") ? varOf(F.text(Of)) : NoVar;
+  if (Var != NoVar && IR->var(Var).Class == VarClass::Tensor &&
+      !IR->var(Var).Persistent && V.Class == VarClass::Tensor)
+    emit(site(SiteKind::Other, Target), fact::BindTensor{Var, V.Tensor});
+  else
+    escape(V, Target);
+  return true;
 }
 
 void Builder::augmentedAssignment(TSNode N) {
@@ -528,6 +558,17 @@ Value Builder::unknownResult(TSNode Call) {
   return V;
 }
 
+void Builder::bindEvent(VarId Var, const Value &V, TSNode At) {
+  fact::BindEvent B{Var, V.FreshEvent || V.RecordOn};
+  // Another name of an event followed here is that event.
+  if (!B.Fresh && V.Class == VarClass::Event && V.Event != NoVar)
+    B.From = V.Event;
+  emit(site(SiteKind::EventDecl, At), B);
+  if (V.RecordOn)
+    emit(site(SiteKind::EventRecord, V.Node),
+         fact::EventRecord{Var, V.RecordStream});
+}
+
 void Builder::bindName(TSNode Target, const Value &V) {
   if (V.Object)
     nameObject(Target, V.Object);
@@ -552,11 +593,7 @@ void Builder::bindName(TSNode Target, const Value &V) {
                                    : StreamRef::unknown()});
     return;
   case VarClass::Event:
-    emit(site(SiteKind::EventDecl, Target),
-         fact::BindEvent{Var, V.FreshEvent || V.RecordOn});
-    if (V.RecordOn)
-      emit(site(SiteKind::EventRecord, V.Node),
-           fact::EventRecord{Var, V.RecordStream});
+    bindEvent(Var, V, Target);
     return;
   case VarClass::Guard:
   case VarClass::Other:

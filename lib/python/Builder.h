@@ -108,7 +108,7 @@ private:
     /// A method's body: the object `self` names (null: not followed).
     const Instance *Self = nullptr;
     /// A helper run in place: the variables its returns bind.
-    VarId ReturnTensor = NoVar, ReturnStream = NoVar;
+    VarId ReturnTensor = NoVar, ReturnStream = NoVar, ReturnEvent = NoVar;
     /// A @contextmanager half being lowered: the yield it splits at and
     /// its part (a `with` around the yield is lowered in halves,
     /// withStatement).
@@ -153,6 +153,12 @@ private:
   void assignValue(const std::vector<TSNode> &Targets, TSNode Right);
   void augmentedAssignment(TSNode N);
   void bindName(TSNode Target, const Value &V);
+  /// `t.data = v` of a tensor followed here: t's old memory is freed and
+  /// a name t is bound to v's storage.
+  bool swapStorage(TSNode Target, const Value &V, TSNode Right);
+  /// Binds the event variable \p Var to \p V (a new event, one recorded
+  /// now, another variable's, or one not followed).
+  void bindEvent(VarId Var, const Value &V, TSNode At);
   /// The value of \p Call, not followed, bound to a local its uses say is
   /// a tensor (Scope::ByUse).
   Value unknownResult(TSNode Call);
@@ -239,6 +245,9 @@ private:
     TSNode get(unsigned I, llvm::StringRef Name) const;
   };
   Args argsOf(TSNode Call);
+  /// `t.untyped_storage().resize_(0)` of a tensor followed here: a free of
+  /// its memory (lib/model/TensorMethods.h, freesStorageAtZero).
+  bool freeStorage(TSNode Call, const Args &A);
   Value call(TSNode N);
   Value apiCall(TSNode N, int Api, const std::string &Q, const Args &A);
   /// torch.X(...): the model's recipe for \p Effect.
@@ -487,6 +496,9 @@ private:
   Function *IR = nullptr;
   LoweredFunction *Out = nullptr;
   const Scope *Root = nullptr;
+  /// The analysed def's own code uses streams: what a helper does to the
+  /// tensors it is given may meet work on another stream there.
+  bool RootUsesStreams = false;
   BodyState *St = nullptr;
   std::map<std::pair<const Scope *, std::string>, VarId> Vars;
   std::map<const void *, ObjectId> Objects;

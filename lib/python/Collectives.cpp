@@ -100,8 +100,11 @@ Value Builder::collectiveCall(TSNode N, const ApiEntry &Row, const Args &A) {
   TSNode Left = is(P, "assignment") && field(P, "right").id == N.id
                     ? field(P, "left")
                     : TSNode{};
-  bool Bound =
-      is(Left, "identifier") && St->S->classOf(F.text(Left)) == VarClass::Event;
+  // (A helper run in place that returns it hands it to its caller, whose
+  // value it is.)
+  bool Bound = (is(Left, "identifier") &&
+                St->S->classOf(F.text(Left)) == VarClass::Event) ||
+               (is(P, "return_statement") && St->ReturnEvent != NoVar);
   if (Mode == CollectiveMode::Async && !Dropped && !Bound)
     Mode = CollectiveMode::Sync;
   // batch_isend_irecv([P2POp(isend, a, peer), P2POp(irecv, b, peer)]):
@@ -239,10 +242,15 @@ bool Builder::holdsWork(TSNode Name) const {
 void Builder::workUse(TSNode Name, const Value &V) {
   // `w.wait()` and its kin are the handle's own methods (eventMethod).
   // Any other use hands it to code that may wait on it there (a list of
-  // pending works, `self.pending = w`, a helper, `w is not None`): taken
-  // as a wait at that point, so nothing it may order is reported.
+  // pending works, `self.pending = w`, a helper, `w is not None`, the
+  // analysed def's return): taken as a wait at that point, so nothing it
+  // may order is reported.
   TSNode P = ts_node_parent(Name);
   if (is(P, "attribute") && field(P, "object").id == Name.id)
+    return;
+  // Returned by a helper run in place: the caller holds it, and its wait
+  // is the caller's.
+  if (is(P, "return_statement") && St->ReturnEvent != NoVar)
     return;
   if (V.Class != VarClass::Event || V.Event == NoVar || !holdsWork(Name))
     return;

@@ -33,7 +33,7 @@ struct PendingBody {
   BodyId Id = 0;
   unsigned SiteScope = 0;
   const Instance *Self = nullptr;
-  VarId ReturnTensor = NoVar, ReturnStream = NoVar;
+  VarId ReturnTensor = NoVar, ReturnStream = NoVar, ReturnEvent = NoVar;
   /// A @contextmanager generator's code before or after its yield,
   /// lowered instead of the whole body; before it, its locals live on.
   std::vector<TSNode> Part = {};

@@ -81,9 +81,9 @@ Builder::helperBody(TSNode Def, const Scope *Outer, const Instance *Self,
       P.Part.push_back(Yield); // lowers to nothing
     P.KeepsLocals = Part == 1;
   }
-  // What its returns give: a tensor or a stream (each a variable of the
-  // caller's, which the return binds).
-  bool Tensor = false, Stream = false;
+  // What its returns give: a tensor, a stream or an event (a work handle;
+  // each a variable of the caller's, which the return binds).
+  bool Tensor = false, Stream = false, Event = false;
   ownCode(field(Def, "body"), [&](TSNode X) {
     if (!is(X, "return_statement"))
       return;
@@ -98,6 +98,7 @@ Builder::helperBody(TSNode Def, const Scope *Outer, const Instance *Self,
           K = IR->var(A->second).Class;
       Tensor |= K == VarClass::Tensor;
       Stream |= K == VarClass::Stream;
+      Event |= K == VarClass::Event;
     }
   });
   std::string Name = F.text(field(Def, "name")).str() + "()";
@@ -105,6 +106,8 @@ Builder::helperBody(TSNode Def, const Scope *Outer, const Instance *Self,
     P.ReturnTensor = newSyntheticVar(Name, VarClass::Tensor);
   if (Stream && !Tensor && !Part)
     P.ReturnStream = newSyntheticVar(Name, VarClass::Stream);
+  if (Event && !Tensor && !Stream && !Part)
+    P.ReturnEvent = newSyntheticVar(Name, VarClass::Event);
   Runs.queueHelper(P);
   Made = P.Id;
   return P.Id;
@@ -121,11 +124,15 @@ bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
   // A helper of plain tensor ops matters where the stream may not be the
   // caller's: called with a tensor inside a `with` that sets the stream
   // (or captures), it runs in place.
+  // So does one called from a def that uses streams: what it does to the
+  // tensors it is given may meet the def's work on another stream (a
+  // write or a free of a buffer an asynchronous send still reads).
   auto PlainOpsUnderStreamBlock = [&] {
-    return llvm::any_of(St->Frames,
-                        [](const Frame &Fr) {
-                          return Fr.K == Frame::With && Fr.Guard != NoVar;
-                        }) &&
+    return (RootUsesStreams || llvm::any_of(St->Frames,
+                                            [](const Frame &Fr) {
+                                              return Fr.K == Frame::With &&
+                                                     Fr.Guard != NoVar;
+                                            })) &&
            llvm::any_of(M.Classes, [](const auto &E) {
              return E.second == VarClass::Tensor;
            });
@@ -175,6 +182,8 @@ bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
     emit(At, fact::BindTensor{H.ReturnTensor, TensorRef()});
   if (H.ReturnStream != NoVar)
     emit(At, fact::BindStream{H.ReturnStream, StreamRef::unknown()});
+  if (H.ReturnEvent != NoVar)
+    emit(At, fact::BindEvent{H.ReturnEvent, false});
   fact::Spawn S;
   S.Body = *Body;
   S.InPlace = true;
@@ -190,6 +199,9 @@ bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
   } else if (H.ReturnStream != NoVar) {
     Result.Class = VarClass::Stream;
     Result.Stream = StreamRef::var(H.ReturnStream);
+  } else if (H.ReturnEvent != NoVar) {
+    Result.Class = VarClass::Event;
+    Result.Event = H.ReturnEvent;
   }
   return true;
 }

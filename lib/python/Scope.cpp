@@ -295,7 +295,7 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
         is(ts_node_parent(D), "decorated_definition"))
       continue;
     VarClass R = returnsOf(D, *S, F, I);
-    if (R == VarClass::Tensor || R == VarClass::Stream)
+    if (R == VarClass::Tensor || R == VarClass::Stream || R == VarClass::Event)
       S->Returns[Name] = R;
   }
 

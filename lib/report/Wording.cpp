@@ -253,7 +253,12 @@ void Writer::word(const finding::MissingRecordStream &X) {
   noteStreamSetAt(X.LastForeignUse, "is");
   note(X.Allocation.Site,
        sub("'%0' is allocated on %1 here", {Tensor, AllocStream}));
-  if (X.FreedAt != NoSite)
+  if (X.FreedAt != NoSite && IR.Sites[X.FreedAt].Kind == SiteKind::StorageFree)
+    note(X.FreedAt, sub("the memory of '%0' is given back to the caching "
+                        "allocator here, with no record_stream on %1 and no "
+                        "synchronization with %2",
+                        {Tensor, Stream, AllocStream}));
+  else if (X.FreedAt != NoSite)
     note(X.FreedAt, sub("the last reference to '%0' dies here, with no "
                         "record_stream on %1 and no synchronization with "
                         "%2",

@@ -267,7 +267,8 @@ std::string str(const Function &IR, const Fact &F) {
         else if constexpr (std::is_same_v<T, fact::BindStream>)
           OS << "bind " << str(IR, X.Var) << " := " << str(IR, X.Value);
         else if constexpr (std::is_same_v<T, fact::BindEvent>)
-          OS << "bind " << str(IR, X.Var) << (X.Fresh ? " := fresh event" : "");
+          OS << "bind " << str(IR, X.Var) << (X.Fresh ? " := fresh event" : "")
+             << (X.From != NoVar ? " := " + str(IR, X.From) : "");
         else if constexpr (std::is_same_v<T, fact::Unbind>)
           OS << "unbind " << str(IR, X.Var);
         else if constexpr (std::is_same_v<T, fact::EscapeTensor>)
@@ -324,6 +325,8 @@ std::string str(const Function &IR, const Fact &F) {
         else if constexpr (std::is_same_v<T, fact::HostByUse>)
           OS << "host-by-use " << str(IR, X.Tensor)
              << (X.Pinned ? " pinned" : "");
+        else if constexpr (std::is_same_v<T, fact::Free>)
+          OS << "free " << str(IR, X.Tensor);
         else
           static_assert(sizeof(T) == 0, "every fact kind is printed");
       },
