@@ -97,14 +97,14 @@ Value Builder::call(TSNode N) {
     PyApi Api = apiOf(Q);
     if (Api != PyApi::None)
       return apiCall(N, int(Api), Q, A);
-    if (Value R; moduleHelperCall(N, Q, A, R))
+    if (Value R; moduleHelperCall(N, Q, A, R) || summarizedReturn(N, A, R))
       return R;
     return unknownCall(A, true, /*Reads=*/!namesClass(Fn));
   }
   if (Value R; dictMethod(N, R))
     return R;
   // A def or method of this file.
-  if (Value R; helperCall(N, R))
+  if (Value R; helperCall(N, R) || summarizedReturn(N, A, R))
     return R;
   if (is(Fn, "attribute")) {
     Value Self = expr(field(Fn, "object"));

@@ -245,6 +245,10 @@ private:
     TSNode get(unsigned I, llvm::StringRef Name) const;
   };
   Args argsOf(TSNode Call);
+  /// A call of a def of the project not run in place whose every return
+  /// is a tensor it makes (HelperIndex::returnsNewTensor): its value is a
+  /// new tensor made on the current stream (ReturnSummaries.cpp).
+  bool summarizedReturn(TSNode Call, const Args &A, Value &Result);
   /// `t.untyped_storage().resize_(0)` of a tensor followed here: a free of
   /// its memory (lib/model/TensorMethods.h, freesStorageAtZero).
   bool freeStorage(TSNode Call, const Args &A);

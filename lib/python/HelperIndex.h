@@ -142,6 +142,15 @@ public:
   /// Whether a method of \p Class saves the current stream in `self.Attr`:
   /// setting it back is a restore.
   bool savedCurrent(TSNode Class, llvm::StringRef Attr);
+  /// Whether every value \p Def returns is a tensor it makes with a torch
+  /// op (or a factory told a device), and it uses no stream API: its call
+  /// gives a new tensor made on the caller's current stream
+  /// (ReturnSummaries.cpp).
+  bool returnsNewTensor(TSNode Def);
+  /// The class every `self.Name = Cls(...)` of \p Class's methods makes,
+  /// as the file's imports qualify it (a name of the file: as written);
+  /// "" when an assignment gives anything else or two disagree.
+  std::string attributeConstructor(TSNode Class, llvm::StringRef Name);
 
 private:
   struct MethodSections {
@@ -184,6 +193,8 @@ private:
   llvm::StringSet<> Overrides;
   llvm::DenseMap<const void *, bool> Streams;
   llvm::DenseMap<const void *, bool> HostWaits;
+  llvm::DenseMap<const void *, bool> NewTensorReturns;
+  llvm::DenseMap<const void *, llvm::StringMap<std::string>> Constructors;
   llvm::DenseMap<const void *, llvm::StringMap<VarClass>> Attributes;
   llvm::DenseMap<const void *, llvm::StringMap<VarClass>> Elements;
   llvm::DenseMap<const void *, llvm::StringMap<TSNode>> FreshAttributes;

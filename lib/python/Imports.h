@@ -39,6 +39,13 @@ public:
   std::string qualify(TSNode N,
                       const llvm::StringSet<> *Shadowed = nullptr) const;
 
+  /// What the file's imports bind \p Name to ("": nothing, or two
+  /// different things): how a package's `__init__.py` re-exports a name
+  /// (`from .store import Store`: ".store.Store").
+  std::string importedAs(llvm::StringRef Name) const {
+    return Alias.lookup(Name);
+  }
+
   /// Lets qualify() resolve the nodes of \p Other's file through \p
   /// Other (a helper's module, lib/python/Modules.h).
   void link(const Imports &Other) const;

@@ -104,32 +104,50 @@ const ProjectModule *ModuleCache::moduleNaming(const SourceFile &From,
   return load(Real);
 }
 
+/// How many modules a name may be re-exported through (`pkg/__init__.py`
+/// importing it from `pkg/store.py`, and so on); also ends import cycles.
+static constexpr unsigned MaxReexports = 4;
+
+TSNode ModuleCache::find(const SourceFile &From, llvm::StringRef Qualified,
+                         bool Class, const ProjectModule *&Module) {
+  Module = nullptr;
+  const SourceFile *At = &From;
+  std::string Path = Qualified.str();
+  for (unsigned Hop = 0; Hop <= MaxReexports; ++Hop) {
+    llvm::StringRef Name;
+    const ProjectModule *M = moduleNaming(*At, Path, Name);
+    if (!M)
+      return {};
+    TSNode Found{};
+    if (!Class) {
+      if (auto It = M->S->Defs.find(Name); It != M->S->Defs.end())
+        Found = It->second;
+    } else {
+      Found = M->X->moduleClass(Name);
+    }
+    if (!ts_node_is_null(Found)) {
+      Module = M;
+      return Found;
+    }
+    // Not defined there: a name the module imports is what it imports.
+    std::string Via = M->I->importedAs(Name);
+    if (Via.empty() || M->S->Defs.count(Name))
+      return {};
+    At = M->F.get();
+    Path = std::move(Via);
+  }
+  return {};
+}
+
 TSNode ModuleCache::def(const SourceFile &From, llvm::StringRef Qualified,
                         const ProjectModule *&Module) {
-  Module = nullptr;
-  llvm::StringRef Name;
-  const ProjectModule *M = moduleNaming(From, Qualified, Name);
-  if (!M)
-    return {};
-  auto It = M->S->Defs.find(Name);
-  if (It == M->S->Defs.end())
-    return {};
-  Module = M;
-  return It->second;
+  return find(From, Qualified, /*Class=*/false, Module);
 }
 
 TSNode ModuleCache::moduleClass(const SourceFile &From,
                                 llvm::StringRef Qualified,
                                 const ProjectModule *&Module) {
-  Module = nullptr;
-  llvm::StringRef Name;
-  const ProjectModule *M = moduleNaming(From, Qualified, Name);
-  if (!M)
-    return {};
-  TSNode Class = M->X->moduleClass(Name);
-  if (!ts_node_is_null(Class))
-    Module = M;
-  return Class;
+  return find(From, Qualified, /*Class=*/true, Module);
 }
 
 const ProjectModule *ModuleCache::moduleOf(TSNode N) const {

@@ -59,6 +59,10 @@ private:
   /// The module file \p Dotted names from \p From ("" : none).
   std::string pathOf(const SourceFile &From, llvm::StringRef Dotted) const;
   const ProjectModule *load(const std::string &Path);
+  /// def() (\p Class false) or moduleClass(), through the modules that
+  /// re-export the name (at most MaxReexports).
+  TSNode find(const SourceFile &From, llvm::StringRef Qualified, bool Class,
+              const ProjectModule *&Module);
   /// The module of the project \p Qualified is a name in (not \p From
   /// itself), loaded; \p Name: the name in it.
   const ProjectModule *moduleNaming(const SourceFile &From,

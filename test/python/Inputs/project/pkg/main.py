@@ -5,6 +5,7 @@ import torch
 import pkg.ops as ops
 from .context import CopyContext
 from .ops import fill_on, fill_quietly, scale
+from pkg import fill_on as reexported_fill_on
 
 
 # Wrong: the helper fills the buffer on the side stream; the caller reads
@@ -86,6 +87,22 @@ def offload_forked(x: torch.Tensor):
     return host
 
 
+# Wrong: the helper through the package's re-export (pkg/__init__.py
+# imports it from pkg/ops.py), with no join.
+def reexported(x: torch.Tensor):
+    s = torch.cuda.Stream()
+    out = torch.empty_like(x)
+    s.wait_stream(torch.cuda.current_stream())
+    reexported_fill_on(s, out, x)
+    out.record_stream(s)
+    return out.sum()
+    # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'out' is read on the caller's current stream while its write on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: ops.py:10:23: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+    # CHECK-NOTES: ops.py:10:9: note: 'out' is written on pool stream 's' here
+    # CHECK-NOTES: :[[@LINE-6]]:5: note: in 'fill_on', called here
+    # CHECK-NOTES: ops.py:9:10: note: the current stream was set to pool stream 's' here
+
+
 # Wrong: the same, with no NOLINT; the warning is in the helper's file, its
 # notes at the allocation and where the last reference dies here (the
 # end of the def).
@@ -98,4 +115,5 @@ def unrecorded(x: torch.Tensor):
     # CHECK-NOTES: ops.py:9:10: note: the current stream is set to pool stream 's' here
     # CHECK-NOTES: :[[@LINE-5]]:11: note: 'out' is allocated on the caller's current stream here
     # CHECK-NOTES: :[[@LINE-4]]:23: note: the last reference to 'out' dies here, with no record_stream on pool stream 's' and no synchronization with the caller's current stream
+
 
