@@ -122,6 +122,38 @@ static llvm::StringMap<VarClass> scanAttributes(TSNode Class,
     Methods.emplace_back(M, makeScope(M, Scope::Def, &Module, F, I));
   for (int Pass = 0; Pass < 2; ++Pass) {
     Seen.clear();
+    // What each method returns, as far as the attributes known so far say
+    // (`return self.buf`, `return x.to(...)`): `self.x = self.m(...)`
+    // holds it.
+    llvm::StringMap<infer::Cls> Returns;
+    for (const auto &Method : Methods) {
+      TSNode M = Method.first;
+      std::string Self = paramNames(M, F)[0];
+      auto Attribute = [&](TSNode A) -> std::optional<infer::Cls> {
+        TSNode O = unparen(field(A, "object"));
+        if (!is(O, "identifier") || F.text(O) != Self)
+          return std::nullopt;
+        auto It = Before.find(F.text(field(A, "attribute")));
+        return It == Before.end() ? infer::Cls() : It->second;
+      };
+      infer::Cls R;
+      bool Any = false;
+      ownCode(field(M, "body"), [&](TSNode X) {
+        if (is(X, "yield")) {
+          R = infer::Cls(VarClass::Other);
+          Any = true;
+        }
+        if (!is(X, "return_statement"))
+          return;
+        std::vector<TSNode> C = children(X);
+        R = infer::join(R, C.size() == 1 ? scopedClass(C[0], *Method.second, F,
+                                                       I, Attribute)
+                                         : infer::Cls(VarClass::Other));
+        Any = true;
+      });
+      if (Any && !decorated(M))
+        Returns[F.text(field(M, "name"))] = R;
+    }
     for (const auto &Method : Methods) {
       TSNode M = Method.first;
       const Scope *S = Method.second.get();
@@ -132,6 +164,18 @@ static llvm::StringMap<VarClass> scanAttributes(TSNode Class,
           return std::nullopt;
         auto It = Before.find(F.text(field(A, "attribute")));
         return It == Before.end() ? infer::Cls() : It->second;
+      };
+      // `self.m(...)` of a method of the class: what m returns.
+      auto OwnMethod = [&](TSNode V) -> std::optional<infer::Cls> {
+        V = unparen(V);
+        TSNode Fn = is(V, "call") ? field(V, "function") : TSNode{};
+        if (!is(Fn, "attribute") ||
+            F.text(unparen(field(Fn, "object"))) != Self)
+          return std::nullopt;
+        auto It = Returns.find(F.text(field(Fn, "attribute")));
+        if (It == Returns.end())
+          return std::nullopt;
+        return It->second;
       };
       ownCode(field(M, "body"), [&](TSNode X) {
         bool Assign = is(X, "assignment");
@@ -154,8 +198,12 @@ static llvm::StringMap<VarClass> scanAttributes(TSNode Class,
           infer::Cls C = Assign && Targets.size() == 1
                              ? scopedClass(Value, *S, F, I, Attribute)
                              : infer::Cls(VarClass::Other);
-          if (C == infer::Cls(VarClass::Other) &&
-              infer::opaqueValue(field(X, "right"), F, I))
+          std::optional<infer::Cls> Own =
+              Assign && Targets.size() == 1 ? OwnMethod(Value) : std::nullopt;
+          if (Own)
+            C = *Own;
+          else if (C == infer::Cls(VarClass::Other) &&
+                   infer::opaqueValue(field(X, "right"), F, I))
             C = infer::Cls();
           infer::Cls &Slot = Seen[F.text(field(T, "attribute"))];
           Slot = infer::join(Slot, C);
