@@ -230,6 +230,10 @@ const std::vector<HelperIndex::AttributeWrite> &HelperIndex::attributeWrites() {
   return Out;
 }
 
+AttributeGiven HelperIndex::attributeGiven(TSNode Value) const {
+  return givenBy(Value, I);
+}
+
 const llvm::StringMap<TSNode> &HelperIndex::freshAttributes(TSNode Class) {
   auto [It, New] = FreshAttributes.try_emplace(Class.id);
   if (!New)
@@ -353,6 +357,8 @@ void Builder::followSelf(const Scope &S) {
   // assign (a name they disagree on is not followed).
   llvm::StringMap<VarClass> Attrs = X->lineageAttributes(Class, *S.ModuleScope);
   const llvm::StringMap<TSNode> &Fresh = X->freshAttributes(Class);
+  const llvm::StringMap<ChosenStream> &ByFlag = X->flagStreams(Class);
+  std::vector<std::pair<VarId, ChosenStream>> Chosen;
   Instance &O = Objs.make(Class);
   for (const auto &E : Attrs) {
     if (E.second != VarClass::Stream && E.second != VarClass::Event &&
@@ -365,11 +371,15 @@ void Builder::followSelf(const Scope &S) {
     // before it is called (never bound at the entry: the engine gives it
     // its own symbol). Any other stream attribute stays unbound: unknown.
     auto Creation = Fresh.find(E.getKey());
-    if (V.Class == VarClass::Stream && Creation != Fresh.end()) {
+    auto Flagged = ByFlag.find(E.getKey());
+    TSNode Made = Creation != Fresh.end()   ? Creation->second
+                  : Flagged != ByFlag.end() ? Flagged->second.Creation
+                                            : TSNode{};
+    if (V.Class == VarClass::Stream && !ts_node_is_null(Made)) {
       V.Persistent = true;
       V.Proof = StreamProof::Attribute;
-      V.ProvenAt = siteAt(SiteKind::StreamProven, start(Creation->second),
-                          ts_node_start_byte(Creation->second));
+      V.ProvenAt =
+          siteAt(SiteKind::StreamProven, start(Made), ts_node_start_byte(Made));
     }
     // A tensor attribute: a storage of the object's own until the method
     // binds another to it; nothing is known of it at entry.
@@ -378,6 +388,9 @@ void Builder::followSelf(const Scope &S) {
     IR->Vars.push_back(std::move(V));
     VarId Var = IR->Vars.size() - 1;
     O.Attrs[E.getKey()] = Var;
+    if (V.Class == VarClass::Stream && Creation == Fresh.end() &&
+        Flagged != ByFlag.end())
+      Chosen.push_back({Var, Flagged->second});
     // An event attribute: one event, recorded elsewhere before the call as
     // far as this method knows; what the method records and waits is
     // followed.
@@ -387,6 +400,9 @@ void Builder::followSelf(const Scope &S) {
     }
   }
   St->Self = &O;
+  // A stream __init__ chose by a flag: the method starts on one path per
+  // value of the flag.
+  chooseFlagStreams(Chosen);
   followFields(S, Class, O, Attrs);
 }
 

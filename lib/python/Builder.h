@@ -179,6 +179,11 @@ private:
   std::optional<bool> constantCondition(TSNode Cond);
   /// Lowers `Then` and `Else` on the two edges of a branch on \p Cond, and
   /// joins them.
+  /// At a method's entry: each stream attribute __init__ chose by a flag
+  /// is its fresh stream on the flag's one edge and unknown on the other
+  /// (FlagStreams.cpp).
+  void
+  chooseFlagStreams(const std::vector<std::pair<VarId, ChosenStream>> &Chosen);
   void branchOn(TSNode Cond, const std::function<void()> &Then,
                 const std::function<void()> &Else);
   /// Whether the name \p Id holds one value for the whole analysed def.

@@ -60,6 +60,13 @@ std::vector<TSNode> withValues(TSNode With);
 /// anything else.
 enum class AttributeGiven : uint8_t { Fresh, Nothing, Other };
 
+/// A stream attribute __init__ chooses by a flag (FlagStreams.cpp): a fresh
+/// stream (made at Creation) when Cond is FreshWhen, anything else when not.
+struct ChosenStream {
+  TSNode Creation{}, Cond{};
+  bool FreshWhen = true;
+};
+
 class HelperIndex {
 public:
   HelperIndex(const SourceFile &F, const Imports &I);
@@ -151,6 +158,12 @@ public:
   /// as the file's imports qualify it (a name of the file: as written);
   /// "" when an assignment gives anything else or two disagree.
   std::string attributeConstructor(TSNode Class, llvm::StringRef Name);
+  /// The stream attributes of \p Class's objects that __init__ makes a
+  /// fresh stream under one edge of a branch and something else under the
+  /// other (FlagStreams.cpp).
+  const llvm::StringMap<ChosenStream> &flagStreams(TSNode Class);
+  /// What assigning \p Value gives an attribute (AttributeStreams.cpp).
+  AttributeGiven attributeGiven(TSNode Value) const;
 
 private:
   struct MethodSections {
@@ -195,6 +208,7 @@ private:
   llvm::DenseMap<const void *, bool> HostWaits;
   llvm::DenseMap<const void *, bool> NewTensorReturns;
   llvm::DenseMap<const void *, llvm::StringMap<std::string>> Constructors;
+  llvm::DenseMap<const void *, llvm::StringMap<ChosenStream>> FlagStreams;
   llvm::DenseMap<const void *, llvm::StringMap<VarClass>> Attributes;
   llvm::DenseMap<const void *, llvm::StringMap<VarClass>> Elements;
   llvm::DenseMap<const void *, llvm::StringMap<TSNode>> FreshAttributes;

@@ -1,0 +1,81 @@
+# RUN: %check_streamsafe_py %s
+
+# A stream attribute __init__ chooses by a flag it keeps: a fresh stream
+# when the flag is set, the current stream (or anything else) when not. A
+# method that uses it starts on one path per value of the flag: the race on
+# the path where the flag is set is reported, and a test of the same flag
+# in the method takes the path it took.
+import torch
+import torch.distributed as dist
+
+
+class Broadcaster:
+    def __init__(self, overlap: bool, n: int):
+        self._overlap = overlap
+        self.fp16 = torch.zeros(n, device="cuda")
+        if self._overlap:
+            self._comm = torch.cuda.Stream()
+        else:
+            self._comm = torch.cuda.current_stream()
+
+    # With the flag set, the comm stream never waits for the copy.
+    def step(self, fp32: torch.Tensor):
+        self.fp16.copy_(fp32)
+        with torch.cuda.stream(self._comm):
+            dist.broadcast(self.fp16, src=0)
+            # CHECK-NOTES: :[[@LINE-1]]:28: warning: tensor 'self.fp16' is read on attribute 'self._comm' while its write on the caller's current stream may still be pending; nothing makes attribute 'self._comm' wait for it [streamsafe-unsynchronized-access]
+            # CHECK-NOTES: :[[@LINE-3]]:14: note: the current stream is set to attribute 'self._comm' here
+            # CHECK-NOTES: :[[@LINE-5]]:9: note: 'self.fp16' is written on the caller's current stream here
+            # CHECK-NOTES: :[[@LINE-12]]:13: note: 'self._comm' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+
+    # It waits first: silent on both paths.
+    def step_waited(self, fp32: torch.Tensor):
+        self.fp16.copy_(fp32)
+        self._comm.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(self._comm):
+            dist.broadcast(self.fp16, src=0)
+
+    # It waits only where the flag is set, which is where the stream is a
+    # side stream: the path that skips the wait and has a side stream does
+    # not exist. Silent.
+    def step_waited_when_overlapping(self, fp32: torch.Tensor):
+        self.fp16.copy_(fp32)
+        if self._overlap:
+            self._comm.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(self._comm):
+            dist.broadcast(self.fp16, src=0)
+
+
+# The same choice written as a conditional expression, the fresh stream on
+# the flag's false edge.
+class Offloader:
+    def __init__(self, sync: bool):
+        self.sync = sync
+        self.h2d = torch.cuda.current_stream() if self.sync else torch.cuda.Stream()
+
+    def reload(self, host: torch.Tensor, out: torch.Tensor):
+        with torch.cuda.stream(self.h2d):
+            out.copy_(host, non_blocking=True)
+            # CHECK-NOTES: :[[@LINE-1]]:13: warning: tensor 'out' is written on attribute 'self.h2d', but it is only known to be ready on the caller's current stream; nothing makes attribute 'self.h2d' wait for it [streamsafe-unsynchronized-access]
+            # CHECK-NOTES: :[[@LINE-3]]:14: note: the current stream is set to attribute 'self.h2d' here
+            # CHECK-NOTES: :[[@LINE-5]]:42: note: 'out' is assumed ready on the caller's current stream at function entry
+            # CHECK-NOTES: :[[@LINE-8]]:9: note: 'self.h2d' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+            # CHECK-NOTES: :[[@LINE-5]]:23: warning: tensor 'host' is read on attribute 'self.h2d', but it is only known to be ready on the caller's current stream; nothing makes attribute 'self.h2d' wait for it [streamsafe-unsynchronized-access]
+            # CHECK-NOTES: :[[@LINE-7]]:14: note: the current stream is set to attribute 'self.h2d' here
+            # CHECK-NOTES: :[[@LINE-9]]:22: note: 'host' is assumed ready on the caller's current stream at function entry
+            # CHECK-NOTES: :[[@LINE-12]]:9: note: 'self.h2d' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+
+
+# Chosen by a parameter of __init__ that is not kept: no path to keep
+# apart, the attribute stays unknown. Silent.
+class Untracked:
+    def __init__(self, overlap: bool):
+        if overlap:
+            self._comm = torch.cuda.Stream()
+        else:
+            self._comm = torch.cuda.current_stream()
+
+    def step(self, x: torch.Tensor):
+        x.add_(1)
+        with torch.cuda.stream(self._comm):
+            x.mul_(2)
