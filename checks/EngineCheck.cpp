@@ -6,6 +6,7 @@
 #include "lib/report/Wording.h"
 #include "clang/AST/Expr.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace clang::ast_matchers;
@@ -89,6 +90,15 @@ void EngineCheck::report(const FunctionResult &R, const Finding &F,
   report::Vocabulary V;
   V.IR = R.IR.get();
   V.FunctionName = FD.getNameAsString();
+  V.TextAt = [&R, &Ctx](SiteId Site) {
+    const Stmt *S = R.stmt(Site);
+    if (!S)
+      return std::string();
+    return Lexer::getSourceText(
+               CharSourceRange::getTokenRange(S->getSourceRange()),
+               Ctx.getSourceManager(), Ctx.getLangOpts())
+        .str();
+  };
   V.CalleeAt = [&R](SiteId Site) {
     // A call, or an RAII object's construction (its constructor) or scope
     // end (the site of its variable: its destructor).

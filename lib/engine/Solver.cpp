@@ -294,10 +294,15 @@ private:
       StateSet Paths = In[Block];
       for (const Fact &F : B.Blocks[Block].Facts) {
         size_t Known = Findings.size();
-        for (const StreamState &S : Paths)
+        for (const StreamState &S : Paths) {
+          size_t Before = Findings.size();
           D.before(F, S, Paths);
+          onPath(Before, S);
+        }
         for (StreamState &S : Paths) {
+          size_t Before = Findings.size();
           T.apply(F, S);
+          onPath(Before, S);
           if (Limits.Dump && Depth == 0)
             T.dump(F, S, llvm::errs());
         }
@@ -308,6 +313,15 @@ private:
               Findings[I].CallSite = CallStack.front();
       }
     }
+  }
+
+  /// The findings from \p Before on were found on the path of \p S: they
+  /// say which way it took the branches it remembers (the first path's,
+  /// for a finding reached in a helper run in place).
+  void onPath(size_t Before, const StreamState &S) {
+    for (size_t I = Before; I < Findings.size(); ++I)
+      if (Findings[I].Path.empty())
+        Findings[I].Path.assign(S.Assumed.begin(), S.Assumed.end());
   }
 
   /// Runs a callable's body from \p Entry. While diagnosing, the body is
@@ -424,8 +438,14 @@ std::vector<Finding> sortAndFold(const Function &IR,
       Distinction DP = distinction(P), DF = distinction(F);
       if (P.kind() == F.kind() && DP.Subject == DF.Subject &&
           DP.Paired == DF.Paired &&
-          Sites[P.site()].Line == Sites[F.site()].Line)
+          Sites[P.site()].Line == Sites[F.site()].Line) {
+        // Found on paths that took a branch both ways: that branch is not
+        // what the finding depends on.
+        llvm::erase_if(Unique.back().Path, [&](const Assumption &A) {
+          return !llvm::is_contained(F.Path, A);
+        });
         continue;
+      }
     }
     Unique.push_back(std::move(F));
   }

@@ -296,6 +296,16 @@ private:
         [this](const VarDecl *V) { return L.varOf(V); });
     if (True.empty() && False.empty())
       return;
+    // Where each edge's condition is told, for a finding's note.
+    if (const Stmt *Cond = From.getTerminatorCondition()) {
+      SiteId At = L.site(SiteKind::Other, Cond);
+      for (Assumption &A : True) {
+        A.At = At;
+        A.CondHolds = true;
+      }
+      for (Assumption &A : False)
+        A.At = At;
+    }
     Out.SuccConds = {True, False};
   }
 

@@ -406,6 +406,10 @@ struct Finding {
   /// When the finding is in a helper run in place: the call, in the analysed
   /// function, through which it was reached.
   SiteId CallSite = NoSite;
+  /// The branches on never-changing values that every path it was found
+  /// on takes the same way (the first test of each value on the path):
+  /// "when this is true", in a note.
+  llvm::SmallVector<Assumption, 1> Path;
 };
 
 constexpr unsigned FindingKindCount = std::variant_size_v<Finding::Kinds>;

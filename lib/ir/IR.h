@@ -401,6 +401,11 @@ struct Assumption {
   /// it holds no memory on the paths through the edge. Not part of what
   /// the assumption is.
   VarId NoneTensor = NoVar;
+  /// The branch condition that tells it, and whether the edge is the one
+  /// where the condition holds: what a finding on the path says of it.
+  /// Not part of what the assumption is.
+  SiteId At = NoSite;
+  bool CondHolds = false;
   bool operator==(const Assumption &O) const {
     return Var == O.Var && Value == O.Value;
   }

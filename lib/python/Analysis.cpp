@@ -192,6 +192,10 @@ private:
       auto It = L.Callees.find(Site);
       return It == L.Callees.end() ? std::string() : It->second;
     };
+    V.TextAt = [&L](SiteId Site) {
+      auto It = L.Conditions.find(Site);
+      return It == L.Conditions.end() ? std::string() : It->second;
+    };
     for (const Finding &Fd : R.Findings) {
       std::vector<Diagnostic> D;
       for (const report::Line &Line : report::word(Fd, V)) {

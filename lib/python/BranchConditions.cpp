@@ -165,7 +165,12 @@ void Builder::markBranch(unsigned Branch, TSNode Cond) {
     return;
   }
   if (auto A = whenTrue(Cond)) {
-    B.SuccConds = {{*A}, {Assumption{A->Var, !A->Value}}};
+    A->At = site(SiteKind::Other, Cond);
+    Out->Conditions[A->At] = F.text(unparen(Cond)).str();
+    Assumption Else = *A;
+    Else.Value = !A->Value;
+    A->CondHolds = true;
+    B.SuccConds = {{*A}, {Else}};
     // `x is None` of a tensor name: x holds no tensor on that edge.
     auto T = testOf(Cond, F);
     VarId Tensor = NoVar;

@@ -101,7 +101,7 @@ Value Builder::call(TSNode N) {
       return R;
     return unknownCall(A, true, /*Reads=*/!namesClass(Fn));
   }
-  if (Value R; dictMethod(N, R))
+  if (Value R; dictMethod(N, R) || dictAttributeRead(N, R))
     return R;
   // A def or method of this file.
   if (Value R; helperCall(N, R) || summarizedReturn(N, A, R))

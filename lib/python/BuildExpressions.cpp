@@ -252,7 +252,7 @@ Value Builder::expr(TSNode N) {
     return V;
   }
   if (T == "subscript") {
-    if (dictEntry(N, V) || attributeElement(N, V))
+    if (dictEntry(N, V) || dictAttributeRead(N, V) || attributeElement(N, V))
       return V;
     Value Base = expr(field(N, "value"));
     bool Gather = false;

@@ -460,7 +460,8 @@ void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
   for (TSNode T : Targets) {
     if (is(T, "identifier")) {
       bindName(T, V);
-    } else if (is(T, "subscript") && storeDictEntry(T, V)) {
+    } else if (is(T, "subscript") &&
+               (storeDictEntry(T, V) || dictAttributeStore(T, V))) {
       continue;
     } else if (is(T, "subscript")) {
       // t[i] = v: a write into t.

@@ -37,6 +37,8 @@ struct LoweredFunction {
   std::unique_ptr<Function> IR;
   /// The name of the function called at a site (for messages that name it).
   llvm::DenseMap<SiteId, std::string> Callees;
+  /// The text of the branch conditions the engine keeps paths apart on.
+  llvm::DenseMap<SiteId, std::string> Conditions;
   /// The file of each helper's code (Site::Scope) that is not the analysed
   /// file's: a helper of another module (Modules.h).
   std::map<unsigned, const SourceFile *> ScopeFiles;
@@ -254,6 +256,13 @@ private:
   /// is a tensor it makes (HelperIndex::returnsNewTensor): its value is a
   /// new tensor made on the current stream (ReturnSummaries.cpp).
   bool summarizedReturn(TSNode Call, const Args &A, Value &Result);
+  /// `self.d` of a dict attribute of tensors (AttributeDicts.cpp): the
+  /// variable of its values, NoVar when \p Dict is not one.
+  VarId dictAttributeVar(TSNode Dict);
+  /// `self.d[k]`, `self.d.get(k)`, `self.d.pop(k)` of one: its value.
+  bool dictAttributeRead(TSNode N, Value &Out);
+  /// `self.d[k] = v` of one: the value stored.
+  bool dictAttributeStore(TSNode Target, const Value &V);
   /// `t.untyped_storage().resize_(0)` of a tensor followed here: a free of
   /// its memory (lib/model/TensorMethods.h, freesStorageAtZero).
   bool freeStorage(TSNode Call, const Args &A);

@@ -398,6 +398,10 @@ llvm::StringMap<VarClass> HelperIndex::lineageAttributes(TSNode Class,
       if (!New && It->second != E.second)
         It->second = VarClass::Other;
     }
+  // A dict of tensors: "some value of it", a tensor (AttributeDicts.cpp).
+  for (TSNode C : lineage(Class))
+    for (const auto &E : dictAttributes(C, Module))
+      Out.try_emplace(E.getKey().str() + "[]", VarClass::Tensor);
   return Out;
 }
 

@@ -162,6 +162,9 @@ public:
   /// fresh stream under one edge of a branch and something else under the
   /// other (FlagStreams.cpp).
   const llvm::StringMap<ChosenStream> &flagStreams(TSNode Class);
+  /// The attributes of \p Class's objects that it only ever makes an empty
+  /// dict and only ever stores tensors in (AttributeDicts.cpp).
+  const llvm::StringSet<> &dictAttributes(TSNode Class, const Scope &Module);
   /// What assigning \p Value gives an attribute (AttributeStreams.cpp).
   AttributeGiven attributeGiven(TSNode Value) const;
 
@@ -209,6 +212,7 @@ private:
   llvm::DenseMap<const void *, bool> NewTensorReturns;
   llvm::DenseMap<const void *, llvm::StringMap<std::string>> Constructors;
   llvm::DenseMap<const void *, llvm::StringMap<ChosenStream>> FlagStreams;
+  llvm::DenseMap<const void *, llvm::StringSet<>> Dicts;
   llvm::DenseMap<const void *, llvm::StringMap<VarClass>> Attributes;
   llvm::DenseMap<const void *, llvm::StringMap<VarClass>> Elements;
   llvm::DenseMap<const void *, llvm::StringMap<TSNode>> FreshAttributes;

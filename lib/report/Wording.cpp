@@ -61,7 +61,29 @@ std::vector<Line> Writer::run() {
   std::visit([this](const auto &Details) { word(Details); }, F.Details);
   if (!CallNoted)
     noteCallSite();
+  notePath();
   return std::move(Lines);
+}
+
+void Writer::notePath() {
+  // A race on one path of several (a flag set, a stream given): which way
+  // that path takes the branches it depends on.
+  if (F.kind() != FindingKind::UnsynchronizedAccess &&
+      F.kind() != FindingKind::MissingRecordStream &&
+      F.kind() != FindingKind::HostReadBeforeSync)
+    return;
+  for (const Assumption &A : F.Path) {
+    if (A.At == NoSite)
+      continue;
+    // The condition as written, when it is short and on one line.
+    std::string Text = V.TextAt ? V.TextAt(A.At) : "";
+    std::string Cond = !Text.empty() && Text.size() <= 60 &&
+                               Text.find('\n') == std::string::npos
+                           ? "'" + Text + "'"
+                           : "this condition";
+    note(A.At, "on the path reported, " + Cond +
+                   (A.CondHolds ? " is true" : " is false"));
+  }
 }
 
 std::string Writer::callee(SiteId At, const std::string &Fallback) const {

@@ -31,6 +31,8 @@ struct Vocabulary {
   /// The name of the function called at a site ("item", "synchronize"),
   /// "" when there is none.
   std::function<std::string(SiteId)> CalleeAt;
+  /// The source text at a site (a branch's condition), "" when not known.
+  std::function<std::string(SiteId)> TextAt;
   /// The analysed function as the user writes its name.
   std::string FunctionName;
   /// How to set a stream for a scope ("a c10::cuda::CUDAStreamGuard").

@@ -66,6 +66,8 @@ private:
   std::string callee(SiteId At, const std::string &Fallback) const;
   /// For a finding inside a helper run in place: the note at the call.
   void noteCallSite();
+  /// The branches the path of the finding takes (Finding::Path).
+  void notePath();
   /// Where the stream of an access came from.
   void noteStreamSetAt(const AccessInfo &A, const char *Verb);
   void noteCaptureBegin(const finding::CaptureInfo &C);

@@ -19,6 +19,7 @@ def only_one_branch_waits(x: torch.Tensor, flag):
         # CHECK-NOTES: :[[@LINE-1]]:13: warning: tensor 'y' is read on pool stream 's' while its write on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
         # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 's' here
         # CHECK-NOTES: :[[@LINE-11]]:9: note: 'y' is written on the caller's current stream here
+        # CHECK-NOTES: :[[@LINE-11]]:8: note: on the path reported, 'flag' is false
     y.record_stream(s)
     return z
 

@@ -45,6 +45,7 @@ def async_copy_on_one_path(d: torch.Tensor, flag):
     return h.numpy()
     # CHECK-NOTES: :[[@LINE-1]]:12: warning: the host reads tensor 'h' while a non_blocking copy into it on the caller's current stream may still be running; synchronize the stream or an event first [streamsafe-host-read-before-sync]
     # CHECK-NOTES: :[[@LINE-5]]:13: note: the non_blocking copy is enqueued on the caller's current stream here
+    # CHECK-NOTES: :[[@LINE-7]]:8: note: on the path reported, 'flag' is true
 
 
 # Wrong: the same on the host path of a loop: the pinned copy made in an

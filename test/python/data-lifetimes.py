@@ -109,5 +109,6 @@ def view_bound_in_branches_dropped(y: torch.Tensor, split: bool):
         # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'ypad' is used on pool stream 'side' but was allocated on the caller's current stream; when its last reference dies the caching allocator may reuse its memory while pool stream 'side' is still using it [streamsafe-missing-record-stream]
         # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'side' here
         # CHECK-NOTES: :[[@LINE-10]]:16: note: 'ypad' is allocated on the caller's current stream here
-        # CHECK-NOTES: :[[@LINE+1]]:5: note: the last reference to 'ypad' dies here, with no record_stream on pool stream 'side' and no synchronization with the caller's current stream
+        # CHECK-NOTES: :[[@LINE+2]]:5: note: the last reference to 'ypad' dies here, with no record_stream on pool stream 'side' and no synchronization with the caller's current stream
+        # CHECK-NOTES: :[[@LINE-13]]:8: note: on the path reported, 'split' is true
     return None

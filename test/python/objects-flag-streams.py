@@ -27,6 +27,7 @@ class Broadcaster:
             # CHECK-NOTES: :[[@LINE-3]]:14: note: the current stream is set to attribute 'self._comm' here
             # CHECK-NOTES: :[[@LINE-5]]:9: note: 'self.fp16' is written on the caller's current stream here
             # CHECK-NOTES: :[[@LINE-12]]:13: note: 'self._comm' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+            # CHECK-NOTES: :[[@LINE-14]]:12: note: on the path reported, 'self._overlap' is true
 
     # It waits first: silent on both paths.
     def step_waited(self, fp32: torch.Tensor):
@@ -60,10 +61,12 @@ class Offloader:
             # CHECK-NOTES: :[[@LINE-3]]:14: note: the current stream is set to attribute 'self.h2d' here
             # CHECK-NOTES: :[[@LINE-5]]:42: note: 'out' is assumed ready on the caller's current stream at function entry
             # CHECK-NOTES: :[[@LINE-8]]:9: note: 'self.h2d' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
-            # CHECK-NOTES: :[[@LINE-5]]:23: warning: tensor 'host' is read on attribute 'self.h2d', but it is only known to be ready on the caller's current stream; nothing makes attribute 'self.h2d' wait for it [streamsafe-unsynchronized-access]
-            # CHECK-NOTES: :[[@LINE-7]]:14: note: the current stream is set to attribute 'self.h2d' here
-            # CHECK-NOTES: :[[@LINE-9]]:22: note: 'host' is assumed ready on the caller's current stream at function entry
-            # CHECK-NOTES: :[[@LINE-12]]:9: note: 'self.h2d' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+            # CHECK-NOTES: :[[@LINE-9]]:51: note: on the path reported, 'self.sync' is false
+            # CHECK-NOTES: :[[@LINE-6]]:23: warning: tensor 'host' is read on attribute 'self.h2d', but it is only known to be ready on the caller's current stream; nothing makes attribute 'self.h2d' wait for it [streamsafe-unsynchronized-access]
+            # CHECK-NOTES: :[[@LINE-8]]:14: note: the current stream is set to attribute 'self.h2d' here
+            # CHECK-NOTES: :[[@LINE-10]]:22: note: 'host' is assumed ready on the caller's current stream at function entry
+            # CHECK-NOTES: :[[@LINE-13]]:9: note: 'self.h2d' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+            # CHECK-NOTES: :[[@LINE-14]]:51: note: on the path reported, 'self.sync' is false
 
 
 # Chosen by a parameter of __init__ that is not kept: no path to keep

@@ -29,6 +29,7 @@ class Reducer:
             # CHECK-NOTES: :[[@LINE-3]]:14: note: the current stream is set to attribute 'self._comm_stream' here
             # CHECK-NOTES: :[[@LINE-9]]:9: note: 'flat' is written on the caller's current stream here
             # CHECK-NOTES: :[[@LINE-15]]:13: note: 'self._comm_stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+            # CHECK-NOTES: :[[@LINE-10]]:12: note: on the path reported, 'self._overlap' is true
 
     # Right: the same test again makes the communication stream wait; the
     # path that chose it and skips the wait does not exist.
@@ -52,7 +53,8 @@ class Reducer:
             # CHECK-NOTES: :[[@LINE-1]]:29: warning: tensor 'flat' is read on attribute 'self._comm_stream' while its write on the caller's current stream may still be pending; nothing makes attribute 'self._comm_stream' wait for it [streamsafe-unsynchronized-access]
             # CHECK-NOTES: :[[@LINE-3]]:14: note: the current stream is set to attribute 'self._comm_stream' here
             # CHECK-NOTES: :[[@LINE-6]]:9: note: 'flat' is written on the caller's current stream here
-            # CHECK-NOTES: :[[@LINE-39]]:13: note: 'self._comm_stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+            # CHECK-NOTES: :[[@LINE-40]]:13: note: 'self._comm_stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+            # CHECK-NOTES: :[[@LINE-7]]:39: note: on the path reported, 'self._overlap' is true
 
 
 # Wrong: a parameter tested twice; the side stream is used on one path.
@@ -65,6 +67,7 @@ def fill(x: torch.Tensor, use_side):
         # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'x' is written on pool stream 'side' while its write on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
         # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'side' here
         # CHECK-NOTES: :[[@LINE-6]]:5: note: 'x' is written on the caller's current stream here
+        # CHECK-NOTES: :[[@LINE-6]]:17: note: on the path reported, 'use_side' is true
 
 
 # Right: the parameter tested twice, the wait on the path that needs it.

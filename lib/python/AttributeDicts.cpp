@@ -1,0 +1,147 @@
+//===--- AttributeDicts.cpp - `self.cache[k]`: dicts of tensors in objects
+//-===//
+//
+// Offloading and caching code keeps tensors in a dict attribute: one method
+// stores `self.stash[key] = t` (on its own stream), another takes it back
+// with `self.stash.pop(key)` or `self.stash[key]` and hands it to the
+// caller. An attribute that the class only ever makes an empty dict and
+// only ever stores tensors in is followed as one tensor, "some value of the
+// dict" (named `self.stash[]`): a store binds it, a read gives it, and it
+// is carried from method to method as the object's tensor fields are
+// (lib/engine/TransferFields.cpp), so what one method left in flight in it
+// is what the next one takes out. Keys are not told apart: the value last
+// stored is the one read (docs/python.md, "Objects across methods").
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/python/Builder.h"
+#include "lib/python/HelperIndex.h"
+
+namespace streamsafe::py {
+
+namespace {
+
+/// `{}`, `dict()`, `OrderedDict()`, `collections.OrderedDict()`.
+bool emptyDict(TSNode V, const SourceFile &F) {
+  V = unparen(V);
+  if (is(V, "dictionary"))
+    return children(V).empty();
+  if (!is(V, "call") || !children(field(V, "arguments")).empty())
+    return false;
+  llvm::StringRef Fn = F.text(field(V, "function"));
+  return Fn == "dict" || Fn == "OrderedDict" || Fn == "collections.OrderedDict";
+}
+
+/// Whether \p N is `Self.<Attr>`.
+bool isSelfAttribute(TSNode N, llvm::StringRef Self, const SourceFile &F,
+                     llvm::StringRef &Attr) {
+  N = unparen(N);
+  if (!is(N, "attribute") || F.text(unparen(field(N, "object"))) != Self)
+    return false;
+  Attr = F.text(field(N, "attribute"));
+  return true;
+}
+
+} // namespace
+
+const llvm::StringSet<> &HelperIndex::dictAttributes(TSNode Class,
+                                                     const Scope &Module) {
+  auto [It, New] = Dicts.try_emplace(Class.id);
+  if (!New)
+    return It->second;
+  llvm::StringSet<> Made, Stored, Bad;
+  for (TSNode M : methodsWithSelf(Class, F)) {
+    std::string Self = paramNames(M, F).front();
+    auto S = makeScope(M, Scope::Def, &Module, F, I);
+    ownCode(field(M, "body"), [&](TSNode X) {
+      llvm::StringRef Attr;
+      if (is(X, "assignment") || is(X, "augmented_assignment")) {
+        TSNode L = unparen(field(X, "left"));
+        TSNode R = field(X, "right");
+        if (isSelfAttribute(L, Self, F, Attr)) {
+          if (is(X, "assignment") && !ts_node_is_null(R) && emptyDict(R, F))
+            Made.insert(Attr);
+          else
+            Bad.insert(Attr);
+        } else if (is(L, "subscript") &&
+                   isSelfAttribute(field(L, "value"), Self, F, Attr)) {
+          // self.d[k] = t stores a tensor; self.d[k] += t changes one.
+          if (is(X, "augmented_assignment"))
+            return;
+          if (!ts_node_is_null(R) &&
+              classOfExpr(R, *S, F, I) == VarClass::Tensor)
+            Stored.insert(Attr);
+          else
+            Bad.insert(Attr);
+        }
+        return;
+      }
+      if (!is(X, "call"))
+        return;
+      TSNode Fn = field(X, "function");
+      if (!is(Fn, "attribute") ||
+          !isSelfAttribute(field(Fn, "object"), Self, F, Attr))
+        return;
+      llvm::StringRef Method = F.text(field(Fn, "attribute"));
+      // What may put anything else in it.
+      if (Method == "update" || Method == "setdefault" ||
+          Method == "__setitem__" || Method == "fromkeys")
+        Bad.insert(Attr);
+    });
+  }
+  for (const auto &E : Made)
+    if (Stored.contains(E.getKey()) && !Bad.contains(E.getKey()))
+      It->second.insert(E.getKey());
+  return It->second;
+}
+
+VarId Builder::dictAttributeVar(TSNode Dict) {
+  Dict = unparen(Dict);
+  if (!St->Self || St->S->Params.empty() || !is(Dict, "attribute") ||
+      F.text(unparen(field(Dict, "object"))) != F.text(St->S->Params[0]))
+    return NoVar;
+  auto It = St->Self->Attrs.find(F.text(field(Dict, "attribute")).str() + "[]");
+  return It == St->Self->Attrs.end() ? NoVar : It->second;
+}
+
+bool Builder::dictAttributeRead(TSNode N, Value &Out) {
+  // self.d[k], self.d.get(k), self.d.pop(k): the dict's value.
+  TSNode Dict{};
+  std::vector<TSNode> Keys;
+  if (is(N, "subscript")) {
+    Dict = field(N, "value");
+    Keys = fieldChildren(N, "subscript");
+  } else if (is(N, "call") && is(field(N, "function"), "attribute")) {
+    llvm::StringRef M = F.text(field(field(N, "function"), "attribute"));
+    if (M != "get" && M != "pop")
+      return false;
+    Dict = field(field(N, "function"), "object");
+    Keys = children(field(N, "arguments"));
+  }
+  VarId Var = ts_node_is_null(Dict) ? NoVar : dictAttributeVar(Dict);
+  if (Var == NoVar)
+    return false;
+  for (TSNode K : Keys)
+    expr(K);
+  Out = Value();
+  Out.Node = N;
+  Out.Class = VarClass::Tensor;
+  Out.Tensor = TensorRef::var(Var);
+  return true;
+}
+
+bool Builder::dictAttributeStore(TSNode Target, const Value &V) {
+  if (!is(Target, "subscript"))
+    return false;
+  VarId Var = dictAttributeVar(field(Target, "value"));
+  if (Var == NoVar)
+    return false;
+  for (TSNode K : fieldChildren(Target, "subscript"))
+    expr(K);
+  emit(site(SiteKind::Other, Target),
+       fact::BindTensor{Var,
+                        V.Class == VarClass::Tensor ? V.Tensor : TensorRef()});
+  return true;
+}
+
+} // namespace streamsafe::py
