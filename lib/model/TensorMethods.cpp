@@ -233,4 +233,28 @@ bool freesStorageAtZero(llvm::StringRef Accessor, llvm::StringRef Method) {
 
 bool swapsStorage(llvm::StringRef Name) { return Name == "data"; }
 
+bool returnsTensorTuple(llvm::StringRef Name) {
+  // torch.return_types: named tuples of new tensors.
+  static const llvm::StringSet<> Tuples = {"sort",
+                                           "topk",
+                                           "max",
+                                           "min",
+                                           "kthvalue",
+                                           "median",
+                                           "nanmedian",
+                                           "mode",
+                                           "cummax",
+                                           "cummin",
+                                           "aminmax",
+                                           "var_mean",
+                                           "std_mean",
+                                           "frexp",
+                                           "slogdet",
+                                           "unique",
+                                           "unique_consecutive",
+                                           "histogram",
+                                           "geqrf"};
+  return Tuples.contains(Name);
+}
+
 } // namespace streamsafe

@@ -57,6 +57,11 @@ bool viewMayCopy(llvm::StringRef Name);
 /// to nothing (`resize_`, `_resize_`), as FSDP and ZeRO free the full
 /// parameters they gathered.
 bool freesStorageAtZero(llvm::StringRef Accessor, llvm::StringRef Method);
+/// Whether the op \p Name (a tensor method, or a torch function) returns
+/// a tuple of new tensors (`values, indices = x.sort()`, `torch.topk(x,
+/// k)`, `x.max(dim)`, `torch.unique(x, return_inverse=True)`): each is a
+/// tensor of its own, made on the current stream.
+bool returnsTensorTuple(llvm::StringRef Name);
 /// Whether assigning the attribute \p Name of a tensor (`t.data = other`)
 /// swaps the storage under every reference to the tensor: the old one's
 /// memory goes back to the allocator unless a view still holds it.

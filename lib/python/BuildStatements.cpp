@@ -492,6 +492,10 @@ void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
         else
           escape(E, Names[K]);
       }
+    } else if ((is(T, "pattern_list") || is(T, "tuple_pattern") ||
+                is(T, "list_pattern")) &&
+               newTensorTuple(T, V, Right)) {
+      continue;
     } else {
       // self.x = v of an object followed here binds its attribute; else
       // self.x = v, a, b = v: kept where it is not followed.
@@ -507,6 +511,50 @@ void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
             bindName(Name, Value());
     }
   }
+}
+
+bool Builder::newTensorTuple(TSNode Targets, const Value &V, TSNode Right) {
+  // values, indices = x.sort() (or torch.topk(x, k), ...): each name a new
+  // tensor of the op, made on the current stream where its input lives.
+  TSNode Call = unparen(Right);
+  if (!is(Call, "call"))
+    return false;
+  TSNode Fn = field(Call, "function");
+  TensorRef Like;
+  if (is(Fn, "attribute") &&
+      classOfExpr(field(Fn, "object"), *St->S, F, I) == VarClass::Tensor) {
+    if (!returnsTensorTuple(F.text(field(Fn, "attribute"))))
+      return false;
+    if (V.Class == VarClass::Tensor)
+      Like = V.Tensor;
+  } else {
+    llvm::StringRef Bare = torchBareName(I.qualify(Fn));
+    if (Bare.empty() || !returnsTensorTuple(Bare))
+      return false;
+    std::vector<TSNode> A = children(field(Call, "arguments"));
+    if (!A.empty() && is(unparen(A[0]), "identifier"))
+      if (VarId In = varOf(F.text(unparen(A[0])));
+          In != NoVar && IR->var(In).Class == VarClass::Tensor)
+        Like = TensorRef::var(In);
+  }
+  for (TSNode Name : children(Targets)) {
+    if (!is(Name, "identifier")) {
+      escape(Value(), Name);
+      continue;
+    }
+    ObjectId O = objectOf(Name);
+    fact::Allocate New;
+    New.Result = O;
+    New.Stream = StreamRef::current();
+    New.Like = Like;
+    emit(site(SiteKind::Allocation, Name), New);
+    Value E;
+    E.Node = Name;
+    E.Class = VarClass::Tensor;
+    E.Tensor = TensorRef::result(O);
+    bindName(Name, E);
+  }
+  return true;
 }
 
 bool Builder::swapStorage(TSNode Target, const Value &V, TSNode Right) {

@@ -158,6 +158,10 @@ private:
   /// `t.data = v` of a tensor followed here: t's old memory is freed and
   /// a name t is bound to v's storage.
   bool swapStorage(TSNode Target, const Value &V, TSNode Right);
+  /// `a, b = x.sort()` of an op that returns a tuple of new tensors
+  /// (lib/model/TensorMethods.h, returnsTensorTuple): each name a new
+  /// tensor made on the current stream.
+  bool newTensorTuple(TSNode Targets, const Value &V, TSNode Right);
   /// Binds the event variable \p Var to \p V (a new event, one recorded
   /// now, another variable's, or one not followed).
   void bindEvent(VarId Var, const Value &V, TSNode At);

@@ -2,6 +2,7 @@
 
 #include "lib/python/ExprClasses.h"
 #include "lib/model/ApiRows.h"
+#include "lib/model/TensorMethods.h"
 #include "lib/python/Api.h"
 #include "lib/python/ClassesByUse.h"
 #include "lib/python/Collectives.h"
@@ -241,6 +242,14 @@ Cls elementClass(TSNode C, int Index, const Lookup &L, const SourceFile &F,
   };
   if (!ts_node_is_null(pieceListBase(C, F, I, ClassOf)))
     return VarClass::Tensor;
+  // values, indices = x.sort(), torch.topk(x, k): new tensors.
+  if (is(Fn, "attribute") &&
+      returnsTensorTuple(F.text(field(Fn, "attribute"))) &&
+      ClassOf(field(Fn, "object")) == VarClass::Tensor)
+    return VarClass::Tensor;
+  if (!is(Fn, "attribute") || !torchBareName(I.qualify(Fn)).empty())
+    if (returnsTensorTuple(torchBareName(I.qualify(Fn))))
+      return VarClass::Tensor;
   return Unset ? Cls() : Cls(VarClass::Other);
 }
 

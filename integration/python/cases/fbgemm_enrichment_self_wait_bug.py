@@ -48,11 +48,13 @@ class Embedding:
 
                 # Step 2: Dedup on linearized indices
                 sorted_linear_indices, idx = torch.sort(linear_cache_indices)
-                sorted_weights = weights_flat[idx]
+                # The gather reads weights_flat (a view of weights) on this
+                # stream; its result is new, made here.
+                sorted_weights = weights_flat[idx]  # EXPECT: streamsafe-unsynchronized-access
                 mask = torch.ones_like(sorted_linear_indices, dtype=torch.bool)
                 mask[1:] = sorted_linear_indices[1:] != sorted_linear_indices[:-1]
                 dedup_linear_indices = sorted_linear_indices[mask]
-                dedup_weights = sorted_weights[mask]  # EXPECT: streamsafe-unsynchronized-access
+                dedup_weights = sorted_weights[mask]
 
                 # D2H copy on the same stream (already on enrichment_query_stream)
                 linear_cache_indices_cpu = self.to_pinned_cpu(dedup_linear_indices)
