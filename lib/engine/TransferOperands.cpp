@@ -130,6 +130,7 @@ static StreamKind heldKind(StreamProof P) {
   case StreamProof::Member:
     return StreamKind::Member;
   case StreamProof::Attribute:
+  case StreamProof::SideAttribute:
     return StreamKind::Attribute;
   case StreamProof::Global:
     return StreamKind::Global;

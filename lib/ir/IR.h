@@ -60,6 +60,9 @@ enum class StreamProof : uint8_t {
   Attribute,     ///< a Python attribute (`self.x`) likewise
   Global,        ///< a global or static that only ever holds a fresh stream
   SideParameter, ///< a parameter the function itself uses as a side stream
+  /// A Python attribute given only the constructor's parameters (or None)
+  /// that its class uses as a side stream: held, like Attribute.
+  SideAttribute,
 };
 
 struct Variable {

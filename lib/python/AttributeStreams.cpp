@@ -359,6 +359,7 @@ void Builder::followSelf(const Scope &S) {
   const llvm::StringMap<TSNode> &Fresh = X->freshAttributes(Class);
   const llvm::StringMap<ChosenStream> &ByFlag = X->flagStreams(Class);
   std::vector<std::pair<VarId, ChosenStream>> Chosen;
+  std::vector<std::pair<VarId, SideStream>> MaybeNone;
   Instance &O = Objs.make(Class);
   for (const auto &E : Attrs) {
     if (E.second != VarClass::Stream && E.second != VarClass::Event &&
@@ -370,6 +371,7 @@ void Builder::followSelf(const Scope &S) {
     // Only ever a fresh stream: one stream for the whole method, held
     // before it is called (never bound at the entry: the engine gives it
     // its own symbol). Any other stream attribute stays unbound: unknown.
+    SideStream Optional;
     auto Creation = Fresh.find(E.getKey());
     auto Flagged = ByFlag.find(E.getKey());
     TSNode Made = Creation != Fresh.end()   ? Creation->second
@@ -380,6 +382,17 @@ void Builder::followSelf(const Scope &S) {
       V.Proof = StreamProof::Attribute;
       V.ProvenAt =
           siteAt(SiteKind::StreamProven, start(Made), ts_node_start_byte(Made));
+    } else if (V.Class == VarClass::Stream) {
+      // Given by the object's maker, used by the class as a side stream.
+      const llvm::StringMap<SideStream> &Side = X->sideAttributes(Class);
+      if (auto It = Side.find(E.getKey()); It != Side.end()) {
+        TSNode Entered = It->second.Entered;
+        V.Persistent = true;
+        V.Proof = StreamProof::SideAttribute;
+        V.ProvenAt = siteAt(SiteKind::StreamProven, start(Entered),
+                            ts_node_start_byte(Entered));
+        Optional = It->second;
+      }
     }
     // A tensor attribute: a storage of the object's own until the method
     // binds another to it; nothing is known of it at entry.
@@ -388,6 +401,8 @@ void Builder::followSelf(const Scope &S) {
     IR->Vars.push_back(std::move(V));
     VarId Var = IR->Vars.size() - 1;
     O.Attrs[E.getKey()] = Var;
+    if (!ts_node_is_null(Optional.NoneTest))
+      MaybeNone.push_back({Var, Optional});
     if (V.Class == VarClass::Stream && Creation == Fresh.end() &&
         Flagged != ByFlag.end())
       Chosen.push_back({Var, Flagged->second});
@@ -403,6 +418,24 @@ void Builder::followSelf(const Scope &S) {
   // A stream __init__ chose by a flag: the method starts on one path per
   // value of the flag.
   chooseFlagStreams(Chosen);
+  // A side stream the maker may not give: on the path where the class's
+  // test finds it None, entering it switches nothing (it is the current
+  // stream there).
+  for (const auto &[Var, Side] : MaybeNone) {
+    VarId V = Var;
+    TSNode Test = Side.NoneTest;
+    auto IsNone = [&] {
+      emit(site(SiteKind::Other, Test),
+           fact::BindStream{V, StreamRef::current()});
+    };
+    auto Given = [] {};
+    if (!whenTrue(Test))
+      IsNone();
+    else if (Side.NoneWhenTrue)
+      branchOn(Test, IsNone, Given);
+    else
+      branchOn(Test, Given, IsNone);
+  }
   followFields(S, Class, O, Attrs);
 }
 

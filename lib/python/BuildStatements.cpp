@@ -503,7 +503,7 @@ void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
         continue;
       if (is(T, "attribute"))
         expr(field(T, "object"));
-      escape(V, T);
+      escape(V, T, /*Returned=*/handsToCaller(T));
       if (is(T, "pattern_list") || is(T, "tuple_pattern") ||
           is(T, "list_pattern"))
         for (TSNode Name : children(T))
@@ -555,6 +555,23 @@ bool Builder::newTensorTuple(TSNode Targets, const Value &V, TSNode Right) {
     bindName(Name, E);
   }
   return true;
+}
+
+bool Builder::handsToCaller(TSNode Target) const {
+  // `batch.seeds = t` of a parameter `batch` of the analysed def (not a
+  // method's own object, whose fields are followed as such): the caller
+  // holds the object, so it is handed t as by a return.
+  if (!is(Target, "attribute") || St->S != Root || Root->K != Scope::Def ||
+      St->ReturnTensor != NoVar)
+    return false;
+  TSNode Of = unparen(field(Target, "object"));
+  if (!is(Of, "identifier") || Root->Bindings.count(F.text(Of)))
+    return false;
+  bool Method = !ts_node_is_null(classOf(Root->Node));
+  for (size_t K = Method ? 1 : 0; K < Root->Params.size(); ++K)
+    if (F.text(Root->Params[K]) == F.text(Of))
+      return true;
+  return false;
 }
 
 bool Builder::swapStorage(TSNode Target, const Value &V, TSNode Right) {

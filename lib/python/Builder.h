@@ -158,6 +158,9 @@ private:
   /// `t.data = v` of a tensor followed here: t's old memory is freed and
   /// a name t is bound to v's storage.
   bool swapStorage(TSNode Target, const Value &V, TSNode Right);
+  /// Whether storing into \p Target (`batch.x = t` of a parameter of the
+  /// analysed def) hands the value to its caller.
+  bool handsToCaller(TSNode Target) const;
   /// `a, b = x.sort()` of an op that returns a tuple of new tensors
   /// (lib/model/TensorMethods.h, returnsTensorTuple): each name a new
   /// tensor made on the current stream.

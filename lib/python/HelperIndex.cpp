@@ -398,6 +398,10 @@ llvm::StringMap<VarClass> HelperIndex::lineageAttributes(TSNode Class,
       if (!New && It->second != E.second)
         It->second = VarClass::Other;
     }
+  // A stream the maker gives and the class uses as a side stream
+  // (SideAttributes.cpp): its uses say it is a stream.
+  for (const auto &E : sideAttributes(Class))
+    Out.try_emplace(E.getKey(), VarClass::Stream);
   // A dict of tensors: "some value of it", a tensor (AttributeDicts.cpp).
   for (TSNode C : lineage(Class))
     for (const auto &E : dictAttributes(C, Module))

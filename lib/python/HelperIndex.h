@@ -62,6 +62,14 @@ enum class AttributeGiven : uint8_t { Fresh, Nothing, Other };
 
 /// A stream attribute __init__ chooses by a flag (FlagStreams.cpp): a fresh
 /// stream (made at Creation) when Cond is FreshWhen, anything else when not.
+/// A stream attribute the maker gives and the class uses as a side stream
+/// (SideAttributes.cpp): where it is entered, and, when it may be None,
+/// the class's test of that (and whether its true edge is the None one).
+struct SideStream {
+  TSNode Entered{}, NoneTest{};
+  bool NoneWhenTrue = false;
+};
+
 struct ChosenStream {
   TSNode Creation{}, Cond{};
   bool FreshWhen = true;
@@ -165,6 +173,11 @@ public:
   /// The attributes of \p Class's objects that it only ever makes an empty
   /// dict and only ever stores tensors in (AttributeDicts.cpp).
   const llvm::StringSet<> &dictAttributes(TSNode Class, const Scope &Module);
+  /// The stream attributes of \p Class's objects given only parameters of
+  /// `__init__` (or None) that its family enters as the current stream and
+  /// calls a stream method on: each with the call that enters it
+  /// (SideAttributes.cpp).
+  const llvm::StringMap<SideStream> &sideAttributes(TSNode Class);
   /// What assigning \p Value gives an attribute (AttributeStreams.cpp).
   AttributeGiven attributeGiven(TSNode Value) const;
 
@@ -213,6 +226,7 @@ private:
   llvm::DenseMap<const void *, llvm::StringMap<std::string>> Constructors;
   llvm::DenseMap<const void *, llvm::StringMap<ChosenStream>> FlagStreams;
   llvm::DenseMap<const void *, llvm::StringSet<>> Dicts;
+  llvm::DenseMap<const void *, llvm::StringMap<SideStream>> SideAttributes;
   llvm::DenseMap<const void *, llvm::StringMap<VarClass>> Attributes;
   llvm::DenseMap<const void *, llvm::StringMap<VarClass>> Elements;
   llvm::DenseMap<const void *, llvm::StringMap<TSNode>> FreshAttributes;

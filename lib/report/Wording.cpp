@@ -137,7 +137,8 @@ void Writer::noteProven(StreamDesc D) {
     return;
   Proven.push_back(D.ProvenAt);
   std::string Name = IR.var(D.Named).Name;
-  if (D.Kind == StreamKind::SideParameter) {
+  if (D.Kind == StreamKind::SideParameter ||
+      IR.var(D.Named).Proof == StreamProof::SideAttribute) {
     note(D.ProvenAt, sub("'%0' is used as a side stream here, so it is taken "
                          "to differ from the caller's current stream",
                          {Name}));

@@ -53,11 +53,8 @@ float async_copy_on_one_path(const at::Tensor &d, bool flag) {
   else
     h = d * 2;
   return h.data_ptr<float>()[0];
-  // CHECK-NOTES: :[[@LINE-1]]:10: warning: the host reads tensor 'h' while a
-  // non_blocking copy into it on the caller's current stream may still be
-  // running; synchronize the stream or an event first
-  // [streamsafe-host-read-before-sync] CHECK-NOTES: :[[@LINE-5]]:9: note: the
-  // non_blocking copy is enqueued on the caller's current stream here
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: the host reads tensor 'h' while a non_blocking copy into it on the caller's current stream may still be running; synchronize the stream or an event first [streamsafe-host-read-before-sync]
+  // CHECK-NOTES: :[[@LINE-5]]:9: note: the non_blocking copy is enqueued on the caller's current stream here
   // CHECK-NOTES: :[[@LINE-7]]:7: note: on the path reported, 'flag' is true
 }
 
@@ -67,11 +64,8 @@ void async_copy_in_loop(const at::Tensor &d, float *out, int n) {
   at::Tensor h = d * 2;
   for (int i = 0; i < n; ++i) {
     out[i] = h.data_ptr<float>()[0];
-    // CHECK-NOTES: :[[@LINE-1]]:14: warning: the host reads tensor 'h' while a
-    // non_blocking copy into it on the caller's current stream may still be
-    // running; synchronize the stream or an event first
-    // [streamsafe-host-read-before-sync] CHECK-NOTES: :[[@LINE+1]]:9: note: the
-    // non_blocking copy is enqueued on the caller's current stream here
+    // CHECK-NOTES: :[[@LINE-1]]:14: warning: the host reads tensor 'h' while a non_blocking copy into it on the caller's current stream may still be running; synchronize the stream or an event first [streamsafe-host-read-before-sync]
+    // CHECK-NOTES: :[[@LINE+1]]:9: note: the non_blocking copy is enqueued on the caller's current stream here
     h = d.to(at::kCPU, /*non_blocking=*/true);
   }
 }

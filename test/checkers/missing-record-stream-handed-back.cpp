@@ -24,16 +24,9 @@ public:
     }
     c10::cuda::getCurrentCUDAStream().synchronize();
     return out;
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'out' was allocated on
-    // stream member 'stream_' and is handed back here to the caller, which uses
-    // it on the caller's current stream; when its last reference dies there the
-    // caching allocator may give its memory to new work on stream member
-    // 'stream_' while the caller's current stream is still using it (record it
-    // on the caller's current stream first) [streamsafe-missing-record-stream]
-    // CHECK-NOTES: :[[@LINE-5]]:13: note: 'out' is allocated on stream member
-    // 'stream_' here CHECK-NOTES: :[[@LINE-13]]:26: note: 'stream_' is given a
-    // fresh stream here, as by every assignment of the class, so it is not the
-    // caller's current stream
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'out' was allocated on stream member 'stream_' and is handed back here to the caller, which uses it on the caller's current stream; when its last reference dies there the caching allocator may give its memory to new work on stream member 'stream_' while the caller's current stream is still using it (record it on the caller's current stream first) [streamsafe-missing-record-stream]
+    // CHECK-NOTES: :[[@LINE-5]]:13: note: 'out' is allocated on stream member 'stream_' here
+    // CHECK-NOTES: :[[@LINE-13]]:26: note: 'stream_' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
   }
 
   // Right: recorded on the caller's stream first.
@@ -77,18 +70,11 @@ public:
     if (on_side)
       c10::cuda::setCurrentCUDAStream(caller);
     return out;
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'out' was allocated on
-    // stream member 'stream_' and is handed back here to the caller, which uses
-    // it on the caller's current stream; when its last reference dies there the
-    // caching allocator may give its memory to new work on stream member
-    // 'stream_' while the caller's current stream is still using it (record it
-    // on the caller's current stream first) [streamsafe-missing-record-stream]
-    // CHECK-NOTES: :[[@LINE-7]]:22: note: 'out' is allocated on stream member
-    // 'stream_' here CHECK-NOTES: :[[@LINE-59]]:26: note: 'stream_' is given a
-    // fresh stream here, as by every assignment of the class, so it is not the
-    // caller's current stream CHECK-NOTES: :[[@LINE-11]]:9: note: on the path
-    // reported, 'on_side' is true CHECK-NOTES: :[[@LINE-9]]:9: note: on the
-    // path reported, 'async' is false
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'out' was allocated on stream member 'stream_' and is handed back here to the caller, which uses it on the caller's current stream; when its last reference dies there the caching allocator may give its memory to new work on stream member 'stream_' while the caller's current stream is still using it (record it on the caller's current stream first) [streamsafe-missing-record-stream]
+    // CHECK-NOTES: :[[@LINE-7]]:22: note: 'out' is allocated on stream member 'stream_' here
+    // CHECK-NOTES: :[[@LINE-59]]:26: note: 'stream_' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+    // CHECK-NOTES: :[[@LINE-11]]:9: note: on the path reported, 'on_side' is true
+    // CHECK-NOTES: :[[@LINE-9]]:9: note: on the path reported, 'async' is false
   }
 
 private:

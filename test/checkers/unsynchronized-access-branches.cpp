@@ -42,23 +42,17 @@ at::Tensor wait_under_another_flag(bool wait, bool check) {
   }
   if (check)
     done.block(at::cuda::getCurrentCUDAStream());
-  // CHECK-NOTES: :[[@LINE-1]]:5: warning: wait on event 'done', which is not
-  // recorded on every path to this point; on those paths the wait does nothing
-  // [streamsafe-unrecorded-event-wait] CHECK-NOTES: :[[@LINE-11]]:23: note:
-  // 'done' is declared here CHECK-NOTES: :[[@LINE-6]]:7: note: 'done' is
-  // recorded here on some paths only
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: wait on event 'done', which is not recorded on every path to this point; on those paths the wait does nothing [streamsafe-unrecorded-event-wait]
+  // CHECK-NOTES: :[[@LINE-11]]:23: note: 'done' is declared here
+  // CHECK-NOTES: :[[@LINE-6]]:7: note: 'done' is recorded here on some paths only
   else
     side.synchronize();
   y.mul_(2);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 'y' is written on the caller's
-  // current stream while its write on pool stream 'side' may still be pending;
-  // nothing makes the caller's current stream wait for it
-  // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-10]]:3: note: the
-  // current stream is restored to the caller's current stream here, when the
-  // guard goes out of scope CHECK-NOTES: :[[@LINE-14]]:9: note: 'y' is written
-  // on pool stream 'side' here CHECK-NOTES: :[[@LINE-16]]:31: note: the current
-  // stream was set to pool stream 'side' here CHECK-NOTES: :[[@LINE-12]]:7:
-  // note: on the path reported, 'check' is true CHECK-NOTES: :[[@LINE-16]]:9:
-  // note: on the path reported, 'wait' is false
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 'y' is written on the caller's current stream while its write on pool stream 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-10]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-14]]:9: note: 'y' is written on pool stream 'side' here
+  // CHECK-NOTES: :[[@LINE-16]]:31: note: the current stream was set to pool stream 'side' here
+  // CHECK-NOTES: :[[@LINE-12]]:7: note: on the path reported, 'check' is true
+  // CHECK-NOTES: :[[@LINE-16]]:9: note: on the path reported, 'wait' is false
   return y;
 }

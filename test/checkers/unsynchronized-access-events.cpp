@@ -16,24 +16,16 @@ void event_recorded_too_early(const at::Tensor &X) {
     at::cuda::CUDAStreamGuard guard(s);
     done.record(s);
     Y = X.relu();
-    // CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'X' is read on pool stream
-    // 's', but it is only known to be ready on the caller's current stream;
-    // nothing makes pool stream 's' wait for it
-    // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-4]]:31: note:
-    // the current stream is set to pool stream 's' here CHECK-NOTES:
-    // :[[@LINE-10]]:49: note: 'X' is assumed ready on the caller's current
-    // stream at function entry
+    // CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'X' is read on pool stream 's', but it is only known to be ready on the caller's current stream; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-4]]:31: note: the current stream is set to pool stream 's' here
+    // CHECK-NOTES: :[[@LINE-10]]:49: note: 'X' is assumed ready on the caller's current stream at function entry
   }
   done.block(at::cuda::getCurrentCUDAStream());
   at::Tensor Z = Y * 2;
-  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'Y' is read on the caller's
-  // current stream while its write on pool stream 's' may still be pending;
-  // nothing makes the caller's current stream wait for it
-  // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-4]]:3: note: the
-  // current stream is restored to the caller's current stream here, when the
-  // guard goes out of scope CHECK-NOTES: :[[@LINE-9]]:9: note: 'Y' is written
-  // on pool stream 's' here CHECK-NOTES: :[[@LINE-12]]:31: note: the current
-  // stream was set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'Y' is read on the caller's current stream while its write on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-9]]:9: note: 'Y' is written on pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-12]]:31: note: the current stream was set to pool stream 's' here
 }
 
 // One event recorded on two streams, waited once: only the last record counts.
@@ -58,14 +50,10 @@ void event_rerecorded(const at::Tensor &X) {
   done.record(s2);
   done.block(at::cuda::getCurrentCUDAStream());
   at::Tensor C = A + B;
-  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'A' is read on the caller's
-  // current stream while its write on pool stream 's1' may still be pending;
-  // nothing makes the caller's current stream wait for it
-  // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-7]]:3: note: the
-  // current stream is restored to the caller's current stream here, when the
-  // guard goes out of scope CHECK-NOTES: :[[@LINE-13]]:9: note: 'A' is written
-  // on pool stream 's1' here CHECK-NOTES: :[[@LINE-15]]:31: note: the current
-  // stream was set to pool stream 's1' here
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'A' is read on the caller's current stream while its write on pool stream 's1' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-7]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-13]]:9: note: 'A' is written on pool stream 's1' here
+  // CHECK-NOTES: :[[@LINE-15]]:31: note: the current stream was set to pool stream 's1' here
 }
 
 // Two events, both waited: correct.
@@ -105,14 +93,10 @@ void write_after_read(at::Tensor &buf) {
     out = buf.exp();
   }
   buf.zero_();
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 'buf' is written on the
-  // caller's current stream while its read on pool stream 's' may still be
-  // pending; nothing makes the caller's current stream wait for it
-  // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:3: note: the
-  // current stream is restored to the caller's current stream here, when the
-  // guard goes out of scope CHECK-NOTES: :[[@LINE-5]]:11: note: 'buf' is read
-  // on pool stream 's' here CHECK-NOTES: :[[@LINE-7]]:31: note: the current
-  // stream was set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 'buf' is written on the caller's current stream while its read on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-5]]:11: note: 'buf' is read on pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-7]]:31: note: the current stream was set to pool stream 's' here
   out.record_stream(s);
 }
 
@@ -123,29 +107,18 @@ void pool_writes_outputs(const at::Tensor &in) {
   {
     at::cuda::CUDAStreamGuard guard(s);
     at::mul_out(out, in, in);
-    // CHECK-NOTES: :[[@LINE-1]]:17: warning: tensor 'out' is written on pool
-    // stream 's' while its allocation on the caller's current stream may still
-    // be pending; nothing makes pool stream 's' wait for it
-    // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:31: note:
-    // the current stream is set to pool stream 's' here CHECK-NOTES:
-    // :[[@LINE-6]]:20: note: 'out' is allocated on the caller's current stream
-    // here CHECK-NOTES: :[[@LINE-4]]:22: warning: tensor 'in' is read on pool
-    // stream 's', but it is only known to be ready on the caller's current
-    // stream; nothing makes pool stream 's' wait for it
-    // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-6]]:31: note:
-    // the current stream is set to pool stream 's' here CHECK-NOTES:
-    // :[[@LINE-11]]:44: note: 'in' is assumed ready on the caller's current
-    // stream at function entry
+    // CHECK-NOTES: :[[@LINE-1]]:17: warning: tensor 'out' is written on pool stream 's' while its allocation on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-3]]:31: note: the current stream is set to pool stream 's' here
+    // CHECK-NOTES: :[[@LINE-6]]:20: note: 'out' is allocated on the caller's current stream here
+    // CHECK-NOTES: :[[@LINE-4]]:22: warning: tensor 'in' is read on pool stream 's', but it is only known to be ready on the caller's current stream; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-6]]:31: note: the current stream is set to pool stream 's' here
+    // CHECK-NOTES: :[[@LINE-11]]:44: note: 'in' is assumed ready on the caller's current stream at function entry
   }
   at::Tensor total = out.sum();
-  // CHECK-NOTES: :[[@LINE-1]]:22: warning: tensor 'out' is read on the caller's
-  // current stream while its write on pool stream 's' may still be pending;
-  // nothing makes the caller's current stream wait for it
-  // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:3: note: the
-  // current stream is restored to the caller's current stream here, when the
-  // guard goes out of scope CHECK-NOTES: :[[@LINE-11]]:17: note: 'out' is
-  // written on pool stream 's' here CHECK-NOTES: :[[@LINE-13]]:31: note: the
-  // current stream was set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-1]]:22: warning: tensor 'out' is read on the caller's current stream while its write on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-11]]:17: note: 'out' is written on pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-13]]:31: note: the current stream was set to pool stream 's' here
 }
 
 // Only one branch waits: the other path still races.
@@ -159,12 +132,9 @@ void wait_on_one_branch(const at::Tensor &X, bool fast) {
   }
   at::cuda::CUDAStreamGuard guard(s);
   at::Tensor Z = Y.exp();
-  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'Y' is read on pool stream
-  // 's' while its write on the caller's current stream may still be pending;
-  // nothing makes pool stream 's' wait for it
-  // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:29: note: the
-  // current stream is set to pool stream 's' here CHECK-NOTES:
-  // :[[@LINE-10]]:18: note: 'Y' is written on the caller's current stream here
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'Y' is read on pool stream 's' while its write on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-10]]:18: note: 'Y' is written on the caller's current stream here
   // CHECK-NOTES: :[[@LINE-10]]:7: note: on the path reported, 'fast' is false
   Y.record_stream(s);
 }
@@ -190,21 +160,14 @@ void loop_carried(at::Tensor &acc, int n) {
   auto s = at::cuda::getStreamFromPool();
   for (int i = 0; i < n; ++i) {
     at::Tensor t = acc * 2;
-    // CHECK-NOTES: :[[@LINE-1]]:20: warning: tensor 'acc' is read on the
-    // caller's current stream while its write on pool stream 's' may still be
-    // pending; nothing makes the caller's current stream wait for it
-    // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE+3]]:5: note:
-    // 'acc' is written on pool stream 's' here CHECK-NOTES: :[[@LINE+1]]:31:
-    // note: the current stream was set to pool stream 's' here
+    // CHECK-NOTES: :[[@LINE-1]]:20: warning: tensor 'acc' is read on the caller's current stream while its write on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE+3]]:5: note: 'acc' is written on pool stream 's' here
+    // CHECK-NOTES: :[[@LINE+1]]:31: note: the current stream was set to pool stream 's' here
     at::cuda::CUDAStreamGuard guard(s);
     acc.add_(1);
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'acc' is written on pool
-    // stream 's', but it is only known to be ready on the caller's current
-    // stream; nothing makes pool stream 's' wait for it
-    // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:31: note:
-    // the current stream is set to pool stream 's' here CHECK-NOTES:
-    // :[[@LINE-11]]:31: note: 'acc' is assumed ready on the caller's current
-    // stream at function entry
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'acc' is written on pool stream 's', but it is only known to be ready on the caller's current stream; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-3]]:31: note: the current stream is set to pool stream 's' here
+    // CHECK-NOTES: :[[@LINE-11]]:31: note: 'acc' is assumed ready on the caller's current stream at function entry
   }
 }
 
@@ -216,13 +179,10 @@ at::Tensor early_return(const at::Tensor &X, bool skip) {
     return Y;
   at::cuda::CUDAStreamGuard guard(s);
   return Y.exp();
-  // CHECK-NOTES: :[[@LINE-1]]:10: warning: tensor 'Y' is read on pool stream
-  // 's' while its write on the caller's current stream may still be pending;
-  // nothing makes pool stream 's' wait for it
-  // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:29: note: the
-  // current stream is set to pool stream 's' here CHECK-NOTES: :[[@LINE-7]]:18:
-  // note: 'Y' is written on the caller's current stream here CHECK-NOTES:
-  // :[[@LINE-7]]:7: note: on the path reported, 'skip' is false
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: tensor 'Y' is read on pool stream 's' while its write on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-7]]:18: note: 'Y' is written on the caller's current stream here
+  // CHECK-NOTES: :[[@LINE-7]]:7: note: on the path reported, 'skip' is false
 }
 
 // A view shares its base's storage.
@@ -238,14 +198,10 @@ void view_of_side_result(const at::Tensor &X) {
   }
   at::Tensor first_row = Y.select(0, 0);
   at::Tensor Z = first_row.clone();
-  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'first_row' (a view of 'Y')
-  // is read on the caller's current stream while its write on pool stream 's'
-  // may still be pending; nothing makes the caller's current stream wait for it
-  // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-4]]:3: note: the
-  // current stream is restored to the caller's current stream here, when the
-  // guard goes out of scope CHECK-NOTES: :[[@LINE-6]]:9: note: 'Y' is written
-  // on pool stream 's' here CHECK-NOTES: :[[@LINE-8]]:31: note: the current
-  // stream was set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'first_row' (a view of 'Y') is read on the caller's current stream while its write on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-6]]:9: note: 'Y' is written on pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-8]]:31: note: the current stream was set to pool stream 's' here
 }
 
 // Host synchronisation of the producing stream orders everything after it.
@@ -284,13 +240,9 @@ void foreign_event(const at::Tensor &X, at::cuda::CUDAEvent &done) {
   {
     at::cuda::CUDAStreamGuard guard(s);
     Y = X.exp();
-    // CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'X' is read on pool stream
-    // 's', but it is only known to be ready on the caller's current stream;
-    // nothing makes pool stream 's' wait for it
-    // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:31: note:
-    // the current stream is set to pool stream 's' here CHECK-NOTES:
-    // :[[@LINE-8]]:38: note: 'X' is assumed ready on the caller's current
-    // stream at function entry
+    // CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'X' is read on pool stream 's', but it is only known to be ready on the caller's current stream; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-3]]:31: note: the current stream is set to pool stream 's' here
+    // CHECK-NOTES: :[[@LINE-8]]:38: note: 'X' is assumed ready on the caller's current stream at function entry
   }
   done.block(at::cuda::getCurrentCUDAStream());
   at::Tensor Z = Y.clone();
@@ -302,12 +254,9 @@ at::Tensor parameter_read_on_side_stream(const at::Tensor &X) {
   auto s = at::cuda::getStreamFromPool();
   at::cuda::CUDAStreamGuard guard(s);
   return X.exp();
-  // CHECK-NOTES: :[[@LINE-1]]:10: warning: tensor 'X' is read on pool stream
-  // 's', but it is only known to be ready on the caller's current stream;
-  // nothing makes pool stream 's' wait for it
-  // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:29: note: the
-  // current stream is set to pool stream 's' here CHECK-NOTES: :[[@LINE-6]]:60:
-  // note: 'X' is assumed ready on the caller's current stream at function entry
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: tensor 'X' is read on pool stream 's', but it is only known to be ready on the caller's current stream; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-6]]:60: note: 'X' is assumed ready on the caller's current stream at function entry
 }
 
 // The legacy default stream and a pool stream are unordered.
@@ -320,13 +269,10 @@ void default_stream_vs_pool(const at::Tensor &X) {
   }
   at::cuda::CUDAStreamGuard guard(s);
   at::Tensor Z = Y.sum();
-  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'Y' is read on pool stream
-  // 's' while its write on the default stream may still be pending; nothing
-  // makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
-  // CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is set to pool
-  // stream 's' here CHECK-NOTES: :[[@LINE-6]]:9: note: 'Y' is written on the
-  // default stream here CHECK-NOTES: :[[@LINE-8]]:31: note: the current stream
-  // was set to the default stream here
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'Y' is read on pool stream 's' while its write on the default stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-6]]:9: note: 'Y' is written on the default stream here
+  // CHECK-NOTES: :[[@LINE-8]]:31: note: the current stream was set to the default stream here
 }
 
 // setCurrentCUDAStream switches until changed.
@@ -336,12 +282,9 @@ void set_current_stream(const at::Tensor &X) {
   at::Tensor Y = X * 3;
   at::cuda::setCurrentCUDAStream(s);
   at::Tensor Z = Y.sum();
-  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'Y' is read on pool stream
-  // 's' while its write on the caller's current stream may still be pending;
-  // nothing makes pool stream 's' wait for it
-  // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:3: note: the
-  // current stream is set to pool stream 's' here CHECK-NOTES: :[[@LINE-5]]:18:
-  // note: 'Y' is written on the caller's current stream here
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'Y' is read on pool stream 's' while its write on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: the current stream is set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-5]]:18: note: 'Y' is written on the caller's current stream here
   at::cuda::setCurrentCUDAStream(original);
 }
 
@@ -352,23 +295,15 @@ void lambda_called_in_place(const at::Tensor &X) {
   {
     at::cuda::CUDAStreamGuard guard(s);
     Y = X.exp();
-    // CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'X' is read on pool stream
-    // 's', but it is only known to be ready on the caller's current stream;
-    // nothing makes pool stream 's' wait for it
-    // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:31: note:
-    // the current stream is set to pool stream 's' here CHECK-NOTES:
-    // :[[@LINE-8]]:47: note: 'X' is assumed ready on the caller's current
-    // stream at function entry
+    // CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'X' is read on pool stream 's', but it is only known to be ready on the caller's current stream; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-3]]:31: note: the current stream is set to pool stream 's' here
+    // CHECK-NOTES: :[[@LINE-8]]:47: note: 'X' is assumed ready on the caller's current stream at function entry
   }
   auto consume = [&] { return Y.sum(); };
-  // CHECK-NOTES: :[[@LINE-1]]:31: warning: tensor 'Y' is read on the caller's
-  // current stream while its write on pool stream 's' may still be pending;
-  // nothing makes the caller's current stream wait for it
-  // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:3: note: the
-  // current stream is restored to the caller's current stream here, when the
-  // guard goes out of scope CHECK-NOTES: :[[@LINE-8]]:9: note: 'Y' is written
-  // on pool stream 's' here CHECK-NOTES: :[[@LINE-10]]:31: note: the current
-  // stream was set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-1]]:31: warning: tensor 'Y' is read on the caller's current stream while its write on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-8]]:9: note: 'Y' is written on pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-10]]:31: note: the current stream was set to pool stream 's' here
   at::Tensor Z = consume();
 }
 
@@ -390,23 +325,15 @@ void through_a_container(const at::Tensor &X) {
   {
     at::cuda::CUDAStreamGuard guard(s);
     parts.push_back(X.exp());
-    // CHECK-NOTES: :[[@LINE-1]]:21: warning: tensor 'X' is read on pool stream
-    // 's', but it is only known to be ready on the caller's current stream;
-    // nothing makes pool stream 's' wait for it
-    // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:31: note:
-    // the current stream is set to pool stream 's' here CHECK-NOTES:
-    // :[[@LINE-8]]:44: note: 'X' is assumed ready on the caller's current
-    // stream at function entry
+    // CHECK-NOTES: :[[@LINE-1]]:21: warning: tensor 'X' is read on pool stream 's', but it is only known to be ready on the caller's current stream; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-3]]:31: note: the current stream is set to pool stream 's' here
+    // CHECK-NOTES: :[[@LINE-8]]:44: note: 'X' is assumed ready on the caller's current stream at function entry
   }
   at::Tensor Z = parts[0].clone();
-  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'parts[0]' is read on the
-  // caller's current stream while its write on pool stream 's' may still be
-  // pending; nothing makes the caller's current stream wait for it
-  // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:3: note: the
-  // current stream is restored to the caller's current stream here, when the
-  // guard goes out of scope CHECK-NOTES: :[[@LINE-8]]:21: note: 'parts[0]' is
-  // written on pool stream 's' here CHECK-NOTES: :[[@LINE-10]]:31: note: the
-  // current stream was set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'parts[0]' is read on the caller's current stream while its write on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-8]]:21: note: 'parts[0]' is written on pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-10]]:31: note: the current stream was set to pool stream 's' here
 }
 
 // A variable reassigned on one path names either value afterwards.
@@ -417,13 +344,10 @@ void reassigned_on_one_path(const at::Tensor &X, bool c) {
     Y = X * 3;
   at::cuda::CUDAStreamGuard guard(s);
   at::Tensor Z = Y.exp();
-  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'Y' is read on pool stream
-  // 's' while its write on the caller's current stream may still be pending;
-  // nothing makes pool stream 's' wait for it
-  // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:29: note: the
-  // current stream is set to pool stream 's' here CHECK-NOTES: :[[@LINE-5]]:9:
-  // note: 'Y' is written on the caller's current stream here CHECK-NOTES:
-  // :[[@LINE-7]]:7: note: on the path reported, 'c' is true
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'Y' is read on pool stream 's' while its write on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-5]]:9: note: 'Y' is written on the caller's current stream here
+  // CHECK-NOTES: :[[@LINE-7]]:7: note: on the path reported, 'c' is true
 }
 
 // ... and a loop-carried value (prev = prev.exp()).
@@ -433,12 +357,9 @@ void loop_carried_value(at::Tensor prev, int n) {
     prev = prev.exp();
   at::cuda::CUDAStreamGuard guard(s);
   at::Tensor Z = prev.sum();
-  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'prev' is read on pool stream
-  // 's' while its write on the caller's current stream may still be pending;
-  // nothing makes pool stream 's' wait for it
-  // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:29: note: the
-  // current stream is set to pool stream 's' here CHECK-NOTES: :[[@LINE-5]]:12:
-  // note: 'prev' is written on the caller's current stream here
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: tensor 'prev' is read on pool stream 's' while its write on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-5]]:12: note: 'prev' is written on the caller's current stream here
 }
 
 // Tensor lists: at::cat({a, b}) reads both.
@@ -447,18 +368,12 @@ void tensor_list_read(const at::Tensor &X) {
   at::Tensor A = X * 2, B = X * 3;
   at::cuda::CUDAStreamGuard guard(s);
   at::Tensor C = at::cat({A, B});
-  // CHECK-NOTES: :[[@LINE-1]]:27: warning: tensor 'A' is read on pool stream
-  // 's' while its write on the caller's current stream may still be pending;
-  // nothing makes pool stream 's' wait for it
-  // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:29: note: the
-  // current stream is set to pool stream 's' here CHECK-NOTES: :[[@LINE-5]]:18:
-  // note: 'A' is written on the caller's current stream here CHECK-NOTES:
-  // :[[@LINE-4]]:30: warning: tensor 'B' is read on pool stream 's' while its
-  // write on the caller's current stream may still be pending; nothing makes
-  // pool stream 's' wait for it [streamsafe-unsynchronized-access] CHECK-NOTES:
-  // :[[@LINE-6]]:29: note: the current stream is set to pool stream 's' here
-  // CHECK-NOTES: :[[@LINE-8]]:29: note: 'B' is written on the caller's current
-  // stream here
+  // CHECK-NOTES: :[[@LINE-1]]:27: warning: tensor 'A' is read on pool stream 's' while its write on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-5]]:18: note: 'A' is written on the caller's current stream here
+  // CHECK-NOTES: :[[@LINE-4]]:30: warning: tensor 'B' is read on pool stream 's' while its write on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-6]]:29: note: the current stream is set to pool stream 's' here
+  // CHECK-NOTES: :[[@LINE-8]]:29: note: 'B' is written on the caller's current stream here
 }
 
 // A guard entered where the current stream is not known (set in a loop that
@@ -473,13 +388,9 @@ void guard_after_loop_that_sets_the_stream(at::Tensor x, int n) {
     c10::cuda::CUDAStreamGuard g(s1);
     for (int j = 0; j < n; ++j)
       x.add_(1);
-    // CHECK-NOTES: :[[@LINE-1]]:7: warning: tensor 'x' is written on pool
-    // stream 's1', but it is only known to be ready on the caller's current
-    // stream; nothing makes pool stream 's1' wait for it
-    // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-4]]:32: note:
-    // the current stream is set to pool stream 's1' here CHECK-NOTES:
-    // :[[@LINE-10]]:55: note: 'x' is assumed ready on the caller's current
-    // stream at function entry
+    // CHECK-NOTES: :[[@LINE-1]]:7: warning: tensor 'x' is written on pool stream 's1', but it is only known to be ready on the caller's current stream; nothing makes pool stream 's1' wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-4]]:32: note: the current stream is set to pool stream 's1' here
+    // CHECK-NOTES: :[[@LINE-10]]:55: note: 'x' is assumed ready on the caller's current stream at function entry
   }
   x.mul_(2);
 }
@@ -515,18 +426,14 @@ void event_recorded_before_write_in_loop(at::Tensor &buf, int n) {
   for (int i = 0; i < n; ++i) {
     done.block(cur);
     buf.add_(1);
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'buf' is written on the
-    // caller's current stream while its write on pool stream 'side' may still
-    // be pending; nothing makes the caller's current stream wait for it
-    // [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'buf' is written on the caller's current stream while its write on pool stream 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
     ready.record(cur);
     ready.block(side);
     done.record(side);
     {
       at::cuda::CUDAStreamGuard g(side);
-      // CHECK-NOTES: :[[@LINE+2]]:7: note: 'buf' is written on pool stream
-      // 'side' here CHECK-NOTES: :[[@LINE-2]]:33: note: the current stream was
-      // set to pool stream 'side' here
+      // CHECK-NOTES: :[[@LINE+2]]:7: note: 'buf' is written on pool stream 'side' here
+      // CHECK-NOTES: :[[@LINE-2]]:33: note: the current stream was set to pool stream 'side' here
       buf.mul_(2);
     }
   }
@@ -551,12 +458,8 @@ void event_recorded_before_each_write(at::Tensor &buf, int n) {
   }
   done.block(cur);
   buf.add_(1);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 'buf' is written on the
-  // caller's current stream while its write on pool stream 'side' may still be
-  // pending; nothing makes the caller's current stream wait for it
-  // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-4]]:3: note: the
-  // current stream is restored to the caller's current stream here, when the
-  // guard goes out of scope CHECK-NOTES: :[[@LINE-7]]:7: note: 'buf' is written
-  // on pool stream 'side' here CHECK-NOTES: :[[@LINE-11]]:31: note: the current
-  // stream was set to pool stream 'side' here
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 'buf' is written on the caller's current stream while its write on pool stream 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-7]]:7: note: 'buf' is written on pool stream 'side' here
+  // CHECK-NOTES: :[[@LINE-11]]:31: note: the current stream was set to pool stream 'side' here
 }

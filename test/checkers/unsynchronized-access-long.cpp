@@ -22,12 +22,9 @@ void many_reads_one_after_the_record(at::Tensor X) {
   ev.block(side);
   c10::cuda::CUDAStreamGuard guard(side);
   X.zero_();
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 'X' is written on pool stream
-  // 'side' while its read on the caller's current stream may still be pending;
-  // nothing makes pool stream 'side' wait for it
-  // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:30: note: the
-  // current stream is set to pool stream 'side' here CHECK-NOTES:
-  // :[[@LINE-6]]:21: note: 'X' is read on the caller's current stream here
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 'X' is written on pool stream 'side' while its read on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:30: note: the current stream is set to pool stream 'side' here
+  // CHECK-NOTES: :[[@LINE-6]]:21: note: 'X' is read on the caller's current stream here
 }
 
 // The same reads, all before the record: the write is ordered after them.
@@ -52,35 +49,22 @@ void many_reads_between_guards(at::Tensor X) {
   at::cuda::CUDAEvent ev;
   for (int i = 0; i < 3; ++i) {
     at::Tensor a = X.sin();
-    {
-      c10::cuda::CUDAStreamGuard g(other);
-      at::Tensor b = at::ones({4}, at::kCUDA);
-    }
+    { c10::cuda::CUDAStreamGuard g(other); at::Tensor b = at::ones({4}, at::kCUDA); }
     at::Tensor c = X.exp();
-    {
-      c10::cuda::CUDAStreamGuard g(other);
-      at::Tensor d = at::ones({4}, at::kCUDA);
-    }
+    { c10::cuda::CUDAStreamGuard g(other); at::Tensor d = at::ones({4}, at::kCUDA); }
     at::Tensor e = X.neg();
   }
   at::Tensor f = X.relu(), g = X.sigmoid(), h = X.tanh(), k = X.sqrt();
   ev.record(at::cuda::getCurrentCUDAStream());
-  {
-    c10::cuda::CUDAStreamGuard g2(other);
-    at::Tensor m = at::ones({4}, at::kCUDA);
-  }
+  { c10::cuda::CUDAStreamGuard g2(other); at::Tensor m = at::ones({4}, at::kCUDA); }
   at::Tensor late = X.ceil();
   ev.block(side);
   c10::cuda::CUDAStreamGuard guard(side);
   X.zero_();
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 'X' is written on pool stream
-  // 'side' while its read on the caller's current stream may still be pending;
-  // nothing makes pool stream 'side' wait for it
-  // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-3]]:30: note: the
-  // current stream is set to pool stream 'side' here CHECK-NOTES:
-  // :[[@LINE-6]]:21: note: 'X' is read on the caller's current stream here
-  // CHECK-NOTES: :[[@LINE-8]]:84: note: the current stream was restored to the
-  // caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 'X' is written on pool stream 'side' while its read on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-3]]:30: note: the current stream is set to pool stream 'side' here
+  // CHECK-NOTES: :[[@LINE-6]]:21: note: 'X' is read on the caller's current stream here
+  // CHECK-NOTES: :[[@LINE-8]]:84: note: the current stream was restored to the caller's current stream here, when the guard goes out of scope
 }
 
 // Records on both branches cover what was written before the branch; what
@@ -101,12 +85,9 @@ void records_on_both_branches(const at::Tensor &X, bool fast) {
   c10::cuda::CUDAStreamGuard guard(side);
   at::Tensor fromA = A.sum();
   at::Tensor fromB = B.sum();
-  // CHECK-NOTES: :[[@LINE-1]]:22: warning: tensor 'B' is read on pool stream
-  // 'side' while its write on the caller's current stream may still be pending;
-  // nothing makes pool stream 'side' wait for it
-  // [streamsafe-unsynchronized-access] CHECK-NOTES: :[[@LINE-4]]:30: note: the
-  // current stream is set to pool stream 'side' here CHECK-NOTES:
-  // :[[@LINE-11]]:5: note: 'B' is written on the caller's current stream here
+  // CHECK-NOTES: :[[@LINE-1]]:22: warning: tensor 'B' is read on pool stream 'side' while its write on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-4]]:30: note: the current stream is set to pool stream 'side' here
+  // CHECK-NOTES: :[[@LINE-11]]:5: note: 'B' is written on the caller's current stream here
   // CHECK-NOTES: :[[@LINE-14]]:7: note: on the path reported, 'fast' is true
 }
 
