@@ -357,7 +357,6 @@ void Builder::followSelf(const Scope &S) {
   // assign (a name they disagree on is not followed).
   llvm::StringMap<VarClass> Attrs = X->lineageAttributes(Class, *S.ModuleScope);
   const llvm::StringMap<TSNode> &Fresh = X->freshAttributes(Class);
-  const llvm::StringMap<ChosenStream> &ByFlag = X->flagStreams(Class);
   std::vector<std::pair<VarId, ChosenStream>> Chosen;
   std::vector<std::pair<VarId, SideStream>> MaybeNone;
   Instance &O = Objs.make(Class);
@@ -373,10 +372,13 @@ void Builder::followSelf(const Scope &S) {
     // its own symbol). Any other stream attribute stays unbound: unknown.
     SideStream Optional;
     auto Creation = Fresh.find(E.getKey());
-    auto Flagged = ByFlag.find(E.getKey());
-    TSNode Made = Creation != Fresh.end()   ? Creation->second
-                  : Flagged != ByFlag.end() ? Flagged->second.Creation
-                                            : TSNode{};
+    std::optional<ChosenStream> Flagged =
+        E.second == VarClass::Stream && Creation == Fresh.end()
+            ? X->flagStream(Class, E.getKey())
+            : std::nullopt;
+    TSNode Made = Creation != Fresh.end() ? Creation->second
+                  : Flagged               ? Flagged->Creation
+                                          : TSNode{};
     if (V.Class == VarClass::Stream && !ts_node_is_null(Made)) {
       V.Persistent = true;
       V.Proof = StreamProof::Attribute;
@@ -403,9 +405,8 @@ void Builder::followSelf(const Scope &S) {
     O.Attrs[E.getKey()] = Var;
     if (!ts_node_is_null(Optional.NoneTest))
       MaybeNone.push_back({Var, Optional});
-    if (V.Class == VarClass::Stream && Creation == Fresh.end() &&
-        Flagged != ByFlag.end())
-      Chosen.push_back({Var, Flagged->second});
+    if (V.Class == VarClass::Stream && Creation == Fresh.end() && Flagged)
+      Chosen.push_back({Var, *Flagged});
     // An event attribute: one event, recorded elsewhere before the call as
     // far as this method knows; what the method records and waits is
     // followed.

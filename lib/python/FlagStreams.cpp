@@ -45,35 +45,39 @@ TSNode branchOf(TSNode Statement, bool &Then) {
 
 } // namespace
 
-const llvm::StringMap<ChosenStream> &HelperIndex::flagStreams(TSNode Class) {
-  auto [It, New] = FlagStreams.try_emplace(Class.id);
+std::optional<ChosenStream> HelperIndex::flagStream(TSNode Class,
+                                                    llvm::StringRef Name) {
+  auto [Memo, New] = FlagStreams.try_emplace({Class.id, Name.str()});
   if (!New)
-    return It->second;
-  // Per attribute: its writes, all in __init__ (else it is not chosen once).
+    return Memo->second;
+  return Memo->second = flagStreamUncached(Class, Name);
+}
+
+std::optional<ChosenStream>
+HelperIndex::flagStreamUncached(TSNode Class, llvm::StringRef Name) {
+  if (freshAttributes(Class).count(Name) || !setOnlyAtConstruction(Class, Name))
+    return std::nullopt;
   // (A write in a method of a class outside the family is another class's
-  // attribute; setOnlyAtConstruction below rules out every other write.)
+  // attribute; setOnlyAtConstruction above rules out every other write.)
   std::vector<TSNode> Family = family(Class);
   auto InFamily = [&](TSNode C) {
     return llvm::any_of(Family, [&](TSNode X) { return ts_node_eq(X, C); });
   };
-  llvm::StringMap<std::vector<const AttributeWrite *>> Writes;
+  std::vector<const AttributeWrite *> Writes;
   for (const AttributeWrite &W : attributeWrites()) {
     if (W.K == AttributeWrite::SetattrOpaque)
-      return It->second;
-    if ((W.K == AttributeWrite::ClassBody || W.K == AttributeWrite::Member) &&
-        !ts_node_is_null(W.Owner) && !InFamily(W.Owner))
+      return std::nullopt;
+    if (W.Name != Name ||
+        ((W.K == AttributeWrite::ClassBody || W.K == AttributeWrite::Member) &&
+         !ts_node_is_null(W.Owner) && !InFamily(W.Owner)))
       continue;
-    Writes[W.Name].push_back(&W);
+    Writes.push_back(&W);
   }
-  for (const auto &E : Writes) {
-    llvm::StringRef Name = E.getKey();
-    if (freshAttributes(Class).count(Name) ||
-        !setOnlyAtConstruction(Class, Name))
-      continue;
+  {
     ChosenStream C;
     bool Ok = true;
     std::vector<std::pair<TSNode, bool>> Arms; // the if, the fresh arm
-    for (const AttributeWrite *W : E.second) {
+    for (const AttributeWrite *W : Writes) {
       if (W->K != AttributeWrite::Member || ts_node_is_null(W->Value)) {
         Ok = false;
         break;
@@ -118,20 +122,19 @@ const llvm::StringMap<ChosenStream> &HelperIndex::flagStreams(TSNode Class) {
       Arms.push_back({If, Fresh == Then});
     }
     if (!Ok)
-      continue;
+      return std::nullopt;
     if (!Arms.empty()) {
       // Both arms of one if: the fresh one and the other.
       if (!ts_node_is_null(C.Cond) || Arms.size() != 2 ||
           !ts_node_eq(Arms[0].first, Arms[1].first) ||
           Arms[0].second != Arms[1].second || ts_node_is_null(C.Creation))
-        continue;
+        return std::nullopt;
       C.Cond = field(Arms[0].first, "condition");
     }
     if (ts_node_is_null(C.Cond) || ts_node_is_null(C.Creation))
-      continue;
-    It->second[Name] = C;
+      return std::nullopt;
+    return C;
   }
-  return It->second;
 }
 
 void Builder::chooseFlagStreams(

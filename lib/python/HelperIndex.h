@@ -169,7 +169,7 @@ public:
   /// The stream attributes of \p Class's objects that __init__ makes a
   /// fresh stream under one edge of a branch and something else under the
   /// other (FlagStreams.cpp).
-  const llvm::StringMap<ChosenStream> &flagStreams(TSNode Class);
+  std::optional<ChosenStream> flagStream(TSNode Class, llvm::StringRef Name);
   /// The attributes of \p Class's objects that it only ever makes an empty
   /// dict and only ever stores tensors in (AttributeDicts.cpp).
   const llvm::StringSet<> &dictAttributes(TSNode Class, const Scope &Module);
@@ -224,7 +224,10 @@ private:
   llvm::DenseMap<const void *, bool> HostWaits;
   llvm::DenseMap<const void *, bool> NewTensorReturns;
   llvm::DenseMap<const void *, llvm::StringMap<std::string>> Constructors;
-  llvm::DenseMap<const void *, llvm::StringMap<ChosenStream>> FlagStreams;
+  std::optional<ChosenStream> flagStreamUncached(TSNode Class,
+                                                 llvm::StringRef Name);
+  std::map<std::pair<const void *, std::string>, std::optional<ChosenStream>>
+      FlagStreams;
   llvm::DenseMap<const void *, llvm::StringSet<>> Dicts;
   llvm::DenseMap<const void *, llvm::StringMap<SideStream>> SideAttributes;
   llvm::DenseMap<const void *, llvm::StringMap<VarClass>> Attributes;

@@ -95,13 +95,17 @@ const ProjectModule *ModuleCache::moduleNaming(const SourceFile &From,
   Name = Last;
   if (Name.empty() || Dotted.empty() || Dotted == Qualified)
     return nullptr;
-  std::string File = pathOf(From, Dotted);
-  if (File.empty())
-    return nullptr;
-  std::string Real = realPath(File);
-  if (Real.empty() || Real == realPath(From.path()))
-    return nullptr;
-  return load(Real);
+  // Asked at every call of a name the analysis does not know: the file
+  // lookups once per importing file and module name.
+  std::string Key = From.path() + "\n" + Dotted.str();
+  auto [It, New] = Named.try_emplace(Key);
+  if (New) {
+    std::string File = pathOf(From, Dotted);
+    std::string Real = File.empty() ? std::string() : realPath(File);
+    if (!Real.empty() && Real != realPath(From.path()))
+      It->second = Real;
+  }
+  return It->second.empty() ? nullptr : load(It->second);
 }
 
 /// How many modules a name may be re-exported through (`pkg/__init__.py`

@@ -73,6 +73,9 @@ private:
   std::string DeviceModules;
   /// By real path; null: could not be read or parsed.
   llvm::StringMap<std::unique_ptr<ProjectModule>> Loaded;
+  /// The module file each importing file's module name resolves to ("":
+  /// none), by "path\nname".
+  llvm::StringMap<std::string> Named;
 };
 
 } // namespace streamsafe::py
