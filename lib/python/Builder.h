@@ -171,6 +171,10 @@ private:
   /// The value of \p Call, not followed, bound to a local its uses say is
   /// a tensor (Scope::ByUse).
   Value unknownResult(TSNode Call);
+  /// A new tensor made at \p At on the current stream (where \p Like
+  /// lives, when given); \p Unowned: the caching allocator's part in it is
+  /// not known.
+  Value newTensor(TSNode At, bool Unowned, TensorRef Like = TensorRef());
   void deleteStatement(TSNode N);
 
   //===-- Branches on values that never change (BranchConditions.cpp) -----===//

@@ -120,6 +120,17 @@ static llvm::StringMap<VarClass> scanAttributes(TSNode Class,
   std::vector<std::pair<TSNode, std::unique_ptr<Scope>>> Methods;
   for (TSNode M : methodsWithSelf(Class, F))
     Methods.emplace_back(M, makeScope(M, Scope::Def, &Module, F, I));
+  // `self.x` of a method whose object is named \p Self: what the pass
+  // before found x holds.
+  auto KnownAttribute = [&](std::string Self) {
+    return [&Before, &F, Self](TSNode A) -> std::optional<infer::Cls> {
+      TSNode O = unparen(field(A, "object"));
+      if (!is(O, "identifier") || F.text(O) != Self)
+        return std::nullopt;
+      auto It = Before.find(F.text(field(A, "attribute")));
+      return It == Before.end() ? infer::Cls() : It->second;
+    };
+  };
   for (int Pass = 0; Pass < 2; ++Pass) {
     Seen.clear();
     // What each method returns, as far as the attributes known so far say
@@ -129,13 +140,7 @@ static llvm::StringMap<VarClass> scanAttributes(TSNode Class,
     for (const auto &Method : Methods) {
       TSNode M = Method.first;
       std::string Self = paramNames(M, F)[0];
-      auto Attribute = [&](TSNode A) -> std::optional<infer::Cls> {
-        TSNode O = unparen(field(A, "object"));
-        if (!is(O, "identifier") || F.text(O) != Self)
-          return std::nullopt;
-        auto It = Before.find(F.text(field(A, "attribute")));
-        return It == Before.end() ? infer::Cls() : It->second;
-      };
+      auto Attribute = KnownAttribute(Self);
       infer::Cls R;
       bool Any = false;
       ownCode(field(M, "body"), [&](TSNode X) {
@@ -158,13 +163,7 @@ static llvm::StringMap<VarClass> scanAttributes(TSNode Class,
       TSNode M = Method.first;
       const Scope *S = Method.second.get();
       std::string Self = paramNames(M, F)[0];
-      auto Attribute = [&](TSNode A) -> std::optional<infer::Cls> {
-        TSNode O = unparen(field(A, "object"));
-        if (!is(O, "identifier") || F.text(O) != Self)
-          return std::nullopt;
-        auto It = Before.find(F.text(field(A, "attribute")));
-        return It == Before.end() ? infer::Cls() : It->second;
-      };
+      auto Attribute = KnownAttribute(Self);
       // `self.m(...)` of a method of the class: what m returns.
       auto OwnMethod = [&](TSNode V) -> std::optional<infer::Cls> {
         V = unparen(V);

@@ -194,15 +194,7 @@ bool Builder::summarizedReturn(TSNode Call, const Args &A, Value &Result) {
   // The arguments as for any call the analysis does not run; the value is
   // the callee's new tensor, made on the current stream.
   unknownCall(A, true);
-  ObjectId O = objectOf(Call);
-  fact::Allocate New;
-  New.Result = O;
-  New.Stream = StreamRef::current();
-  emit(site(SiteKind::Allocation, Call), New);
-  Result = Value();
-  Result.Node = Call;
-  Result.Class = VarClass::Tensor;
-  Result.Tensor = TensorRef::result(O);
+  Result = newTensor(Call, /*Unowned=*/false);
   return true;
 }
 

@@ -1,0 +1,267 @@
+//===--- BuildAssignments.cpp - Python bindings to facts ------------------===//
+//
+// What an assignment binds: a name, an attribute of an object followed
+// here, a dict entry, the names of a tuple pattern (a list's elements, a
+// tuple op's new tensors), a tensor's storage (`t.data = v`), or nothing
+// known (the value escapes). Also the binding of names and events to values
+// and the new tensors calls make on the current stream.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/model/TensorMethods.h"
+#include "lib/python/Api.h"
+#include "lib/python/Builder.h"
+#include "lib/python/ExprClasses.h"
+
+namespace streamsafe::py {
+
+void Builder::assignment(TSNode N) {
+  TSNode Left = unparen(field(N, "left"));
+  TSNode Right = field(N, "right");
+  if (ts_node_is_null(Right))
+    return; // an annotation alone
+  // a = b = value: bind every target to the value.
+  std::vector<TSNode> Targets{Left};
+  while (is(Right, "assignment")) {
+    Targets.push_back(unparen(field(Right, "left")));
+    Right = field(Right, "right");
+  }
+  // x = a if flag else b, on a flag that never changes: two paths, each
+  // binding its own value (BranchConditions.cpp), not one unknown value.
+  if (is(unparen(Right), "conditional_expression")) {
+    std::vector<TSNode> Arms = children(unparen(Right));
+    if (Arms.size() == 3 && (whenTrue(Arms[1]) || constantCondition(Arms[1]))) {
+      branchOn(
+          Arms[1], [&] { assignValue(Targets, Arms[0]); },
+          [&] { assignValue(Targets, Arms[2]); });
+      return;
+    }
+  }
+  assignValue(Targets, Right);
+}
+
+void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
+  TSNode Left = Targets.front();
+  Value V = expr(Right);
+  // A name or attribute only ever used as a tensor, given the value of code
+  // the analysis does not see: a tensor made there.
+  Value Attr;
+  bool HeldAsTensor =
+      is(Left, "identifier")
+          ? St->S->ByUse.contains(F.text(Left)) &&
+                St->S->owner(F.text(Left)) == St->S &&
+                St->S->Locals.lookup(F.text(Left)) == VarClass::Tensor
+          : is(Left, "attribute") && attributeValue(Left, Attr) &&
+                Attr.Class == VarClass::Tensor;
+  // (Not a class's constructor: `Buffer(...)` makes an object of the
+  // class, whatever it lets code do with it.)
+  if (Targets.size() == 1 && HeldAsTensor && V.Class != VarClass::Tensor &&
+      is(unparen(Right), "call") && infer::opaqueValue(Right, F, I) &&
+      !namesClass(field(unparen(Right), "function")))
+    V = unknownResult(Right);
+  for (TSNode T : Targets) {
+    if (is(T, "identifier")) {
+      bindName(T, V);
+    } else if (is(T, "subscript") &&
+               (storeDictEntry(T, V) || dictAttributeStore(T, V))) {
+      continue;
+    } else if (is(T, "subscript")) {
+      // t[i] = v: a write into t.
+      Value Base = expr(field(T, "value"));
+      if (Base.Class == VarClass::Tensor) {
+        readTensor(V, Right);
+        access(true, Base, T);
+      } else
+        escape(V, T);
+    } else if ((is(T, "pattern_list") || is(T, "tuple_pattern") ||
+                is(T, "list_pattern")) &&
+               V.List) {
+      // a, b = xs: each name is bound to its element (chunk()'s views: to
+      // the storage they share).
+      std::vector<TSNode> Names = children(T);
+      for (size_t K = 0; K < Names.size(); ++K) {
+        Value E;
+        TensorRef R = K < V.Items.size() && V.Unplaced.empty() ? V.Items[K]
+                      : V.Items.empty() && V.Unplaced.size() == 1
+                          ? V.Unplaced.front()
+                          : TensorRef();
+        if (R) {
+          E.Class = VarClass::Tensor;
+          E.Tensor = R;
+        }
+        if (is(Names[K], "identifier"))
+          bindName(Names[K], E);
+        else
+          escape(E, Names[K]);
+      }
+    } else if ((is(T, "pattern_list") || is(T, "tuple_pattern") ||
+                is(T, "list_pattern")) &&
+               newTensorTuple(T, V, Right)) {
+      continue;
+    } else {
+      // self.x = v of an object followed here binds its attribute; else
+      // self.x = v, a, b = v: kept where it is not followed.
+      if (bindAttribute(T, V) || swapStorage(T, V, Right))
+        continue;
+      if (is(T, "attribute"))
+        expr(field(T, "object"));
+      escape(V, T, /*Returned=*/handsToCaller(T));
+      if (is(T, "pattern_list") || is(T, "tuple_pattern") ||
+          is(T, "list_pattern"))
+        for (TSNode Name : children(T))
+          if (is(Name, "identifier"))
+            bindName(Name, Value());
+    }
+  }
+}
+
+bool Builder::newTensorTuple(TSNode Targets, const Value &V, TSNode Right) {
+  // values, indices = x.sort() (or torch.topk(x, k), ...): each name a new
+  // tensor of the op, made on the current stream where its input lives.
+  TSNode Call = unparen(Right);
+  if (!is(Call, "call"))
+    return false;
+  TSNode Fn = field(Call, "function");
+  TensorRef Like;
+  if (is(Fn, "attribute") &&
+      classOfExpr(field(Fn, "object"), *St->S, F, I) == VarClass::Tensor) {
+    if (!returnsTensorTuple(F.text(field(Fn, "attribute"))))
+      return false;
+    if (V.Class == VarClass::Tensor)
+      Like = V.Tensor;
+  } else {
+    llvm::StringRef Bare = torchBareName(I.qualify(Fn));
+    if (Bare.empty() || !returnsTensorTuple(Bare))
+      return false;
+    std::vector<TSNode> A = children(field(Call, "arguments"));
+    if (!A.empty() && is(unparen(A[0]), "identifier"))
+      if (VarId In = varOf(F.text(unparen(A[0])));
+          In != NoVar && IR->var(In).Class == VarClass::Tensor)
+        Like = TensorRef::var(In);
+  }
+  for (TSNode Name : children(Targets)) {
+    if (!is(Name, "identifier")) {
+      escape(Value(), Name);
+      continue;
+    }
+    bindName(Name, newTensor(Name, /*Unowned=*/false, Like));
+  }
+  return true;
+}
+
+bool Builder::handsToCaller(TSNode Target) const {
+  // `batch.seeds = t` of a parameter `batch` of the analysed def (not a
+  // method's own object, whose fields are followed as such): the caller
+  // holds the object, so it is handed t as by a return.
+  if (!is(Target, "attribute") || St->S != Root || Root->K != Scope::Def ||
+      St->ReturnTensor != NoVar)
+    return false;
+  TSNode Of = unparen(field(Target, "object"));
+  if (!is(Of, "identifier") || Root->Bindings.count(F.text(Of)))
+    return false;
+  bool Method = !ts_node_is_null(classOf(Root->Node));
+  for (size_t K = Method ? 1 : 0; K < Root->Params.size(); ++K)
+    if (F.text(Root->Params[K]) == F.text(Of))
+      return true;
+  return false;
+}
+
+bool Builder::swapStorage(TSNode Target, const Value &V, TSNode Right) {
+  if (!is(Target, "attribute") ||
+      !swapsStorage(F.text(field(Target, "attribute"))))
+    return false;
+  TSNode Of = unparen(field(Target, "object"));
+  if (classOfExpr(Of, *St->S, F, I) != VarClass::Tensor)
+    return false;
+  Value Old = expr(Of);
+  if (Old.Class != VarClass::Tensor || !Old.Tensor)
+    return false;
+  readTensor(V, Right);
+  emit(site(SiteKind::StorageFree, Target), fact::Free{Old.Tensor});
+  // The name now holds the new storage (other names of the same tensor
+  // object do too; the analysis only knows their old storage is gone).
+  VarId Var = is(Of, "identifier") ? varOf(F.text(Of)) : NoVar;
+  if (Var != NoVar && IR->var(Var).Class == VarClass::Tensor &&
+      !IR->var(Var).Persistent && V.Class == VarClass::Tensor)
+    emit(site(SiteKind::Other, Target), fact::BindTensor{Var, V.Tensor});
+  else
+    escape(V, Target);
+  return true;
+}
+
+void Builder::augmentedAssignment(TSNode N) {
+  TSNode Left = unparen(field(N, "left"));
+  Value R = expr(field(N, "right"));
+  Value L = is(Left, "subscript") ? expr(field(Left, "value")) : expr(Left);
+  if (L.Class != VarClass::Tensor)
+    return;
+  // t += x: an in-place op on t.
+  readTensor(R, field(N, "right"));
+  access(true, L, Left);
+}
+
+Value Builder::newTensor(TSNode At, bool Unowned, TensorRef Like) {
+  ObjectId O = objectOf(At);
+  fact::Allocate A;
+  A.Result = O;
+  A.Stream = StreamRef::current();
+  A.Unowned = Unowned;
+  A.Like = Like;
+  emit(site(SiteKind::Allocation, At), A);
+  Value V;
+  V.Node = At;
+  V.Class = VarClass::Tensor;
+  V.Tensor = TensorRef::result(O);
+  return V;
+}
+
+Value Builder::unknownResult(TSNode Call) {
+  // Produced by code the analysis does not see, on the current stream; the
+  // caching allocator's part in it is not known (no record_stream owed).
+  return newTensor(Call, /*Unowned=*/true);
+}
+
+void Builder::bindEvent(VarId Var, const Value &V, TSNode At) {
+  fact::BindEvent B{Var, V.FreshEvent || V.RecordOn};
+  // Another name of an event followed here is that event.
+  if (!B.Fresh && V.Class == VarClass::Event && V.Event != NoVar)
+    B.From = V.Event;
+  emit(site(SiteKind::EventDecl, At), B);
+  if (V.RecordOn)
+    emit(site(SiteKind::EventRecord, V.Node),
+         fact::EventRecord{Var, V.RecordStream});
+}
+
+void Builder::bindName(TSNode Target, const Value &V) {
+  if (V.Object)
+    nameObject(Target, V.Object);
+  if (ListSlots *L = listSlots(F.text(Target)))
+    return bindList(Target, *L, V);
+  VarId Var = varOf(F.text(Target));
+  if (Var == NoVar || IR->var(Var).Persistent) {
+    // Stored where the analysis does not follow it.
+    escape(V, Target);
+    return;
+  }
+  switch (IR->var(Var).Class) {
+  case VarClass::Tensor:
+    emit(site(SiteKind::Other, Target),
+         fact::BindTensor{Var, V.Class == VarClass::Tensor ? V.Tensor
+                                                           : TensorRef()});
+    return;
+  case VarClass::Stream:
+    emit(site(SiteKind::Other, Target),
+         fact::BindStream{Var, V.Class == VarClass::Stream
+                                   ? V.Stream
+                                   : StreamRef::unknown()});
+    return;
+  case VarClass::Event:
+    bindEvent(Var, V, Target);
+    return;
+  case VarClass::Guard:
+  case VarClass::Other:
+    return;
+  }
+}
+
+} // namespace streamsafe::py
