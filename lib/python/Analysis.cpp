@@ -192,9 +192,17 @@ private:
       auto It = L.Callees.find(Site);
       return It == L.Callees.end() ? std::string() : It->second;
     };
-    V.TextAt = [&L](SiteId Site) {
-      auto It = L.Conditions.find(Site);
-      return It == L.Conditions.end() ? std::string() : It->second;
+    V.TextAt = [&L, this](SiteId Site) {
+      if (auto It = L.Conditions.find(Site); It != L.Conditions.end())
+        return It->second;
+      auto Span = L.CallSpans.find(Site);
+      if (Span == L.CallSpans.end())
+        return std::string();
+      auto Other = L.ScopeFiles.find(L.IR->Sites[Site].Scope);
+      const SourceFile &In = Other == L.ScopeFiles.end() ? F : *Other->second;
+      return llvm::StringRef(In.text())
+          .slice(Span->second.first, Span->second.second)
+          .str();
     };
     for (const Finding &Fd : R.Findings) {
       std::vector<Diagnostic> D;

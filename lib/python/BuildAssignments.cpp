@@ -66,12 +66,24 @@ void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
                (storeDictEntry(T, V) || dictAttributeStore(T, V))) {
       continue;
     } else if (is(T, "subscript")) {
-      // t[i] = v: a write into t.
+      // t[i] = v: a write into t that reads v, and reads i when i is a
+      // tensor. An index tensor also says what the base is: only a tensor
+      // (or an array or distributed tensor, which put v's values there
+      // now) is indexed by one, never a list or dict of the code's.
       Value Base = expr(field(T, "value"));
+      bool TensorIndex = false;
+      for (TSNode S : fieldChildren(T, "subscript"))
+        if (Value Index = expr(S); Index.Class == VarClass::Tensor) {
+          TensorIndex = true;
+          readTensor(Index, S);
+        }
       if (Base.Class == VarClass::Tensor) {
         readTensor(V, Right);
         access(true, Base, T);
-      } else
+      } else if (TensorIndex && !Base.List &&
+                 !namesOwnContainer(field(T, "value"), *St->S, F))
+        readTensor(V, Right);
+      else
         escape(V, T);
     } else if ((is(T, "pattern_list") || is(T, "tuple_pattern") ||
                 is(T, "list_pattern")) &&

@@ -72,6 +72,7 @@ SiteId Builder::site(SiteKind K, TSNode N) {
   SiteId Id = siteAt(K, start(N), ts_node_start_byte(N));
   // The function a call site calls, for messages that name it.
   if (is(N, "call")) {
+    Out->CallSpans[Id] = {ts_node_start_byte(N), ts_node_end_byte(N)};
     TSNode Fn = field(N, "function");
     if (is(Fn, "attribute"))
       Fn = field(Fn, "attribute");

@@ -39,6 +39,9 @@ struct LoweredFunction {
   llvm::DenseMap<SiteId, std::string> Callees;
   /// The text of the branch conditions the engine keeps paths apart on.
   llvm::DenseMap<SiteId, std::string> Conditions;
+  /// The bytes of each call site's call in its file, for messages that
+  /// quote a call whose result has no name.
+  llvm::DenseMap<SiteId, std::pair<uint32_t, uint32_t>> CallSpans;
   /// The file of each helper's code (Site::Scope) that is not the analysed
   /// file's: a helper of another module (Modules.h).
   std::map<unsigned, const SourceFile *> ScopeFiles;

@@ -7,6 +7,7 @@
 #include "lib/python/Collectives.h"
 #include "lib/python/ExprClasses.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include <functional>
 #include <optional>
 
@@ -207,6 +208,43 @@ bool isHostData(TSNode Expr, const Scope &S, const SourceFile &F) {
     return false;
   const Scope *Owner = S.owner(F.text(Expr));
   return Owner && Owner->HostData.contains(F.text(Expr));
+}
+
+bool namesOwnContainer(TSNode Expr, const Scope &S, const SourceFile &F) {
+  Expr = unparen(Expr);
+  if (!is(Expr, "identifier"))
+    return false;
+  llvm::StringRef Name = F.text(Expr);
+  const Scope *Owner = S.owner(Name);
+  if (!Owner)
+    return false;
+  for (TSNode P : Owner->Params)
+    if (F.text(P) == Name)
+      return false;
+  auto It = Owner->Bindings.find(Name);
+  if (It == Owner->Bindings.end() || It->second.empty())
+    return false;
+  auto Display = [&](TSNode B) {
+    static const llvm::StringSet<> Kinds = {"list",
+                                            "dictionary",
+                                            "set",
+                                            "tuple",
+                                            "list_comprehension",
+                                            "dictionary_comprehension",
+                                            "set_comprehension"};
+    B = unparen(B);
+    if (Kinds.contains(type(B)))
+      return true;
+    if (is(B, "binary_operator")) // [None] * n
+      return Kinds.contains(type(unparen(field(B, "left"))));
+    if (!is(B, "call"))
+      return false;
+    static const llvm::StringSet<> Makers = {"list", "dict", "set", "tuple"};
+    TSNode Fn = field(B, "function");
+    return is(Fn, "identifier") && Makers.contains(F.text(Fn));
+  };
+  return llvm::all_of(
+      It->second, [&](TSNode B) { return !ts_node_is_null(B) && Display(B); });
 }
 
 const Scope *Scope::owner(llvm::StringRef Name) const {

@@ -85,6 +85,11 @@ bool isHostDataLiteral(TSNode Expr);
 /// \p Expr is host data in \p S: such a literal, or a name of HostData.
 bool isHostData(TSNode Expr, const Scope &S, const SourceFile &F);
 
+/// \p Expr is a name that \p S's code binds only to containers it makes:
+/// list, dict, set and tuple displays and comprehensions, `list()`,
+/// `dict()`, `set()`, `tuple()`, `[x] * n` (not a parameter).
+bool namesOwnContainer(TSNode Expr, const Scope &S, const SourceFile &F);
+
 /// The class of the value \p Expr denotes in \p S.
 VarClass classOfExpr(TSNode Expr, const Scope &S, const SourceFile &F,
                      const Imports &I);

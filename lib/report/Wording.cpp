@@ -10,6 +10,7 @@
 #include "lib/report/Writer.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
+#include <cctype>
 
 namespace streamsafe::report {
 
@@ -356,16 +357,35 @@ void Writer::word(const finding::UnrecordedEventWait &X) {
          sub("'%0' is recorded here on some paths only", {Event}));
 }
 
+std::string Writer::tensorPhrase(VarId Var, SiteId MadeAt) const {
+  if (Var != NoVar)
+    return "tensor '" + name(Var) + "'";
+  std::string Text = V.TextAt ? V.TextAt(MadeAt) : "";
+  if (Text.empty())
+    return "a temporary tensor";
+  // One line, and short enough to read in a message.
+  std::string Flat;
+  for (char C : Text)
+    if (!std::isspace(static_cast<unsigned char>(C)))
+      Flat += C;
+    else if (!Flat.empty() && Flat.back() != ' ')
+      Flat += ' ';
+  constexpr size_t MaxQuoted = 60;
+  if (Flat.size() > MaxQuoted)
+    Flat = Flat.substr(0, MaxQuoted - 3) + "...";
+  return "the result of '" + Flat + "'";
+}
+
 void Writer::word(const finding::HostReadBeforeSync &X) {
   std::string CopyStream = stream(X.Copy.Stream);
   warn(X.HostAccess,
-       sub(X.Write ? "the host writes tensor '%0' while a non_blocking copy "
+       sub(X.Write ? "the host writes %0 while a non_blocking copy "
                      "from it on %1 may still be reading it; synchronize "
                      "the stream or an event first"
-                   : "the host reads tensor '%0' while a non_blocking copy "
+                   : "the host reads %0 while a non_blocking copy "
                      "into it on %1 may still be running; synchronize the "
                      "stream or an event first",
-           {name(X.Tensor), CopyStream}));
+           {tensorPhrase(X.Tensor, X.Copy.Site), CopyStream}));
   note(X.Copy.Site,
        sub("the non_blocking copy is enqueued on %0 here", {CopyStream}));
 }

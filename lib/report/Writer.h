@@ -62,6 +62,10 @@ private:
   }
   std::string stream(StreamDesc D) const { return describeStream(IR, D); }
   std::string name(VarId Var) const { return tensorName(IR, Var); }
+  /// "tensor 'x'", or for a tensor no name holds, "the result of
+  /// 'y.to(...)'" quoting the call at \p MadeAt ("a temporary tensor" when
+  /// the front end has no text there).
+  std::string tensorPhrase(VarId Var, SiteId MadeAt) const;
   /// The function called at \p At, \p Fallback when the front end knows none.
   std::string callee(SiteId At, const std::string &Fallback) const;
   /// For a finding inside a helper run in place: the note at the call.
