@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Runs one streamsafe check on one test file, the way upstream's
-check_clang_tidy.py does, but through BOTH front ends: the clang-tidy plugin
-(clang-tidy --load=libStreamSafe.so) and the streamsafe driver
-(--front-ends=plugin, from lit's --param front_ends=plugin: the plugin only).
+check_clang_tidy.py does, through the clang-tidy plugin (clang-tidy
+--load=libStreamSafe.so), the streamsafe driver, or both, compared:
+--front-ends=both (the default), plugin (lit's --param front_ends=plugin, CI's
+LLVM 19 leg) or auto (lit's default: both for the tests --compare matches,
+each check's main test and the tests of options and configuration, the
+driver alone for the rest; the two share every line of analysis).
 
 A test file says, in a RUN line:
 
@@ -68,10 +71,17 @@ def parse_args(argv):
     p.add_argument("--cuda-flags", default="", help="extra flags for .cu files")
     p.add_argument("--pch-cxx", default=None)
     p.add_argument("--pch-cuda", default=None)
-    p.add_argument("--front-ends", choices=["both", "plugin"], default="both",
+    p.add_argument("--front-ends", choices=["both", "plugin", "auto"],
+                   default="both",
                    help="plugin: run the plugin only (CI's LLVM 19 leg, "
                    "where the driver shares every line of analysis with "
-                   "the plugin; the suite of LLVM 22 runs both)")
+                   "the plugin); auto: both for the tests --compare "
+                   "matches, the driver only for the others (the suite of "
+                   "LLVM 22)")
+    p.add_argument("--compare", default=None,
+                   help="with --front-ends=auto: a regular expression; the "
+                   "tests whose file name it matches run through both "
+                   "front ends and compare them")
     # Set by a test.
     p.add_argument(
         "-check-suffix", "-check-suffixes", default=[""],
@@ -197,16 +207,25 @@ def main():
     flags = compiler_flags(args, text, compiler_args)
 
     shutil.rmtree(args.temp, ignore_errors=True)
-    plugin = run_front_end(
-        "plugin", [args.clang_tidy, "--load=" + args.plugin], args, tidy_args,
-        flags, cleaned, os.path.join(args.temp, "plugin"))
-    if args.front_ends == "both":
+    front_ends = args.front_ends
+    if front_ends == "auto":
+        compare = args.compare and re.search(
+            args.compare, os.path.basename(args.input))
+        front_ends = "both" if compare else "driver"
+    result = None
+    if front_ends in ("both", "plugin"):
+        result = run_front_end(
+            "plugin", [args.clang_tidy, "--load=" + args.plugin], args,
+            tidy_args, flags, cleaned, os.path.join(args.temp, "plugin"))
+    if front_ends in ("both", "driver"):
         driver = run_front_end(
             "driver", [args.driver], args, tidy_args, flags, cleaned,
             os.path.join(args.temp, "driver"))
-        compare_front_ends(plugin, driver)
+        if result:
+            compare_front_ends(result, driver)
+        result = driver
 
-    rc, output, fixed = plugin
+    rc, output, fixed = result
     if args.expect_clang_tidy_error and rc == 0:
         fail("clang-tidy was expected to fail but exited with 0")
     if not args.expect_clang_tidy_error and rc != 0:

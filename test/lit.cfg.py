@@ -67,14 +67,25 @@ runner = [
     "--flags=" + q(config.libtorch_flags),
     "--cuda-flags=" + q(config.cuda_flags),
 ]
-# lit --param front_ends=plugin runs the checks' tests through the plugin
-# only (CI's LLVM 19 leg; the driver is the same analysis behind another
-# main, and the suite of LLVM 22 compares the two).
-front_ends = lit_config.params.get("front_ends", "both")
-if front_ends not in ("both", "plugin"):
-    lit_config.fatal("--param front_ends: 'both' or 'plugin', not %r"
+# Which front ends run the checks' tests. The driver is the same analysis
+# as the plugin behind another main, so by default (auto) each check's main
+# test and the tests of options and configuration run through both and
+# compare them (diagnostics, exit status, fixed file), and the other tests
+# through the driver alone (it halves their time). --param front_ends=both
+# compares the two on every test; =plugin runs the plugin alone (CI's LLVM
+# 19 leg).
+front_ends = lit_config.params.get("front_ends", "auto")
+if front_ends not in ("auto", "both", "plugin"):
+    lit_config.fatal("--param front_ends: 'auto', 'both' or 'plugin', not %r"
                      % front_ends)
 runner.append("--front-ends=" + front_ends)
+COMPARED_TESTS = (
+    r"^((default-stream-launch|graph-capture|host-read-before-sync|"
+    r"missing-record-stream|thread-current-stream|unrecorded-event-wait|"
+    r"unrestored-current-stream)(-kernel)?|unsynchronized-access-(seed|kernels)|"
+    r"engine|.*-options|.*config.*|.*-no-fix)\.(cpp|cu)$")
+if front_ends == "auto":
+    runner.append("--compare=" + COMPARED_TESTS)
 if use_pch:
     runner += ["--pch-cxx=" + config.pch_cxx, "--pch-cuda=" + config.pch_cuda]
 
