@@ -197,9 +197,17 @@ const Instance *Builder::newObject(TSNode Call, TSNode Class) {
   // Its attributes, unknown until its methods bind them; bound here so
   // that what each method binds stays for the next one.
   SiteId At = site(SiteKind::Other, Call);
+  // Its attributes are named as this code names the object (`ctx =
+  // Ctx()`: "ctx.copy_stream"), not as its class's methods do ("self.").
+  std::string Holder = F.text(field(Class, "name")).str() + "()";
+  TSNode Up = ts_node_parent(Call);
+  while (is(Up, "parenthesized_expression"))
+    Up = ts_node_parent(Up);
+  if (is(Up, "assignment") && is(field(Up, "left"), "identifier"))
+    Holder = F.text(field(Up, "left")).str();
   for (const auto &E : CX->attributeClasses(Class, *Module)) {
     Variable V;
-    V.Name = "self." + E.getKey().str();
+    V.Name = Holder + "." + E.getKey().str();
     V.Class = E.second;
     IR->Vars.push_back(std::move(V));
     VarId Var = IR->Vars.size() - 1;

@@ -72,10 +72,10 @@ def not_joined(x: torch.Tensor):
     with OnSideNoJoin():
         y = x * 2
     y.add_(1)
-    # CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'y' is written on the caller's current stream while its write on pool stream 'self.side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'y' is written on the caller's current stream while its write on pool stream 'OnSideNoJoin().side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
     # CHECK-NOTES: :[[@LINE-29]]:9: note: the current stream is set to the caller's current stream here
-    # CHECK-NOTES: :[[@LINE-4]]:13: note: 'y' is written on pool stream 'self.side' here
-    # CHECK-NOTES: :[[@LINE-34]]:9: note: the current stream was set to pool stream 'self.side' here
+    # CHECK-NOTES: :[[@LINE-4]]:13: note: 'y' is written on pool stream 'OnSideNoJoin().side' here
+    # CHECK-NOTES: :[[@LINE-34]]:9: note: the current stream was set to pool stream 'OnSideNoJoin().side' here
     return y
 
 
@@ -128,10 +128,10 @@ def staged_not_joined(x: torch.Tensor):
     with Stage() as st:
         y = x * 2
     y.add_(1)
-    # CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'y' is written on the caller's current stream while its write on pool stream 'self.side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'y' is written on the caller's current stream while its write on pool stream 'Stage().side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
     # CHECK-NOTES: :[[@LINE-19]]:9: note: the current stream is set to the caller's current stream here
-    # CHECK-NOTES: :[[@LINE-4]]:13: note: 'y' is written on pool stream 'self.side' here
-    # CHECK-NOTES: :[[@LINE-25]]:9: note: the current stream was set to pool stream 'self.side' here
+    # CHECK-NOTES: :[[@LINE-4]]:13: note: 'y' is written on pool stream 'Stage().side' here
+    # CHECK-NOTES: :[[@LINE-25]]:9: note: the current stream was set to pool stream 'Stage().side' here
     return y
 
 

@@ -28,17 +28,17 @@ class Runner:
         with torch.cuda.stream(self.side):
             self.graph.replay()
         return self.static_out.sum()
-        # CHECK-NOTES: :[[@LINE-2]]:13: warning: the replay of CUDA graph 'self.graph' reads tensor 'self.static_in' on pool stream 'self.side' while its write on the caller's current stream may still be pending; nothing makes pool stream 'self.side' wait for it [streamsafe-unsynchronized-access]
-        # CHECK-NOTES: :[[@LINE-10]]:35: note: 'self.static_in' is read here, in the capture of 'self.graph': the work is recorded, and each replay runs it on the replay's stream
-        # CHECK-NOTES: :[[@LINE-5]]:14: note: the current stream is set to pool stream 'self.side' here
-        # CHECK-NOTES: :[[@LINE-7]]:9: note: 'self.static_in' is written on the caller's current stream here
+        # CHECK-NOTES: :[[@LINE-2]]:13: warning: the replay of CUDA graph 'self.graph' reads tensor 'r.static_in' on pool stream 'r.side' while its write on the caller's current stream may still be pending; nothing makes pool stream 'r.side' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-10]]:35: note: 'r.static_in' is read here, in the capture of 'self.graph': the work is recorded, and each replay runs it on the replay's stream
+        # CHECK-NOTES: :[[@LINE-5]]:14: note: the current stream is set to pool stream 'r.side' here
+        # CHECK-NOTES: :[[@LINE-7]]:9: note: 'r.static_in' is written on the caller's current stream here
         # CHECK-NOTES: :[[@LINE-13]]:54: note: the current stream was restored to the caller's current stream here, when the guard goes out of scope
         # CHECK-NOTES: :[[@LINE+28]]:12: note: in 'step_on_side', called here from 'serve_unordered'
-        # CHECK-NOTES: :[[@LINE-7]]:16: warning: tensor 'self.static_out' is read on the caller's current stream while its write on pool stream 'self.side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-7]]:16: warning: tensor 'r.static_out' is read on the caller's current stream while its write on pool stream 'r.side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
         # CHECK-NOTES: :[[@LINE-9]]:32: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
-        # CHECK-NOTES: :[[@LINE-10]]:13: note: 'self.static_out' is written on pool stream 'self.side' here, by the replay of CUDA graph 'self.graph'
-        # CHECK-NOTES: :[[@LINE-18]]:13: note: 'self.static_out' is written here, in the capture of 'self.graph': the work is recorded, and each replay runs it on the replay's stream
-        # CHECK-NOTES: :[[@LINE-13]]:14: note: the current stream was set to pool stream 'self.side' here
+        # CHECK-NOTES: :[[@LINE-10]]:13: note: 'r.static_out' is written on pool stream 'r.side' here, by the replay of CUDA graph 'self.graph'
+        # CHECK-NOTES: :[[@LINE-18]]:13: note: 'r.static_out' is written here, in the capture of 'self.graph': the work is recorded, and each replay runs it on the replay's stream
+        # CHECK-NOTES: :[[@LINE-13]]:14: note: the current stream was set to pool stream 'r.side' here
         # CHECK-NOTES: :[[@LINE+22]]:12: note: in 'step_on_side', called here from 'serve_unordered'
 
     # Right: the side stream waits for the fill, the caller's stream for the

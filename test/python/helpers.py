@@ -250,10 +250,10 @@ def object_not_joined(x: torch.Tensor):
     with torch.cuda.stream(side.stream):
         y = x * 2
     return y + 1
-    # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'y' is read on the caller's current stream while its write on pool stream 'self.stream' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'y' is read on the caller's current stream while its write on pool stream 'side.stream' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
     # CHECK-NOTES: :[[@LINE-3]]:18: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
-    # CHECK-NOTES: :[[@LINE-4]]:13: note: 'y' is written on pool stream 'self.stream' here
-    # CHECK-NOTES: :[[@LINE-6]]:10: note: the current stream was set to pool stream 'self.stream' here
+    # CHECK-NOTES: :[[@LINE-4]]:13: note: 'y' is written on pool stream 'side.stream' here
+    # CHECK-NOTES: :[[@LINE-6]]:10: note: the current stream was set to pool stream 'side.stream' here
 
 
 def object_forked_and_joined(x: torch.Tensor):

@@ -50,11 +50,11 @@ def started_and_peeked(x: torch.Tensor):
     o = Offloader()
     o.start(x)
     return o.peek() + 1
-    # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'self.buf' is read on the caller's current stream while its write on pool stream 'self.stream' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'o.buf' is read on the caller's current stream while its write on pool stream 'o.stream' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
     # CHECK-NOTES: :[[@LINE-31]]:32: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
-    # CHECK-NOTES: :[[@LINE-34]]:24: note: 'self.buf' is written on pool stream 'self.stream' here
+    # CHECK-NOTES: :[[@LINE-34]]:24: note: 'o.buf' is written on pool stream 'o.stream' here
     # CHECK-NOTES: :[[@LINE-5]]:5: note: in 'start', called here
-    # CHECK-NOTES: :[[@LINE-37]]:14: note: the current stream was set to pool stream 'self.stream' here
+    # CHECK-NOTES: :[[@LINE-37]]:14: note: the current stream was set to pool stream 'o.stream' here
 
 
 # Right: the join by another method, before the read.

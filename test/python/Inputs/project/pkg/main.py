@@ -71,8 +71,8 @@ def offload(x: torch.Tensor):
     host = torch.empty(x.shape, pin_memory=True)
     with torch.cuda.stream(ctx.copy_stream):
         host.copy_(x, non_blocking=True)
-        # CHECK-NOTES: :[[@LINE-1]]:20: warning: tensor 'x' is read on pool stream 'self.copy_stream', but it is only known to be ready on the caller's current stream; nothing makes pool stream 'self.copy_stream' wait for it [streamsafe-unsynchronized-access]
-        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'self.copy_stream' here
+        # CHECK-NOTES: :[[@LINE-1]]:20: warning: tensor 'x' is read on pool stream 'ctx.copy_stream', but it is only known to be ready on the caller's current stream; nothing makes pool stream 'ctx.copy_stream' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'ctx.copy_stream' here
         # CHECK-NOTES: :[[@LINE-7]]:13: note: 'x' is assumed ready on the caller's current stream at function entry
     return host
 
