@@ -185,3 +185,16 @@ void refill_event_recorded_before_copy(at::Tensor &dev, const float *src,
     dev.copy_(staging, /*non_blocking=*/true);
   }
 }
+
+// Wrong: a temporary no name holds is named by the call that made it (the
+// same wording as streamsafe-py's, test/python/data-index-put.py).
+float firstOfTemporary(const at::Tensor &dev) {
+  return dev.to(at::kCPU, /*non_blocking=*/true).data_ptr<float>()[0];
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: the host reads the result of 'dev.to(at::kCPU, /*non_blocking=*/true)' while a non_blocking copy into it on the caller's current stream may still be running; synchronize the stream or an event first [streamsafe-host-read-before-sync]
+  // CHECK-NOTES: :[[@LINE-2]]:10: note: the non_blocking copy is enqueued on the caller's current stream here
+}
+
+// Right: the same temporary from a blocking copy.
+float firstOfBlockingTemporary(const at::Tensor &dev) {
+  return dev.to(at::kCPU).data_ptr<float>()[0];
+}
