@@ -32,16 +32,6 @@ bool emptyDict(TSNode V, const SourceFile &F) {
   return Fn == "dict" || Fn == "OrderedDict" || Fn == "collections.OrderedDict";
 }
 
-/// Whether \p N is `Self.<Attr>`.
-bool isSelfAttribute(TSNode N, llvm::StringRef Self, const SourceFile &F,
-                     llvm::StringRef &Attr) {
-  N = unparen(N);
-  if (!is(N, "attribute") || F.text(unparen(field(N, "object"))) != Self)
-    return false;
-  Attr = F.text(field(N, "attribute"));
-  return true;
-}
-
 } // namespace
 
 const llvm::StringSet<> &HelperIndex::dictAttributes(TSNode Class,
@@ -58,13 +48,13 @@ const llvm::StringSet<> &HelperIndex::dictAttributes(TSNode Class,
       if (is(X, "assignment") || is(X, "augmented_assignment")) {
         TSNode L = unparen(field(X, "left"));
         TSNode R = field(X, "right");
-        if (isSelfAttribute(L, Self, F, Attr)) {
+        if (selfAttribute(L, Self, F, Attr)) {
           if (is(X, "assignment") && !ts_node_is_null(R) && emptyDict(R, F))
             Made.insert(Attr);
           else
             Bad.insert(Attr);
         } else if (is(L, "subscript") &&
-                   isSelfAttribute(field(L, "value"), Self, F, Attr)) {
+                   selfAttribute(field(L, "value"), Self, F, Attr)) {
           // self.d[k] = t stores a tensor; self.d[k] += t changes one.
           if (is(X, "augmented_assignment"))
             return;
@@ -80,7 +70,7 @@ const llvm::StringSet<> &HelperIndex::dictAttributes(TSNode Class,
         return;
       TSNode Fn = field(X, "function");
       if (!is(Fn, "attribute") ||
-          !isSelfAttribute(field(Fn, "object"), Self, F, Attr))
+          !selfAttribute(field(Fn, "object"), Self, F, Attr))
         return;
       llvm::StringRef Method = F.text(field(Fn, "attribute"));
       // What may put anything else in it.

@@ -22,17 +22,6 @@ void join(std::optional<VarClass> &Slot, VarClass C) {
   Slot = !Slot || *Slot == C ? C : VarClass::Other;
 }
 
-/// Whether \p N is `Self.<something>`; its attribute's name is \p Attr.
-bool selfAttribute(TSNode N, llvm::StringRef Self, const SourceFile &F,
-                   llvm::StringRef &Attr) {
-  N = unparen(N);
-  if (!is(N, "attribute") || !is(unparen(field(N, "object")), "identifier") ||
-      F.text(unparen(field(N, "object"))) != Self)
-    return false;
-  Attr = F.text(field(N, "attribute"));
-  return true;
-}
-
 } // namespace
 
 const llvm::StringMap<VarClass> &

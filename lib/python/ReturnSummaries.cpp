@@ -132,10 +132,9 @@ std::string HelperIndex::attributeConstructor(TSNode Class,
             Q = F.text(field(V, "function")).str();
         }
         everyNode(L, [&](TSNode X) {
-          if (!is(X, "attribute") ||
-              F.text(unparen(field(X, "object"))) != Self)
+          llvm::StringRef Attr;
+          if (!is(X, "attribute") || !selfAttribute(X, Self, F, Attr))
             return;
-          llvm::StringRef Attr = F.text(field(X, "attribute"));
           auto [E, First] = Made.try_emplace(Attr, Q);
           if (Q.empty() || (!First && E->second != Q) || X.id != L.id)
             Disagree.insert(Attr);

@@ -91,29 +91,20 @@ const llvm::StringMap<SideStream> &HelperIndex::sideAttributes(TSNode Class) {
             bool IsNot = Op.contains("not") || Op.contains("!=");
             NoneWhenTrue = IsNot == Not;
           }
-          if (is(Of, "attribute") &&
-              F.text(unparen(field(Of, "object"))) == Self)
-            NoneTests.try_emplace(F.text(field(Of, "attribute")),
-                                  field(X, "condition"), NoneWhenTrue);
+          if (llvm::StringRef Attr; selfAttribute(Of, Self, F, Attr))
+            NoneTests.try_emplace(Attr, field(X, "condition"), NoneWhenTrue);
           return;
         }
         if (!is(X, "call"))
           return;
         TSNode Fn = field(X, "function");
         std::vector<TSNode> A = children(field(X, "arguments"));
-        auto SelfAttr = [&](TSNode N, llvm::StringRef &Name) {
-          N = unparen(N);
-          if (!is(N, "attribute") ||
-              F.text(unparen(field(N, "object"))) != Self)
-            return false;
-          Name = F.text(field(N, "attribute"));
-          return true;
-        };
         llvm::StringRef Name;
         if (apiOf(I.qualify(Fn)) == PyApi::StreamContext && A.size() == 1 &&
-            SelfAttr(A[0], Name))
+            selfAttribute(A[0], Self, F, Name))
           Entered.try_emplace(Name, X);
-        if (is(Fn, "attribute") && SelfAttr(field(Fn, "object"), Name) &&
+        if (is(Fn, "attribute") &&
+            selfAttribute(field(Fn, "object"), Self, F, Name) &&
             isStreamMethod(F.text(field(Fn, "attribute"))))
           StreamUse.insert(Name);
       });

@@ -181,6 +181,16 @@ Position start(TSNode N) {
   return {P.row + 1, P.column + 1};
 }
 
+bool selfAttribute(TSNode N, llvm::StringRef Self, const SourceFile &F,
+                   llvm::StringRef &Attr) {
+  N = unparen(N);
+  if (!is(N, "attribute") || !is(unparen(field(N, "object")), "identifier") ||
+      F.text(unparen(field(N, "object"))) != Self)
+    return false;
+  Attr = F.text(field(N, "attribute"));
+  return true;
+}
+
 llvm::StringRef plainString(TSNode N, const SourceFile &F) {
   llvm::StringRef T = F.text(N);
   if (!is(N, "string") || T.size() < 2 || (T[0] != '"' && T[0] != '\'') ||
