@@ -275,13 +275,13 @@ private:
   }
 
   // A stream parameter the function enters or orders against the current
-  // stream is taken to differ from it, unless a caller in the unit passes
-  // the current stream.
+  // stream is taken to differ from it (lib/lower/SideParameters.h).
   void markSideParameter(const ParmVarDecl &P, Variable &V) {
     if (!SideStreamParameters || !Held || V.Class != VarClass::Stream)
       return;
-    const Stmt *Use = sideStreamUse(FD, P, Table);
-    if (!Use || Held->givenCurrentStream(&P))
+    const Stmt *Use = sideStreamUse(
+        FD, P, Table, [&] { return Held->givenCurrentStream(&P); });
+    if (!Use)
       return;
     V.Proof = StreamProof::SideParameter;
     V.ProvenAt = L.site(SiteKind::StreamProven, Use);

@@ -3,6 +3,7 @@
 #include "lib/frontend/SideParameters.h"
 #include "lib/frontend/Lowering.h"
 #include "lib/frontend/ObjectStreams.h"
+#include "lib/lower/SideParameters.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/SmallVector.h"
@@ -13,14 +14,17 @@ namespace streamsafe {
 
 namespace {
 
-/// What a stream operand of an event call is, as far as this question goes.
-enum class Role { Neither, Current, Parameter };
+using lower::StreamRole;
+using lower::StreamUse;
 
-class SideUseFinder : public RecursiveASTVisitor<SideUseFinder> {
+/// Reads \p FD's own body (lambdas aside) into the records of the shared
+/// rule (lib/lower/SideParameters.h), for one stream parameter.
+class SideUseReader : public RecursiveASTVisitor<SideUseReader> {
 public:
-  SideUseFinder(const ParmVarDecl &P, ApiTable &Table) : P(P), Table(Table) {}
+  SideUseReader(const ParmVarDecl &P, ApiTable &Table) : P(P), Table(Table) {}
 
-  const Stmt *Found = nullptr;
+  llvm::SmallVector<StreamUse, 8> Uses;
+  bool Rebound = false;
 
   // A lambda's body may run elsewhere, on another thread.
   bool shouldVisitLambdaBody() const { return false; }
@@ -31,79 +35,80 @@ public:
     if (C != ValueClass::StreamGuard && C != ValueClass::OptionalGuard)
       return true;
     unsigned I = Table.guardStreamParameter(RD);
-    if (I < CE->getNumArgs() && isParameter(CE->getArg(I)))
-      Found = CE;
-    return !Found;
+    if (I < CE->getNumArgs())
+      add(StreamUse::Enter, role(CE->getArg(I), StreamRole::Other), CE);
+    return true;
+  }
+
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    Rebound |= BO->isAssignmentOp() && names(BO->getLHS());
+    return true;
   }
 
   bool VisitCallExpr(CallExpr *CE) {
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE))
+      Rebound |= Op->getOperator() == OO_Equal && Op->getNumArgs() > 0 &&
+                 names(Op->getArg(0));
     const ApiEntry &A = Table.lookup(CE->getDirectCallee());
     const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
     const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
     switch (A.Effect) {
     case ApiEffect::SetCurrentStream:
     case ApiEffect::ConfiguredSetCurrent:
-      if (isParameter(arg(CE, 0)))
-        Found = CE;
+      add(StreamUse::Enter, role(arg(CE, 0), StreamRole::Other), CE);
       break;
     case ApiEffect::GuardResetStream:
-      if (isParameter(arg(CE, A.Stream)))
-        Found = CE;
+      add(StreamUse::Enter, role(arg(CE, A.Stream), StreamRole::Other), CE);
       break;
     case ApiEffect::EventRecord:
     case ApiEffect::ConfiguredEventRecord:
-      Records.push_back({eventOf(Obj), role(arg(CE, A.Stream), Role::Current)});
+      add(StreamUse::RecordEvent, role(arg(CE, A.Stream), StreamRole::Current),
+          CE, eventOf(Obj));
       break;
     case ApiEffect::RawEventRecord:
-      Records.push_back(
-          {eventOf(arg(CE, A.Event)), role(arg(CE, A.Stream), Role::Neither)});
+      add(StreamUse::RecordEvent, role(arg(CE, A.Stream), StreamRole::Other),
+          CE, eventOf(arg(CE, A.Event)));
       break;
     case ApiEffect::EventBlock:
     case ApiEffect::ConfiguredEventWait:
-      Waits.push_back(
-          {eventOf(Obj), role(arg(CE, A.Stream), Role::Current), CE});
+      add(StreamUse::WaitEvent, role(arg(CE, A.Stream), StreamRole::Current),
+          CE, eventOf(Obj));
       break;
     case ApiEffect::StreamWaitEvent:
-      Waits.push_back(
-          {eventOf(arg(CE, A.Event)), role(Obj, Role::Neither), CE});
+      add(StreamUse::WaitEvent, role(Obj, StreamRole::Other), CE,
+          eventOf(arg(CE, A.Event)));
       break;
     case ApiEffect::RawStreamWaitEvent:
-      Waits.push_back({eventOf(arg(CE, A.Event)),
-                       role(arg(CE, A.Stream), Role::Neither), CE});
+      add(StreamUse::WaitEvent, role(arg(CE, A.Stream), StreamRole::Other), CE,
+          eventOf(arg(CE, A.Event)));
       break;
     default:
       break;
     }
-    return !Found;
-  }
-
-  /// An event recorded on one of the two streams and waited on by the
-  /// other orders them: the function takes them to differ.
-  void pairEvents() {
-    for (const Wait &W : Waits)
-      for (const Record &R : Records)
-        if (!Found && W.Event && W.Event == R.Event &&
-            ((W.By == Role::Parameter && R.On == Role::Current) ||
-             (W.By == Role::Current && R.On == Role::Parameter)))
-          Found = W.At;
+    return true;
   }
 
 private:
-  struct Record {
-    const ValueDecl *Event;
-    Role On;
-  };
-  struct Wait {
-    const ValueDecl *Event;
-    Role By;
-    const Stmt *At;
-  };
+  void add(StreamUse::Kind K, StreamRole R, const Stmt *At,
+           const ValueDecl *Event = nullptr) {
+    StreamUse U;
+    U.K = K;
+    U.Stream = R;
+    U.Event = reinterpret_cast<uintptr_t>(Event);
+    U.At = At;
+    Uses.push_back(U);
+  }
 
   static const Expr *arg(const CallExpr *CE, int Index) {
     if (Index < 0 || unsigned(Index) >= CE->getNumArgs() ||
         isa<CXXDefaultArgExpr>(CE->getArg(Index)))
       return nullptr;
     return CE->getArg(Index);
+  }
+
+  bool names(const Expr *E) const {
+    const auto *DR = dyn_cast_or_null<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DR && DR->getDecl() == &P;
   }
 
   bool isParameter(const Expr *E) const {
@@ -113,12 +118,12 @@ private:
   }
 
   /// \p Absent: what an omitted stream argument means.
-  Role role(const Expr *E, Role Absent) const {
+  StreamRole role(const Expr *E, StreamRole Absent) const {
     if (!E)
       return Absent;
     if (isParameter(E))
-      return Role::Parameter;
-    return isCurrentStream(E, Table) ? Role::Current : Role::Neither;
+      return StreamRole::Parameter;
+    return isCurrentStream(E, Table) ? StreamRole::Current : StreamRole::Other;
   }
 
   /// The event variable or member an event operand names (`ev`, `&ev`,
@@ -138,20 +143,22 @@ private:
 
   const ParmVarDecl &P;
   ApiTable &Table;
-  llvm::SmallVector<Record, 4> Records;
-  llvm::SmallVector<Wait, 4> Waits;
 };
 
 } // namespace
 
 const Stmt *sideStreamUse(const FunctionDecl &FD, const ParmVarDecl &P,
-                          ApiTable &Table) {
+                          ApiTable &Table,
+                          llvm::function_ref<bool()> GivenCurrent) {
   if (!FD.getBody())
     return nullptr;
-  SideUseFinder Finder(P, Table);
-  Finder.TraverseStmt(FD.getBody());
-  Finder.pairEvents();
-  return Finder.Found;
+  SideUseReader Reader(P, Table);
+  Reader.TraverseStmt(FD.getBody());
+  lower::ParameterFacts Facts;
+  Facts.Defaulted = P.hasDefaultArg();
+  Facts.Rebound = Reader.Rebound;
+  const StreamUse *Use = lower::sideStreamUse(Reader.Uses, Facts, GivenCurrent);
+  return Use ? static_cast<const Stmt *>(Use->At) : nullptr;
 }
 
 } // namespace streamsafe

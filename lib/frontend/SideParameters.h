@@ -1,15 +1,13 @@
 //===--- SideParameters.h - Stream parameters used as side streams -*- C++
 //-*-===//
 //
-// A stream parameter may be the caller's current stream: nothing is
-// reported about it. A function that itself treats the parameter as
-// another stream, by entering it (a CUDAStreamGuard, setCurrentCUDAStream)
-// or by ordering it against the current stream with an event (recorded on
-// the current stream and waited on by the parameter, or the other way
-// round), says it is not; unless a call in the translation unit passes it
-// the current stream (ObjectStreams::givenCurrentStream), the parameter is
-// taken to differ from the caller's current stream (StreamProof::
-// SideParameter). The SideStreamParameters option turns this off.
+// Reads a C++ function's body into the shared rule of
+// lib/lower/SideParameters.h: a stream parameter the function enters (a
+// CUDAStreamGuard, setCurrentCUDAStream) or orders against the current
+// stream with an event is a side stream, unless it has a default argument,
+// the function assigns it, or a call in the translation unit passes it the
+// current stream (ObjectStreams::givenCurrentStream). The
+// SideStreamParameters option turns this off.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +15,7 @@
 #define STREAMSAFE_LIB_FRONTEND_SIDEPARAMETERS_H
 
 #include "lib/frontend/ApiTable.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace clang {
 class FunctionDecl;
@@ -26,12 +25,14 @@ class Stmt;
 
 namespace streamsafe {
 
-/// The statement of \p FD's own body (lambdas aside) that uses the stream
-/// parameter \p P as a side stream: the guard or call that enters it, or
-/// the event wait that orders it against the current stream; null when
-/// there is none.
+/// The statement of \p FD's own body (lambdas aside) that proves the
+/// stream parameter \p P a side stream: the guard or call that enters it,
+/// or the event wait that orders it against the current stream; null when
+/// there is none or the proof does not hold (\p GivenCurrent: whether a
+/// caller passes it the current stream, asked last).
 const clang::Stmt *sideStreamUse(const clang::FunctionDecl &FD,
-                                 const clang::ParmVarDecl &P, ApiTable &Table);
+                                 const clang::ParmVarDecl &P, ApiTable &Table,
+                                 llvm::function_ref<bool()> GivenCurrent);
 
 } // namespace streamsafe
 

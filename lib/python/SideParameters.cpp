@@ -15,16 +15,21 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/lower/SideParameters.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "lib/python/HelperIndex.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include <algorithm>
 #include <map>
 
 namespace streamsafe::py {
 
 namespace {
+
+using lower::StreamRole;
+using lower::StreamUse;
 
 /// An argument, its keyword's value for a keyword argument.
 TSNode argValue(TSNode A) {
@@ -42,37 +47,37 @@ bool insideWith(TSNode N, TSNode Def) {
   return false;
 }
 
-/// The first place \p Def's own code uses its parameter \p Name as a stream
-/// other than the current one (null: none).
-class SideUse {
+/// Reads \p Def's own code into the records of the shared rule
+/// (lib/lower/SideParameters.h), for its parameter \p Name.
+class SideUseReader {
 public:
-  SideUse(TSNode Def, llvm::StringRef Name, const Scope &S, const SourceFile &F,
-          const Imports &I)
+  SideUseReader(TSNode Def, llvm::StringRef Name, const Scope &S,
+                const SourceFile &F, const Imports &I)
       : Def(Def), Name(Name), S(S), F(F), I(I) {}
 
-  TSNode find() {
+  /// The records in source order (ownCode visits in no such order).
+  std::vector<StreamUse> read() {
     ownCode(field(Def, "body"), [&](TSNode X) {
       if (is(X, "call"))
         call(X);
     });
-    // Ordered by an event: recorded on one of the two, waited on by the
-    // other.
-    for (const auto &E : Events) {
-      const EventUse &U = E.second;
-      if ((U.RecordCurrent && !ts_node_is_null(U.WaitParam)) ||
-          (U.RecordParam && !ts_node_is_null(U.WaitCurrent)))
-        found(!ts_node_is_null(U.WaitParam) && U.RecordCurrent ? U.WaitParam
-                                                               : U.WaitCurrent);
+    std::vector<size_t> Order(Uses.size());
+    for (size_t K = 0; K < Order.size(); ++K)
+      Order[K] = K;
+    std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+      return ts_node_start_byte(Nodes[A]) < ts_node_start_byte(Nodes[B]);
+    });
+    std::vector<StreamUse> Sorted;
+    std::vector<TSNode> SortedNodes;
+    for (size_t K : Order) {
+      Sorted.push_back(Uses[K]);
+      SortedNodes.push_back(Nodes[K]);
     }
-    return First;
+    Nodes = std::move(SortedNodes);
+    return Sorted;
   }
 
 private:
-  struct EventUse {
-    bool RecordCurrent = false, RecordParam = false;
-    TSNode WaitCurrent = {}, WaitParam = {};
-  };
-
   bool isParam(TSNode N) const {
     N = argValue(N);
     return is(N, "identifier") && F.text(N) == Name;
@@ -90,10 +95,27 @@ private:
              return !ts_node_is_null(V) && isCurrentStreamCall(V, I);
            });
   }
-  void found(TSNode N) {
-    if (ts_node_is_null(First) ||
-        ts_node_start_byte(N) < ts_node_start_byte(First))
-      First = N;
+  StreamRole role(TSNode N) const {
+    if (isParam(N))
+      return StreamRole::Parameter;
+    return isCurrent(N) ? StreamRole::Current : StreamRole::Other;
+  }
+  /// Events by the text that names them (`ev`, `self.done`).
+  uintptr_t eventKey(TSNode N) {
+    return EventKeys
+        .try_emplace(F.text(argValue(N)).str(), EventKeys.size() + 1)
+        .first->second;
+  }
+  void add(StreamUse::Kind K, StreamRole R, TSNode At, uintptr_t Event = 0,
+           StreamRole Awaited = StreamRole::Other) {
+    StreamUse U;
+    U.K = K;
+    U.Stream = R;
+    U.Awaited = Awaited;
+    U.Event = Event;
+    U.At = At.id;
+    Uses.push_back(U);
+    Nodes.push_back(At);
   }
 
   void call(TSNode N) {
@@ -101,47 +123,44 @@ private:
     std::vector<TSNode> A = children(field(N, "arguments"));
     PyApi Api = apiOf(I.qualify(Fn));
     if ((Api == PyApi::StreamContext || Api == PyApi::SetStream) &&
-        !A.empty() && isParam(A[0])) {
-      found(N);
+        !A.empty()) {
+      add(StreamUse::Enter, role(A[0]), N);
       return;
     }
     if (!is(Fn, "attribute"))
       return;
     TSNode Object = unparen(field(Fn, "object"));
     llvm::StringRef Method = F.text(field(Fn, "attribute"));
-    bool OnParam = isParam(Object), OnCurrent = isCurrent(Object);
+    StreamRole On = role(Object);
     TSNode Arg = A.empty() ? TSNode{} : A[0];
     // The model's stream and event methods: s.wait_stream(o),
     // s.record_event(e), s.wait_event(e), e.record(s), e.wait(s).
     ApiEffect OfStream = streamMethodEffect(Method);
     ApiEffect OfEvent = eventMethodEffect(Method);
-    if (waitsForStream(Method) && !ts_node_is_null(Arg) &&
-        ((OnParam && isCurrent(Arg)) || (OnCurrent && isParam(Arg)))) {
-      found(N);
+    if (waitsForStream(Method)) {
+      if (!ts_node_is_null(Arg))
+        add(StreamUse::WaitStream, On, N, 0, role(Arg));
       return;
     }
-    // Events by the text that names them (`ev`, `self.done`).
     if ((OfStream == ApiEffect::EventRecord ||
-         (OfStream == ApiEffect::StreamWaitEvent && !waitsForStream(Method))) &&
-        (OnParam || OnCurrent) && !ts_node_is_null(Arg)) {
-      EventUse &U = Events[F.text(argValue(Arg)).str()];
-      if (OfStream == ApiEffect::EventRecord)
-        (OnParam ? U.RecordParam : U.RecordCurrent) = true;
-      else
-        (OnParam ? U.WaitParam : U.WaitCurrent) = N;
+         OfStream == ApiEffect::StreamWaitEvent) &&
+        On != StreamRole::Other && !ts_node_is_null(Arg)) {
+      add(OfStream == ApiEffect::EventRecord ? StreamUse::RecordEvent
+                                             : StreamUse::WaitEvent,
+          On, N, eventKey(Arg));
       return;
     }
     if (OfEvent != ApiEffect::EventRecord && OfEvent != ApiEffect::EventBlock)
       return;
-    bool Current = ts_node_is_null(Arg) ? !insideWith(N, Def) : isCurrent(Arg);
-    bool Param = !ts_node_is_null(Arg) && isParam(Arg);
-    if (!Current && !Param)
-      return;
-    EventUse &U = Events[F.text(Object).str()];
-    if (OfEvent == ApiEffect::EventRecord)
-      (Param ? U.RecordParam : U.RecordCurrent) = true;
-    else
-      (Param ? U.WaitParam : U.WaitCurrent) = N;
+    // An event's own record() or wait() with no stream: the current one,
+    // unless a `with` may have made another current.
+    StreamRole By =
+        ts_node_is_null(Arg)
+            ? (insideWith(N, Def) ? StreamRole::Other : StreamRole::Current)
+            : role(Arg);
+    add(OfEvent == ApiEffect::EventRecord ? StreamUse::RecordEvent
+                                          : StreamUse::WaitEvent,
+        By, N, eventKey(Object));
   }
 
   TSNode Def;
@@ -149,8 +168,12 @@ private:
   const Scope &S;
   const SourceFile &F;
   const Imports &I;
-  std::map<std::string, EventUse> Events;
-  TSNode First = {};
+  std::map<std::string, uintptr_t> EventKeys;
+  std::vector<StreamUse> Uses;
+
+public:
+  /// The node of each record, in the same order.
+  std::vector<TSNode> Nodes;
 };
 
 /// Whether \p Arg, at a call in the file, is the current stream: the call
@@ -252,12 +275,18 @@ void Builder::proveSideParameters(const Scope &S) {
     if (Owned == Vars.end() || Owned->second == NoVar)
       continue;
     Variable &V = IR->Vars[Owned->second];
-    if (V.Class != VarClass::Stream || Defaulted.contains(Name) ||
-        S.Bindings.count(Name) || S.Elements.count(Name))
+    if (V.Class != VarClass::Stream)
       continue;
-    TSNode Use = SideUse(Def, Name, S, F, I).find();
-    if (ts_node_is_null(Use) || X->givenCurrentStream(Def, K))
+    SideUseReader Reader(Def, Name, S, F, I);
+    std::vector<StreamUse> Uses = Reader.read();
+    lower::ParameterFacts Facts;
+    Facts.Defaulted = Defaulted.contains(Name);
+    Facts.Rebound = S.Bindings.count(Name) || S.Elements.count(Name);
+    const StreamUse *Found = lower::sideStreamUse(
+        Uses, Facts, [&] { return X->givenCurrentStream(Def, K); });
+    if (!Found)
       continue;
+    TSNode Use = Reader.Nodes[Found - Uses.data()];
     V.Proof = StreamProof::SideParameter;
     V.ProvenAt =
         siteAt(SiteKind::StreamProven, start(Use), ts_node_start_byte(Use));

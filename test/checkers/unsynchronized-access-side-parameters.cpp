@@ -5,7 +5,9 @@
 // Stream parameters the function itself uses as side streams: entered by
 // a guard, or ordered against the current stream by an event. Such a
 // parameter is taken to differ from the caller's current stream, unless a
-// call in this file passes the current stream for it. With
+// call in this file passes the current stream for it, it has a default, or
+// the function assigns it (the rule of lib/lower/SideParameters.h, as in
+// test/python/side-stream-parameters.py). With
 // SideStreamParameters: false, a stream parameter is never taken so, and
 // nothing here is reported.
 
@@ -61,6 +63,27 @@ at::Tensor call_on_current_local(const at::Tensor &X) {
 at::Tensor
 scale_defaulted(const at::Tensor &X,
                 c10::cuda::CUDAStream s = at::cuda::getCurrentCUDAStream()) {
+  at::Tensor Y = X * 2;
+  c10::cuda::CUDAStreamGuard guard(s);
+  return Y + 1;
+}
+
+// A default argument that is another stream: a call may still leave it
+// out, and the default stream may be the caller's current stream.
+at::Tensor
+scale_default_stream(const at::Tensor &X,
+                     c10::cuda::CUDAStream s = c10::cuda::getDefaultCUDAStream()) {
+  at::Tensor Y = X * 2;
+  c10::cuda::CUDAStreamGuard guard(s);
+  return Y + 1;
+}
+
+// Assigned by the function: on one path it is the current stream, and
+// nothing says the other path's value differs from it.
+at::Tensor scale_rebound(const at::Tensor &X, c10::cuda::CUDAStream s,
+                         bool Inline) {
+  if (Inline)
+    s = at::cuda::getCurrentCUDAStream();
   at::Tensor Y = X * 2;
   c10::cuda::CUDAStreamGuard guard(s);
   return Y + 1;

@@ -90,6 +90,14 @@ def rebinds(x: torch.Tensor, s: torch.cuda.Stream):
     return z
 
 
+# A default may be left out, and the default stream may be the current one.
+def defaulted(x: torch.Tensor, s: torch.cuda.Stream = torch.cuda.default_stream()):
+    y = x * 2
+    with torch.cuda.stream(s):
+        z = y + 1
+    return z
+
+
 # Not used as a side stream: a parameter may be the current stream.
 def only_records(x: torch.Tensor, s: torch.cuda.Stream):
     y = x * 2
