@@ -3,6 +3,7 @@
 #include "lib/frontend/Lowering.h"
 #include "lib/frontend/ObjectStreams.h"
 #include "lib/frontend/StreamOperands.h"
+#include "lib/lower/Regions.h"
 #include "lib/model/Arguments.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -255,12 +256,8 @@ TensorRef Lowering::tensorRef(const Expr *E) {
              MC && MC->getMethodDecl() &&
              Table.classify(MC->getImplicitObjectArgument()->getType()) ==
                  ValueClass::Tensor &&
-             (Table.lookup(MC->getMethodDecl()).Effect ==
-                  ApiEffect::TensorView ||
-              Table.lookup(MC->getMethodDecl()).Effect ==
-                  ApiEffect::TensorViewList ||
-              Table.lookup(MC->getMethodDecl()).Effect ==
-                  ApiEffect::TensorInPlace)) {
+             methodResultAliasesObject(
+                 Table.lookup(MC->getMethodDecl()).Effect)) {
     R = tensorRef(MC->getImplicitObjectArgument());
   } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
              OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2 &&

@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/frontend/Lowering.h"
-#include "lib/model/ViewRegions.h"
+#include "lib/lower/Regions.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
@@ -206,15 +206,10 @@ Region Lowering::regionOf(const Expr *E) {
       MC && MC->getMethodDecl() &&
       Table.classify(MC->getImplicitObjectArgument()->getType()) ==
           ValueClass::Tensor) {
-    ApiEffect Effect = Table.lookup(MC->getMethodDecl()).Effect;
-    Region Base = regionOf(MC->getImplicitObjectArgument());
-    if (Effect == ApiEffect::TensorInPlace ||
-        Effect == ApiEffect::TensorViewList)
-      return Effect == ApiEffect::TensorInPlace ? Base : Region::some();
-    if (Effect != ApiEffect::TensorView)
-      return Region::whole(); // a new tensor
-    // A view of a part stays inside that part.
-    return Base.K == Region::Whole ? viewRegion(MC, methodName(MC), 0) : Base;
+    return methodResultRegion(Table.lookup(MC->getMethodDecl()).Effect,
+                              regionOf(MC->getImplicitObjectArgument()), [&] {
+                                return viewRegion(MC, methodName(MC), 0);
+                              });
   }
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
       OC && OC->getNumArgs()) {

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/model/ViewRegions.h"
+#include "lib/lower/Regions.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "llvm/ADT/STLExtras.h"
@@ -120,24 +120,8 @@ Region Builder::exprRegion(TSNode N) {
         ClassOf(field(Fn, "object")) == VarClass::Tensor) {
       TSNode Self = field(Fn, "object");
       llvm::StringRef Method = F.text(field(Fn, "attribute"));
-      switch (py::tensorMethod(Method)) {
-      case ApiEffect::TensorView: {
-        // A view of a part stays inside that part.
-        Region Base = exprRegion(Self);
-        return Base.K == Region::Whole ? viewRegion(N, Method) : Base;
-      }
-      case ApiEffect::TensorInPlace:
-      case ApiEffect::TensorCopyFrom:
-        return exprRegion(Self);
-      case ApiEffect::TensorViewList:
-      case ApiEffect::TensorMetadata:
-      case ApiEffect::TensorRawPointer:
-      case ApiEffect::TensorRecordStream:
-      case ApiEffect::TensorHostRead:
-        return Region::some();
-      default:
-        return Region::whole(); // a new tensor
-      }
+      return methodResultRegion(py::tensorMethod(Method), exprRegion(Self),
+                                [&] { return viewRegion(N, Method); });
     }
   }
   // A new tensor (an op, an operator, a factory) is all of its storage.

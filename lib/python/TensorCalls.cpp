@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/lower/Regions.h"
 #include "lib/model/Arguments.h"
 #include "lib/model/Naming.h"
 #include "lib/model/TensorMethods.h"
@@ -166,7 +167,8 @@ Value Builder::tensorMethod(TSNode N, const Value &Self, llvm::StringRef Method,
   else
     C.Self = SitedTensor{TensorRef(), 1};
   bool Returns = true; // a new tensor
-  bool ReturnsSelf = false;
+  // In-place methods and copy_() return their object (views were above).
+  bool ReturnsSelf = methodResultAliasesObject(Effect);
   switch (Effect) {
   case ApiEffect::TensorInPlace:
   case ApiEffect::TensorOp:
@@ -175,7 +177,6 @@ Value Builder::tensorMethod(TSNode N, const Value &Self, llvm::StringRef Method,
     for (const auto &[K, P] : A.Keywords)
       addTensorArg(expr(P), P, C, Nodes);
     Returns = Effect == ApiEffect::TensorOp;
-    ReturnsSelf = !Returns;
     break;
   case ApiEffect::TensorCopyFrom: {
     TSNode SrcNode = A.get(0, "src");
@@ -186,7 +187,6 @@ Value Builder::tensorMethod(TSNode N, const Value &Self, llvm::StringRef Method,
     }
     C.Async = nonBlocking(A, 1);
     Returns = false;
-    ReturnsSelf = true;
     break;
   }
   case ApiEffect::TensorRecordStream: {

@@ -270,6 +270,50 @@ at::Tensor same_piece_on_two_streams(const at::Tensor &x) {
   return x;
 }
 
+// Right: copy_() returns its object, here row 0 of 'out' (one rule for
+// both languages, lib/lower/Regions.h; the Python twin is
+// test/python/data-regions.py).
+at::Tensor copy_result_is_its_object(const at::Tensor &x) {
+  auto s1 = at::cuda::getStreamFromPool();
+  auto s2 = at::cuda::getStreamFromPool();
+  at::Tensor out = at::empty({2, 64}, x.options());
+  at::Tensor top = out.select(0, 0).copy_(x);
+  FORK(s1, s2);
+  {
+    at::cuda::CUDAStreamGuard g(s1);
+    top.mul_(2);
+  }
+  {
+    at::cuda::CUDAStreamGuard g(s2);
+    out.select(0, 1).zero_();
+  }
+  JOIN(s1, s2);
+  return out;
+}
+
+// Wrong: the same, and s2 writes the row copy_() returned.
+at::Tensor copy_result_overlaps(const at::Tensor &x) {
+  auto s1 = at::cuda::getStreamFromPool();
+  auto s2 = at::cuda::getStreamFromPool();
+  at::Tensor out = at::empty({2, 64}, x.options());
+  at::Tensor top = out.select(0, 0).copy_(x);
+  FORK(s1, s2);
+  {
+    at::cuda::CUDAStreamGuard g(s1);
+    top.mul_(2);
+  }
+  {
+    at::cuda::CUDAStreamGuard g(s2);
+    out.select(0, 0).zero_();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'out' is written on pool stream 's2' while its write on pool stream 's1' may still be pending; nothing makes pool stream 's2' wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-3]]:31: note: the current stream is set to pool stream 's2' here
+    // CHECK-NOTES: :[[@LINE-7]]:5: note: 'out' is written on pool stream 's1' here
+    // CHECK-NOTES: :[[@LINE-9]]:31: note: the current stream was set to pool stream 's1' here
+  }
+  JOIN(s1, s2);
+  return out;
+}
+
 // Wrong: a view variable assigned again may name any part.
 at::Tensor rebound_view(const at::Tensor &x, bool flip) {
   auto s1 = at::cuda::getStreamFromPool();

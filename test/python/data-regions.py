@@ -160,6 +160,44 @@ def piece_and_row(x: torch.Tensor):
     return x
 
 
+# Right: copy_() returns its object, here row 0 of 'out' (one rule for both
+# languages, lib/lower/Regions.h; the C++ twin is
+# test/checkers/unsynchronized-access-regions.cpp).
+def copy_result_is_its_object(x: torch.Tensor, out: torch.Tensor):
+    s1 = torch.cuda.Stream()
+    s2 = torch.cuda.Stream()
+    top = out[0].copy_(x)
+    s1.wait_stream(torch.cuda.current_stream())
+    s2.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s1):
+        top.mul_(2)
+    with torch.cuda.stream(s2):
+        out[1].zero_()
+    torch.cuda.current_stream().wait_stream(s1)
+    torch.cuda.current_stream().wait_stream(s2)
+    return out.sum(0)
+
+
+# Wrong: the same, and s2 writes the row copy_() returned.
+def copy_result_overlaps(x: torch.Tensor, out: torch.Tensor):
+    s1 = torch.cuda.Stream()
+    s2 = torch.cuda.Stream()
+    top = out[0].copy_(x)
+    s1.wait_stream(torch.cuda.current_stream())
+    s2.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s1):
+        top.mul_(2)
+    with torch.cuda.stream(s2):
+        out[0].zero_()
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'out' is written on pool stream 's2' while its write on pool stream 's1' may still be pending; nothing makes pool stream 's2' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 's2' here
+        # CHECK-NOTES: :[[@LINE-5]]:9: note: 'out' is written on pool stream 's1' here
+        # CHECK-NOTES: :[[@LINE-7]]:10: note: the current stream was set to pool stream 's1' here
+    torch.cuda.current_stream().wait_stream(s1)
+    torch.cuda.current_stream().wait_stream(s2)
+    return out.sum(0)
+
+
 # Wrong: a view name bound twice may name either row.
 def rebound_view(x: torch.Tensor, out: torch.Tensor, flip):
     s1 = torch.cuda.Stream()

@@ -1,4 +1,4 @@
-//===--- ViewRegions.cpp - Which part of its base a view covers -----------===//
+//===--- Regions.cpp - Which part of its storage a tensor covers ----------===//
 //
 // The signatures (both languages): select(dim, index), narrow(dim, start,
 // length), slice(dim = 0, start = 0, end = max, step = 1) (a step touches a
@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/model/ViewRegions.h"
+#include "lib/lower/Regions.h"
 #include <limits>
 
 namespace streamsafe {
@@ -55,6 +55,32 @@ Region pieceRegion(llvm::StringRef Name, int64_t Index, ConstantArgument Arg) {
   if (Split)
     return Region::rows(Index * *N, (Index + 1) * *N);
   return Region::some();
+}
+
+bool methodResultAliasesObject(ApiEffect Effect) {
+  return Effect == ApiEffect::TensorView ||
+         Effect == ApiEffect::TensorViewList ||
+         Effect == ApiEffect::TensorInPlace ||
+         Effect == ApiEffect::TensorCopyFrom;
+}
+
+Region methodResultRegion(ApiEffect Effect, Region Base,
+                          llvm::function_ref<Region()> ViewOfWhole) {
+  switch (Effect) {
+  case ApiEffect::TensorInPlace:
+  case ApiEffect::TensorCopyFrom:
+    return Base;
+  case ApiEffect::TensorView:
+    return Base.K == Region::Whole ? ViewOfWhole() : Base;
+  case ApiEffect::TensorViewList:
+  case ApiEffect::TensorMetadata:
+  case ApiEffect::TensorRawPointer:
+  case ApiEffect::TensorRecordStream:
+  case ApiEffect::TensorHostRead:
+    return Region::some(); // not a tensor of this storage
+  default:
+    return Region::whole();
+  }
 }
 
 } // namespace streamsafe
