@@ -51,7 +51,8 @@ void Diagnoser::check(const Fact &F, const StreamState &S,
   }
   if (const auto *X = F.as<fact::HostAccess>())
     return hostAccess(F, X->Tensor, X->Write, S);
-  if (const auto *X = F.as<fact::EscapeTensor>(); X && X->Returned)
+  if (const auto *X = F.as<fact::EscapeTensor>();
+      X && (X->Returned || X->KeptByObject))
     return handBack(F, *X, S);
   if (const auto *X = F.as<fact::EventWait>())
     return eventWait(F, *X, S, Paths);
@@ -293,8 +294,9 @@ void Diagnoser::released(StorageId Id, const TensorState &Tensor, SiteId At) {
 
 void Diagnoser::handBack(const Fact &F, const fact::EscapeTensor &X,
                          const StreamState &S) {
-  // A tensor allocated on a side stream and handed back: the caller uses it on
-  // its current stream, and when it lets go of it the caching allocator gives
+  // A tensor allocated on a side stream and handed back (returned, or kept
+  // in the object for its other methods): the caller uses it on its current
+  // stream, and when it lets go of it the caching allocator gives
   // the block back to the allocating stream, whose next work may overwrite it
   // while the caller's stream still reads it, unless it was recorded on the
   // caller's stream.
@@ -322,6 +324,7 @@ void Diagnoser::handBack(const Fact &F, const fact::EscapeTensor &X,
   Alloc.Mode = AccessMode::Allocate;
   Fi.Allocation = info(Alloc);
   Fi.HandedBack = true;
+  Fi.KeptByObject = X.KeptByObject;
   Out.emplace_back(std::move(Fi));
 }
 

@@ -131,6 +131,7 @@ static StreamKind heldKind(StreamProof P) {
     return StreamKind::Member;
   case StreamProof::Attribute:
   case StreamProof::SideAttribute:
+  case StreamProof::SharedAttribute:
     return StreamKind::Attribute;
   case StreamProof::Global:
     return StreamKind::Global;

@@ -139,6 +139,9 @@ struct MissingRecordStream {
   /// Handed back to the caller here (LastForeignUse is the return, on the
   /// caller's current stream), not freed in the function.
   bool HandedBack = false;
+  /// With HandedBack: kept in a field of the method's object (LastForeignUse
+  /// is where the method stored it), not returned.
+  bool KeptByObject = false;
   SiteId site() const { return LastForeignUse.Site; }
 };
 

@@ -63,6 +63,10 @@ enum class StreamProof : uint8_t {
   /// A Python attribute given only the constructor's parameters (or None)
   /// that its class uses as a side stream: held, like Attribute.
   SideAttribute,
+  /// A fresh-stream attribute of an object made here whose class's
+  /// metaclass may give the same object at every call (a singleton's):
+  /// held by that object, like Attribute.
+  SharedAttribute,
 };
 
 struct Variable {
@@ -228,6 +232,10 @@ struct EscapeTensor {
   /// Handed back to the caller (the analysed function's own return): the
   /// caller uses it on its current stream from now on.
   bool Returned = false;
+  /// Kept in a field of the object the method runs on, at the method's
+  /// exit (the site: where the method stored it): the object's other
+  /// methods and users use it on their current stream from now on.
+  bool KeptByObject = false;
 };
 /// Event handed to code the analysis does not see (NoVar: a stream was, and
 /// that code may record or wait on events of its own with it).

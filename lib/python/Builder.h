@@ -410,6 +410,18 @@ private:
   /// `Cls(args)` of a class of this file that uses streams: a new object,
   /// its attributes bound, its __init__ run in place (null: not one).
   const Instance *newObject(TSNode Call, TSNode Class);
+  /// Whether the store `self.x = v` of \p Target hands v to the analysed
+  /// method's object for good (KeptTensors.cpp).
+  bool keptBySelf(TSNode Target);
+  /// What `Class(...)` gives, as its metaclass (read in \p CF, of
+  /// imports \p CI) says.
+  enum class Construction {
+    New,     ///< a new object: no metaclass, or abc's
+    Shared,  ///< maybe one it gave before: the metaclass defines __call__
+    Unknown, ///< a metaclass the analysis cannot read
+  };
+  Construction construction(TSNode Class, const SourceFile &CF,
+                            const Imports &CI, HelperIndex &CX);
   /// `Rec(args)` of a @dataclass, a typing.NamedTuple class or a
   /// collections.namedtuple() of this file: an object whose tensor fields
   /// are bound to the arguments (Records.cpp; null: not a record).

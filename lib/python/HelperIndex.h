@@ -180,6 +180,12 @@ public:
   const llvm::StringMap<SideStream> &sideAttributes(TSNode Class);
   /// What assigning \p Value gives an attribute (AttributeStreams.cpp).
   AttributeGiven attributeGiven(TSNode Value) const;
+  /// Whether a tensor the methods of \p Class store in `self.Name` is
+  /// theirs to use on the current stream and no code of theirs records it
+  /// on a stream: the family calls record_stream nowhere, reads
+  /// `self.Name` outside any `with` statement, and returns it from no
+  /// method (KeptTensors.cpp).
+  bool keptUnrecorded(TSNode Class, llvm::StringRef Name);
 
 private:
   struct MethodSections {
@@ -223,6 +229,14 @@ private:
   llvm::DenseMap<const void *, bool> Streams;
   llvm::DenseMap<const void *, bool> HostWaits;
   llvm::DenseMap<const void *, bool> NewTensorReturns;
+  /// keptUnrecorded's scan of a class: whether its family records any
+  /// tensor, the attributes it reads outside `with` statements, and those
+  /// its methods return.
+  struct KeptScan {
+    bool Records = false;
+    llvm::StringSet<> ReadPlainly, Returned;
+  };
+  llvm::DenseMap<const void *, KeptScan> Kept;
   llvm::DenseMap<const void *, llvm::StringMap<std::string>> Constructors;
   std::optional<ChosenStream> flagStreamUncached(TSNode Class,
                                                  llvm::StringRef Name);

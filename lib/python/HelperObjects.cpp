@@ -118,6 +118,13 @@ bool Builder::bindAttribute(TSNode Target, const Value &V) {
          fact::BindTensor{Attr.Tensor.Id, V.Class == VarClass::Tensor
                                               ? V.Tensor
                                               : TensorRef()});
+    // Stored by the analysed method in its own object, for the object's
+    // other methods and users (KeptTensors.cpp).
+    if (V.Class == VarClass::Tensor && V.Tensor && keptBySelf(Target)) {
+      fact::EscapeTensor Kept{V.Tensor};
+      Kept.KeptByObject = true;
+      emit(site(SiteKind::Other, Target), Kept);
+    }
     return true;
   }
   emit(site(SiteKind::EventDecl, Target),
@@ -125,6 +132,51 @@ bool Builder::bindAttribute(TSNode Target, const Value &V) {
   if (V.RecordOn)
     emit(site(SiteKind::EventRecord, V.Node),
          fact::EventRecord{Attr.Event, V.RecordStream});
+  return true;
+}
+
+bool Builder::keptBySelf(TSNode Target) {
+  // Only the analysed method's own store (not a helper's run in place, nor
+  // another object's attribute).
+  if (!St->Self || St->S != Root || Root->K != Scope::Def ||
+      Root->Params.empty())
+    return false;
+  TSNode Object = unparen(field(Target, "object"));
+  TSNode Class = classOf(Root->Node);
+  if (!is(Object, "identifier") || F.text(Object) != F.text(Root->Params[0]) ||
+      ts_node_is_null(Class) ||
+      !X->keptUnrecorded(Class, F.text(field(Target, "attribute"))))
+    return false;
+  // A wait or synchronization before the store, in the method (`s.wait_stream(
+  // current)` first, as a prefetcher that forks properly does): the stream
+  // that allocates is ordered after the work its blocks' last users queued
+  // before, so reusing them is not known to race.
+  bool Ordered = false;
+  ownCode(field(Root->Node, "body"), [&](TSNode N) {
+    if (!is(N, "call") || ts_node_start_byte(N) >= ts_node_start_byte(Target))
+      return;
+    TSNode Fn = unparen(field(N, "function"));
+    llvm::StringRef Method =
+        is(Fn, "attribute") ? F.text(field(Fn, "attribute")) : "";
+    Ordered |= Method == "synchronize" || Method == "wait_stream" ||
+               Method == "wait_event" || Method == "wait";
+  });
+  if (Ordered)
+    return false;
+  // A store the next statements of its block replace (`self.x = t.cuda()`,
+  // then `self.x = self.x.float()`) hands nothing on: the last one does.
+  TSNode Statement = ts_node_parent(Target);
+  while (!ts_node_is_null(Statement) && !is(Statement, "expression_statement"))
+    Statement = ts_node_parent(Statement);
+  for (TSNode Next = ts_node_next_named_sibling(Statement);
+       !ts_node_is_null(Statement) && !ts_node_is_null(Next);
+       Next = ts_node_next_named_sibling(Next)) {
+    TSNode A = ts_node_named_child_count(Next) ? ts_node_named_child(Next, 0)
+                                               : TSNode{};
+    if (is(Next, "expression_statement") && is(A, "assignment") &&
+        F.text(unparen(field(A, "left"))) == F.text(Target))
+      return false;
+  }
   return true;
 }
 
@@ -177,16 +229,52 @@ bool Builder::enterGenerator(TSNode Call, TSNode Body) {
   return true;
 }
 
+Builder::Construction Builder::construction(TSNode Class, const SourceFile &CF,
+                                            const Imports &CI,
+                                            HelperIndex &CX) {
+  TSNode Meta = {};
+  for (TSNode B : children(field(Class, "superclasses")))
+    if (is(B, "keyword_argument") && CF.text(field(B, "name")) == "metaclass")
+      Meta = unparen(field(B, "value"));
+  if (ts_node_is_null(Meta))
+    return Construction::New;
+  std::string Qualified = CI.qualify(Meta);
+  if (llvm::StringRef(Qualified).starts_with("abc."))
+    return Construction::New; // ABCMeta: abstract methods, a new object
+  // The metaclass, in the class's module or another of the project.
+  TSNode MetaClass =
+      is(Meta, "identifier") ? CX.moduleClass(CF.text(Meta)) : TSNode{};
+  const SourceFile *MetaFile = &CF;
+  if (ts_node_is_null(MetaClass) && Modules && !Qualified.empty()) {
+    const ProjectModule *M = nullptr;
+    MetaClass = Modules->moduleClass(CF, Qualified, M);
+    MetaFile = M ? M->F.get() : nullptr;
+  }
+  if (ts_node_is_null(MetaClass) || !MetaFile)
+    return Construction::Unknown;
+  // A metaclass's __call__ decides which object a call gives: a
+  // singleton's gives the first one again.
+  for (TSNode C : children(field(MetaClass, "body")))
+    if (is(C, "function_definition") &&
+        MetaFile->text(field(C, "name")) == "__call__")
+      return Construction::Shared;
+  return Construction::New;
+}
+
 const Instance *Builder::newObject(TSNode Call, TSNode Class) {
-  if (!baseless(Class, F) || decorated(Class))
-    return nullptr; // its methods may be a base class's
   // A class of another module: what its module's index says of it.
   const ProjectModule *Home =
       Modules && !F.owns(Class) ? Modules->moduleOf(Class) : nullptr;
   if (!F.owns(Class) && !Home)
     return nullptr;
+  const SourceFile &CF = Home ? *Home->F : F;
+  if (!baseless(Class, CF) || decorated(Class))
+    return nullptr; // its methods may be a base class's
   HelperIndex *CX = Home ? Home->X.get() : X;
   const Scope *Module = Home ? Home->S.get() : St->S->ModuleScope;
+  Construction Made = construction(Class, CF, Home ? *Home->I : I, *CX);
+  if (Made == Construction::Unknown)
+    return nullptr;
   // Followed when one of its methods uses streams.
   bool Streams = false;
   for (TSNode M : children(field(Class, "body")))
@@ -205,13 +293,27 @@ const Instance *Builder::newObject(TSNode Call, TSNode Class) {
     Up = ts_node_parent(Up);
   if (is(Up, "assignment") && is(field(Up, "left"), "identifier"))
     Holder = F.text(field(Up, "left")).str();
+  // A shared object's attributes are what its class's methods gave it
+  // before: a fresh stream attribute is held by that object, and its
+  // __init__ may not run now.
+  const llvm::StringMap<TSNode> *Fresh =
+      Made == Construction::Shared ? &CX->freshAttributes(Class) : nullptr;
   for (const auto &E : CX->attributeClasses(Class, *Module)) {
     Variable V;
     V.Name = Holder + "." + E.getKey().str();
     V.Class = E.second;
+    bool Held =
+        Fresh && E.second == VarClass::Stream && Fresh->count(E.getKey());
+    if (Held) {
+      V.Persistent = true;
+      V.Proof = StreamProof::SharedAttribute;
+      V.ProvenAt = At;
+    }
     IR->Vars.push_back(std::move(V));
     VarId Var = IR->Vars.size() - 1;
     O.Attrs[E.getKey()] = Var;
+    if (Held)
+      continue;
     if (E.second == VarClass::Stream)
       emit(At, fact::BindStream{Var, StreamRef::unknown()});
     else if (E.second == VarClass::Tensor)
@@ -221,8 +323,8 @@ const Instance *Builder::newObject(TSNode Call, TSNode Class) {
   }
   Value Ignored;
   Args A = argsOf(Call);
-  TSNode Init = methodOf(Class, "__init__", F);
-  if (ts_node_is_null(Init) ||
+  TSNode Init = methodOf(Class, "__init__", CF);
+  if (Made == Construction::Shared || ts_node_is_null(Init) ||
       !runInPlace(Call, A, Init, Module, &O, true, Ignored, "__init__"))
     unknownCall(A, true);
   return &O;

@@ -145,6 +145,14 @@ void Writer::noteProven(StreamDesc D) {
                          {Name}));
     return;
   }
+  if (IR.var(D.Named).Proof == StreamProof::SharedAttribute) {
+    note(D.ProvenAt,
+         sub("'%0' is given a fresh stream by its class, and the object made "
+             "here may be one its metaclass shares between calls: the stream "
+             "outlives this call and is not the caller's current stream",
+             {Name}));
+    return;
+  }
   note(D.ProvenAt,
        sub(D.Kind == StreamKind::Global
                ? "'%0' is given a fresh stream here and never another stream, "
@@ -257,6 +265,19 @@ void Writer::noteSelfWait(const finding::UnsynchronizedAccess &X) {
 void Writer::word(const finding::MissingRecordStream &X) {
   std::string Tensor = name(X.Tensor), Stream = stream(X.LastForeignUse.Stream),
               AllocStream = stream(X.Allocation.Stream);
+  if (X.HandedBack && X.KeptByObject) {
+    warn(X.LastForeignUse.Site,
+         sub("tensor '%0' was allocated on %1 and is kept here in the object "
+             "for its other methods and users, which use it on %2; when its "
+             "last reference dies the caching allocator may give its memory "
+             "to new work on %1 while %2 is still using it (record it on %2 "
+             "first)",
+             {Tensor, AllocStream, Stream}));
+    note(X.Allocation.Site,
+         sub("'%0' is allocated on %1 here", {Tensor, AllocStream}));
+    noteProven(X.Allocation.Stream);
+    return;
+  }
   if (X.HandedBack) {
     warn(X.LastForeignUse.Site,
          sub("tensor '%0' was allocated on %1 and is handed back here to the "

@@ -1,6 +1,7 @@
 # A class of another module whose objects hold a stream of their own
 # (PatrickStar's CUDAContext, a singleton through its metaclass).
 import torch
+from registry import Registered
 
 
 class Singleton(type):
@@ -18,3 +19,8 @@ class CopyContext(metaclass=Singleton):
 
     def fork(self):
         self.copy_stream.wait_stream(torch.cuda.current_stream())
+
+
+class ForeignContext(metaclass=Registered):
+    def __init__(self):
+        self.copy_stream = torch.cuda.Stream()
