@@ -7,7 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/frontend/Lowering.h"
+#include "lib/frontend/MemberCode.h"
 #include "lib/frontend/ObjectStreams.h"
+#include "lib/lower/KeptTensors.h"
 #include "lib/model/Naming.h"
 #include "lib/model/Recipes.h"
 #include "lib/model/TensorMethods.h"
@@ -156,8 +158,16 @@ void Lowering::lowerTensorOperator(const CXXOperatorCallExpr *OC,
             ? dyn_cast<FieldDecl>(ME->getMemberDecl())
             : nullptr;
     escape(Out, At, RHS); // stored into a member or element
-    if (Field)
+    if (Field) {
       emit(Out, At, fact::BindTensor{varOf(Field), tensorRef(RHS)});
+      // Stored by the analysed method for the object's users
+      // (lib/lower/KeptTensors.h).
+      if (keptByObject(OC, Field)) {
+        fact::EscapeTensor Kept{TensorRef::var(varOf(Field))};
+        Kept.KeptByObject = true;
+        emit(Out, At, Kept);
+      }
+    }
   }
   for (unsigned I = 1; I < OC->getNumArgs(); ++I) {
     llvm::SmallVector<const Expr *, 2> Tensors;
@@ -166,6 +176,59 @@ void Lowering::lowerTensorOperator(const CXXOperatorCallExpr *OC,
       access(Out, /*Write=*/false, T, StreamRef::current());
   }
   access(Out, /*Write=*/true, Self, StreamRef::current()); // t += u
+}
+
+bool Lowering::keptByObject(const CXXOperatorCallExpr *Store,
+                            const FieldDecl *Field) {
+  if (!Held || CurrentFunction != Root || !Root || !Root->getBody())
+    return false;
+  lower::KeptEvidence E;
+  Held->keptEvidence(Field, E);
+  if (!lower::keptForUsers(E))
+    return false; // the class's evidence alone rules it out
+  // A wait or synchronization before the store, in the method.
+  for (const CallExpr *CE : callsIn(Root->getBody(), [&](const CallExpr *C) {
+         return SM.isBeforeInTranslationUnit(C->getBeginLoc(),
+                                             Store->getBeginLoc());
+       })) {
+    switch (Table.lookup(CE->getDirectCallee()).Effect) {
+    case ApiEffect::EventBlock:
+    case ApiEffect::StreamWaitEvent:
+    case ApiEffect::EventSynchronize:
+    case ApiEffect::RawStreamWaitEvent:
+    case ApiEffect::RawEventSynchronize:
+    case ApiEffect::StreamSynchronize:
+    case ApiEffect::StreamSyncFunction:
+    case ApiEffect::DeviceSynchronize:
+    case ApiEffect::ConfiguredEventWait:
+      E.WaitBeforeStore = true;
+      break;
+    default:
+      break;
+    }
+  }
+  // A store the next statements of its block replace.
+  const Stmt *Statement = Store;
+  const Stmt *Parent = Parents ? Parents->getParent(Statement) : nullptr;
+  while (Parent && !isa<CompoundStmt>(Parent)) {
+    Statement = Parent;
+    Parent = Parents->getParent(Parent);
+  }
+  if (const auto *Block = dyn_cast_or_null<CompoundStmt>(Parent)) {
+    bool After = false;
+    for (const Stmt *S : Block->body()) {
+      if (After) {
+        const auto *E2 = dyn_cast<Expr>(S);
+        const auto *OC =
+            E2 ? dyn_cast<CXXOperatorCallExpr>(E2->IgnoreImplicit()) : nullptr;
+        E.ReplacedAfter |= OC && OC->getOperator() == OO_Equal &&
+                           OC->getNumArgs() == 2 &&
+                           thisField(OC->getArg(0), Table) == Field;
+      }
+      After |= S == Statement;
+    }
+  }
+  return lower::keptForUsers(E);
 }
 
 void Lowering::emitRecipe(const TensorCall &C,

@@ -289,6 +289,10 @@ private:
   void hostAccess(FactList &Out, bool Write, const clang::Expr *Tensor,
                   const clang::Stmt *At = nullptr);
   void escape(FactList &Out, SiteId At, const clang::Expr *Tensor);
+  /// Whether \p Store, `Field = t` in the analysed method, hands t to the
+  /// object's users for good (lib/lower/KeptTensors.h).
+  bool keptByObject(const clang::CXXOperatorCallExpr *Store,
+                    const clang::FieldDecl *Field);
 
   clang::ASTContext &Ctx;
   const clang::SourceManager &SM;

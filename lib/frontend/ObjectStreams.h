@@ -24,6 +24,7 @@
 #include "lib/frontend/ApiTable.h"
 #include "lib/frontend/StreamOperands.h"
 #include "lib/ir/IR.h"
+#include "lib/lower/KeptTensors.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -76,6 +77,11 @@ public:
   /// True when some method of \p F's class saves the current stream in it:
   /// setting it back is a restore.
   bool savedCurrent(const clang::FieldDecl *F);
+  /// What \p F's class tells of a tensor its methods keep in \p F: whether
+  /// it records any tensor, uses \p F in a method that makes no other
+  /// stream current, returns it from a method (KeptMembers.cpp; the rule
+  /// is lib/lower/KeptTensors.h).
+  void keptEvidence(const clang::FieldDecl *F, lower::KeptEvidence &E);
 
 private:
   struct MethodSections {
@@ -89,6 +95,12 @@ private:
   };
   const ClassSections &sections(const clang::CXXRecordDecl *RD);
   llvm::DenseMap<const clang::CXXRecordDecl *, ClassSections> Sections;
+  /// keptEvidence's scan of a class.
+  struct KeptScan {
+    bool Records = false;
+    llvm::SmallPtrSet<const clang::FieldDecl *, 4> UsedPlainly, Returned;
+  };
+  llvm::DenseMap<const clang::CXXRecordDecl *, KeptScan> Kept;
 
   void scan();
   bool trackable(const clang::ValueDecl *D) const;

@@ -11,6 +11,7 @@
 #define STREAMSAFE_LIB_PYTHON_HELPERINDEX_H
 
 #include "lib/ir/IR.h"
+#include "lib/lower/KeptTensors.h"
 #include "lib/model/Bounds.h"
 #include "lib/python/Scope.h"
 #include "lib/python/Syntax.h"
@@ -180,12 +181,11 @@ public:
   const llvm::StringMap<SideStream> &sideAttributes(TSNode Class);
   /// What assigning \p Value gives an attribute (AttributeStreams.cpp).
   AttributeGiven attributeGiven(TSNode Value) const;
-  /// Whether a tensor the methods of \p Class store in `self.Name` is
-  /// theirs to use on the current stream and no code of theirs records it
-  /// on a stream: the family calls record_stream nowhere, reads
-  /// `self.Name` outside any `with` statement, and returns it from no
-  /// method (KeptTensors.cpp).
-  bool keptUnrecorded(TSNode Class, llvm::StringRef Name);
+  /// What \p Class's family tells of a tensor its methods keep in
+  /// `self.Name`: whether it records any tensor, reads `self.Name` outside
+  /// any `with` statement, returns it from a method (KeptTensors.cpp; the
+  /// rule is lib/lower/KeptTensors.h).
+  void keptEvidence(TSNode Class, llvm::StringRef Name, lower::KeptEvidence &E);
 
 private:
   struct MethodSections {

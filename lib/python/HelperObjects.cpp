@@ -144,27 +144,22 @@ bool Builder::keptBySelf(TSNode Target) {
   TSNode Object = unparen(field(Target, "object"));
   TSNode Class = classOf(Root->Node);
   if (!is(Object, "identifier") || F.text(Object) != F.text(Root->Params[0]) ||
-      ts_node_is_null(Class) ||
-      !X->keptUnrecorded(Class, F.text(field(Target, "attribute"))))
+      ts_node_is_null(Class))
     return false;
-  // A wait or synchronization before the store, in the method (`s.wait_stream(
-  // current)` first, as a prefetcher that forks properly does): the stream
-  // that allocates is ordered after the work its blocks' last users queued
-  // before, so reusing them is not known to race.
-  bool Ordered = false;
+  lower::KeptEvidence E;
+  X->keptEvidence(Class, F.text(field(Target, "attribute")), E);
+  // A wait or synchronization before the store, in the method.
   ownCode(field(Root->Node, "body"), [&](TSNode N) {
     if (!is(N, "call") || ts_node_start_byte(N) >= ts_node_start_byte(Target))
       return;
     TSNode Fn = unparen(field(N, "function"));
     llvm::StringRef Method =
         is(Fn, "attribute") ? F.text(field(Fn, "attribute")) : "";
-    Ordered |= Method == "synchronize" || Method == "wait_stream" ||
-               Method == "wait_event" || Method == "wait";
+    E.WaitBeforeStore |= Method == "synchronize" || Method == "wait_stream" ||
+                         Method == "wait_event" || Method == "wait";
   });
-  if (Ordered)
-    return false;
   // A store the next statements of its block replace (`self.x = t.cuda()`,
-  // then `self.x = self.x.float()`) hands nothing on: the last one does.
+  // then `self.x = self.x.float()`).
   TSNode Statement = ts_node_parent(Target);
   while (!ts_node_is_null(Statement) && !is(Statement, "expression_statement"))
     Statement = ts_node_parent(Statement);
@@ -173,11 +168,11 @@ bool Builder::keptBySelf(TSNode Target) {
        Next = ts_node_next_named_sibling(Next)) {
     TSNode A = ts_node_named_child_count(Next) ? ts_node_named_child(Next, 0)
                                                : TSNode{};
-    if (is(Next, "expression_statement") && is(A, "assignment") &&
-        F.text(unparen(field(A, "left"))) == F.text(Target))
-      return false;
+    E.ReplacedAfter |= is(Next, "expression_statement") &&
+                       is(A, "assignment") &&
+                       F.text(unparen(field(A, "left"))) == F.text(Target);
   }
-  return true;
+  return lower::keptForUsers(E);
 }
 
 bool Builder::enterGenerator(TSNode Call, TSNode Body) {

@@ -5,16 +5,10 @@
 // stream; if it was allocated on a side stream, its memory goes back to
 // that stream's pool when it dies, and the pool may give it to new work on
 // that stream while the current stream still uses it, unless it was
-// recorded on the current stream. The engine judges the allocation
-// (Diagnoser::handBack); this file says when the class gives evidence that
-// the stored tensor is used that way and never recorded: no method of its
-// family calls record_stream, and one reads the attribute outside any
-// `with` statement (where no other stream may be current). A class that
-// records anything, or only uses the attribute inside `with` blocks (a
-// communication buffer kept on its own stream), is left alone; so is one
-// whose methods return the attribute: the return hands it on, and is
-// where the hand-back is reported (Diagnoser::handBack, as for any
-// return).
+// recorded on the current stream. The rule is lib/lower/KeptTensors.h;
+// this file reads a Python class's evidence for it: whether its family
+// calls record_stream, reads the attribute outside any `with` statement
+// (where no other stream may be current), returns it from a method.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,7 +43,8 @@ bool assignedTo(TSNode N) {
 
 } // namespace
 
-bool HelperIndex::keptUnrecorded(TSNode Class, llvm::StringRef Name) {
+void HelperIndex::keptEvidence(TSNode Class, llvm::StringRef Name,
+                               lower::KeptEvidence &E) {
   auto [It, New] = Kept.try_emplace(Class.id);
   KeptScan &Scan = It->second;
   if (New)
@@ -99,8 +94,9 @@ bool HelperIndex::keptUnrecorded(TSNode Class, llvm::StringRef Name) {
             Scan.ReadPlainly.insert(F.text(field(N, "attribute")));
         });
       }
-  return !Scan.Records && Scan.ReadPlainly.contains(Name) &&
-         !Scan.Returned.contains(Name);
+  E.ClassRecords = Scan.Records;
+  E.UsedOutsideSections = Scan.ReadPlainly.contains(Name);
+  E.ReturnedByAMethod = Scan.Returned.contains(Name);
 }
 
 } // namespace streamsafe::py
