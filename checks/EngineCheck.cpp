@@ -3,6 +3,7 @@
 #include "checks/EngineCheck.h"
 #include "checks/RecordStreamFixIt.h"
 #include "checks/Verbatim.h"
+#include "lib/report/CheckNames.h"
 #include "lib/report/Wording.h"
 #include "clang/AST/Expr.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -51,8 +52,24 @@ void EngineCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 
 void EngineCheck::onStartOfTranslationUnit() {
   Shared->beginTranslationUnit();
-  WarnedAt.clear();
-  WarnedThrough.clear();
+  Found.clear();
+}
+
+void EngineCheck::onEndOfTranslationUnit() {
+  std::vector<report::ShownFinding> All;
+  for (const Pending &P : Found)
+    All.push_back(P.Shown);
+  for (size_t I : report::findingsToShow(All))
+    for (const auto &[Loc, Text, Note] : Found[I].Lines) {
+      if (Note) {
+        diag(Loc, verbatim(Text), DiagnosticIDs::Note);
+        continue;
+      }
+      auto D = diag(Loc, verbatim(Text));
+      if (Found[I].Fix)
+        D << *Found[I].Fix;
+    }
+  Found.clear();
 }
 
 void EngineCheck::registerMatchers(MatchFinder *Finder) {
@@ -119,35 +136,21 @@ void EngineCheck::report(const FunctionResult &R, const Finding &F,
   std::vector<report::Line> Lines = report::word(F, V);
   auto Warning =
       llvm::find_if(Lines, [](const report::Line &L) { return !L.Note; });
-  // One report per location. A finding reached through a call of a helper
-  // run in place is keyed by where it happens in the helper: a caller of a
-  // function that already reported it does not repeat it at its own call.
-  if (Warning != Lines.end()) {
-    // Where it happens, what kind it is, and what it is about, by name (the
-    // helper's own analysis and each caller's name the helper's variable).
-    std::string Key = std::to_string(R.loc(F.site()).getRawEncoding()) + " " +
-                      std::to_string(static_cast<unsigned>(F.kind()));
-    if (VarId V = F.subject(); V != NoVar)
-      Key += " " + R.IR->var(V).Name;
-    if (F.CallSite != NoSite) {
-      if (WarnedThrough.try_emplace(Key, &FD).first->getValue() != &FD)
-        return;
-    } else {
-      if (WarnedAt.try_emplace(R.loc(Warning->At).getRawEncoding(), &FD)
-              .first->second != &FD)
-        return;
-      WarnedThrough.try_emplace(Key, &FD);
-    }
-  }
-  for (const report::Line &L : Lines) {
-    if (L.Note) {
-      diag(R.loc(L.At), verbatim(L.Text), DiagnosticIDs::Note);
-      continue;
-    }
-    auto D = diag(R.loc(L.At), verbatim(L.Text));
-    if (Fix)
-      D << *Fix;
-  }
+  if (Warning == Lines.end())
+    return;
+  Pending P;
+  P.Shown.Place = std::to_string(R.loc(Warning->At).getRawEncoding());
+  P.Shown.Check = std::string(report::checkName(F.kind()));
+  P.Shown.Text = Warning->Text;
+  P.Shown.WithinHelper = report::withinHelper(F, *R.IR);
+  P.Shown.ThroughCall = F.CallSite != NoSite;
+  P.Shown.Origin = report::originOf(F, *R.IR, [&R](SiteId S) {
+    return std::to_string(R.loc(S).getRawEncoding());
+  });
+  for (const report::Line &L : Lines)
+    P.Lines.emplace_back(R.loc(L.At), L.Text, L.Note);
+  P.Fix = std::move(Fix);
+  Found.push_back(std::move(P));
 }
 
 } // namespace clang::tidy::streamsafe

@@ -14,9 +14,13 @@
 #include "clang-tidy/ClangTidyCheck.h"
 #include "lib/frontend/FunctionAnalysis.h"
 #include "lib/frontend/TranslationUnitSession.h"
+#include "lib/report/ShownFindings.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include <memory>
+#include <optional>
+#include <tuple>
+#include <vector>
 
 namespace clang::tidy::streamsafe {
 
@@ -34,6 +38,8 @@ public:
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   void onStartOfTranslationUnit() override;
+  /// Shows the unit's findings, as lib/report/ShownFindings.h decides.
+  void onEndOfTranslationUnit() override;
   bool isLanguageVersionSupported(const LangOptions &LO) const override {
     return LO.CPlusPlus;
   }
@@ -49,15 +55,16 @@ private:
   /// The option values as written, echoed by storeOptions.
   std::vector<std::pair<std::string, std::string>> ApiOptions;
   std::shared_ptr<SharedSession> Shared;
-  /// Where this check has warned in the translation unit, and for which
-  /// function: a finding in a helper is found again by each function that
-  /// runs it in place (and by the helper's own analysis), worded for each;
-  /// it is reported as the first function to find it words it.
-  llvm::DenseMap<unsigned, const FunctionDecl *> WarnedAt;
-  /// Every finding reported, by its site, kind and subject: one reached
-  /// through a helper's call is not repeated by a caller of the function
-  /// that reported it, or by the helper's own report.
-  llvm::StringMap<const FunctionDecl *> WarnedThrough;
+  /// A finding worded, waiting for the end of the unit: a finding in a
+  /// helper is found again by each function that runs it in place (and by
+  /// the helper's own analysis), and which to show needs all of them.
+  struct Pending {
+    ::streamsafe::report::ShownFinding Shown;
+    /// The warning and its notes, in order.
+    std::vector<std::tuple<SourceLocation, std::string, bool>> Lines;
+    std::optional<FixItHint> Fix;
+  };
+  std::vector<Pending> Found;
 };
 
 } // namespace clang::tidy::streamsafe

@@ -4,6 +4,7 @@
 #include "lib/engine/Solver.h"
 #include "lib/python/Builder.h"
 #include "lib/report/CheckNames.h"
+#include "lib/report/ShownFindings.h"
 #include "lib/report/Wording.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -39,7 +40,7 @@ public:
                                  std::to_string(start(Run.S->Node).Line) + ")");
       for (size_t K = 0; K < Run.Findings.size(); ++K) {
         Result.Findings.push_back(std::move(Run.Findings[K]));
-        ThroughCall.push_back(Run.ThroughCall[K]);
+        Shown.push_back(std::move(Run.Shown[K]));
       }
     }
     // Source order; a body analysed twice (a thread target, on its own and
@@ -53,26 +54,21 @@ public:
       return std::make_tuple(DA.File, DA.At.Line, DA.At.Column, A) <
              std::make_tuple(DB.File, DB.At.Line, DB.At.Column, B);
     });
-    // A finding inside a helper, reached through a call, is not repeated
-    // when the helper's own analysis reports the same check there (its
-    // caller names the tensor by the caller's variable).
-    auto Where = [](const std::vector<Diagnostic> &D) {
-      return D[0].File + ":" + std::to_string(D[0].At.Line) + ":" +
-             std::to_string(D[0].At.Column) + ":" + D[0].Check;
-    };
-    std::set<std::string> OwnReports;
-    for (size_t K = 0; K < Order.size(); ++K)
-      if (!ThroughCall[K])
-        OwnReports.insert(Where(Result.Findings[K]));
-    std::set<std::string> Seen;
-    std::vector<std::vector<Diagnostic>> Unique;
+    // Which are shown: the policy both front ends share
+    // (lib/report/ShownFindings.h).
+    std::vector<report::ShownFinding> Candidates;
     for (size_t K : Order) {
-      std::vector<Diagnostic> &D = Result.Findings[K];
-      if (ThroughCall[K] && OwnReports.count(Where(D)))
-        continue;
-      if (Seen.insert(Where(D) + ":" + D[0].Text).second)
-        Unique.push_back(std::move(D));
+      const Diagnostic &D = Result.Findings[K][0];
+      report::ShownFinding S = Shown[K];
+      S.Place = D.File + ":" + std::to_string(D.At.Line) + ":" +
+                std::to_string(D.At.Column);
+      S.Check = D.Check;
+      S.Text = D.Text;
+      Candidates.push_back(std::move(S));
     }
+    std::vector<std::vector<Diagnostic>> Unique;
+    for (size_t I : report::findingsToShow(Candidates))
+      Unique.push_back(std::move(Result.Findings[Order[I]]));
     Result.Findings = std::move(Unique);
     return std::move(Result);
   }
@@ -112,7 +108,9 @@ private:
     std::string Name;
     bool Skipped = false;
     std::vector<std::vector<Diagnostic>> Findings;
-    std::vector<bool> ThroughCall;
+    /// How each finding is shown (lib/report/ShownFindings.h), less its
+    /// place and words.
+    std::vector<report::ShownFinding> Shown;
     /// Its object's tensor fields (attribute names), and what it leaves
     /// in flight in them.
     std::vector<std::string> Fields;
@@ -221,15 +219,16 @@ private:
       }
       if (!D.empty()) {
         Run.Findings.push_back(std::move(D));
-        // In a helper run in place, at the helper's line, with its other
-        // site (if it has one: an unrestored set has none) in the helper
-        // too: what the helper's own analysis finds.
-        unsigned Scope = L.IR->Sites[Fd.site()].Scope;
-        SiteId Paired = pairedSite(Fd);
-        Run.ThroughCall.push_back(
-            Scope != 0 &&
-            (Paired == NoSite ||
-             (Fd.CallSite != NoSite && Scope == L.IR->Sites[Paired].Scope)));
+        report::ShownFinding S;
+        S.WithinHelper = report::withinHelper(Fd, *L.IR);
+        S.ThroughCall = Fd.CallSite != NoSite;
+        S.Origin = report::originOf(Fd, *L.IR, [&](SiteId Id) {
+          const Site &At = L.IR->Sites[Id];
+          auto Other = L.ScopeFiles.find(At.Scope);
+          return (Other == L.ScopeFiles.end() ? F : *Other->second).path() +
+                 ":" + std::to_string(At.Loc);
+        });
+        Run.Shown.push_back(std::move(S));
       }
     }
     return Run;
@@ -278,8 +277,8 @@ private:
   FileResult Result;
   /// Each scope's analysis, the module's first, then the defs in order.
   std::vector<ScopeRun> Runs;
-  /// Per finding: found inside a helper reached through a call.
-  std::vector<bool> ThroughCall;
+  /// Per finding: how it is shown, less its place and words.
+  std::vector<report::ShownFinding> Shown;
 };
 
 } // namespace
