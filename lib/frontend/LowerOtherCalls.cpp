@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/frontend/Lowering.h"
+#include "lib/lower/UnknownCode.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include <algorithm>
@@ -114,11 +115,13 @@ void Lowering::escapeCapturedEvents(const LambdaExpr &L, const CallExpr *At,
 }
 
 void Lowering::lowerUnknownCall(const CallExpr *CE, FactList &Out) {
-  // An unknown callee taking tensors is an op on the current stream, and it
-  // may keep them. Library code (std::, c10::) only keeps them.
+  // What the callee may do (lib/lower/UnknownCode.h): library code (std::,
+  // c10::) only keeps what it is handed.
   const FunctionDecl *FD = CE->getDirectCallee();
   bool Library =
       FD && (isInTopNamespace(FD, "std") || isInTopNamespace(FD, "c10"));
+  lower::UnknownEffects Effects = lower::unknownCallEffects(
+      Library ? lower::UnknownCallee::Keeps : lower::UnknownCallee::Program);
   // pieces[i], pieces.begin(), pieces.size(): the list's own methods keep
   // nothing (its elements are followed as views of the tensor).
   const Expr *Self = nullptr;
@@ -147,16 +150,15 @@ void Lowering::lowerUnknownCall(const CallExpr *CE, FactList &Out) {
     if (const LambdaExpr *L = callableOf(Arg))
       escapeCapturedEvents(*L, CE, Out);
   }
-  if (GivesStream && !Library)
+  if (GivesStream && Effects.MayUseStreams)
     emit(Out, site(SiteKind::Other, CE), fact::EscapeEvent{NoVar});
-  // Code we do not see may wait for another thread (a join, a latch of its
-  // own): taken to, precision first.
-  if (!Library)
+  if (Effects.MayWaitForThreads)
     emit(Out, site(SiteKind::Other, CE), fact::HostWait{NoVar});
   for (const Expr *T : Tensors) {
-    if (!Library)
+    if (Effects.ReadsTensors)
       access(Out, /*Write=*/false, T, StreamRef::current());
-    escape(Out, site(SiteKind::Other, CE), T);
+    if (Effects.KeepsTensors)
+      escape(Out, site(SiteKind::Other, CE), T);
   }
   if (FD && !FD->hasBody() && !Library)
     lowerLauncher(CE, *FD, Out);

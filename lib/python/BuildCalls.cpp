@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/lower/UnknownCode.h"
 #include "lib/model/ApiRows.h"
 #include "lib/model/Arguments.h"
 #include "lib/model/TensorMethods.h"
@@ -92,14 +93,18 @@ Value Builder::call(TSNode N) {
   if (freeStorage(N, A))
     return Value();
   // t.join(), ev.set(), concurrent.futures.wait(fs): then the call itself.
-  hostOrderCall(N, Q);
+  // (Its wait or signal is the model's: no other wait of code not seen.)
+  bool HostOrdered = hostOrderCall(N, Q);
   if (!Q.empty()) {
     PyApi Api = apiOf(Q);
     if (Api != PyApi::None)
       return apiCall(N, int(Api), Q, A);
     if (Value R; moduleHelperCall(N, Q, A, R) || summarizedReturn(N, A, R))
       return R;
-    return unknownCall(A, true, /*Reads=*/!namesClass(Fn));
+    return unknownCode(N, A,
+                       namesClass(Fn) || HostOrdered
+                           ? lower::UnknownCallee::Keeps
+                           : lower::UnknownCallee::Program);
   }
   if (Value R; dictMethod(N, R) || dictAttributeRead(N, R))
     return R;
@@ -164,13 +169,15 @@ Value Builder::call(TSNode N) {
         Callee == "range" || Callee == "id" || Callee == "type" ||
         Callee == "str" || Callee == "repr" || Callee == "hash");
   if (!Keeps)
-    return unknownCall(A, false);
+    return unknownCode(N, A, lower::UnknownCallee::Inspects);
   // xs.append(t), q.put(t), d.update(...): a container's own methods only
   // keep what they are given.
   bool OnlyKeeps =
       (is(Fn, "attribute") && onlyKeeps(F.text(field(Fn, "attribute")))) ||
       namesClass(Fn);
-  return unknownCall(A, true, /*Reads=*/!OnlyKeeps);
+  return unknownCode(N, A,
+                     OnlyKeeps || HostOrdered ? lower::UnknownCallee::Keeps
+                                              : lower::UnknownCallee::Program);
 }
 
 bool Builder::freeStorage(TSNode N, const Args &A) {

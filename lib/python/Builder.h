@@ -12,6 +12,7 @@
 #define STREAMSAFE_LIB_PYTHON_BUILDER_H
 
 #include "lib/ir/IR.h"
+#include "lib/lower/UnknownCode.h"
 #include "lib/model/Recipes.h"
 #include "lib/python/BuildMemo.h"
 #include "lib/python/HelperIndex.h"
@@ -302,6 +303,9 @@ private:
   /// read on the current stream there (\p Reads), and what they hold may be
   /// kept there (\p Escapes).
   Value unknownCall(const Args &A, bool Escapes, bool Reads = false);
+  /// A call \p N of code the analysis does not see, as \p Who may act on
+  /// its arguments (lib/lower/UnknownCode.h).
+  Value unknownCode(TSNode N, const Args &A, lower::UnknownCallee Who);
   /// Whether \p Method is one a container uses only to keep what it is
   /// given (`append`, `put`, `update`).
   static bool onlyKeeps(llvm::StringRef Method);

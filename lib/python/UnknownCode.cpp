@@ -91,6 +91,15 @@ bool Builder::unknownWait(TSNode N, llvm::StringRef Method, const Args &A) {
   return false;
 }
 
+Value Builder::unknownCode(TSNode N, const Args &A, lower::UnknownCallee Who) {
+  // What it may do: lib/lower/UnknownCode.h, as for C++.
+  lower::UnknownEffects E = lower::unknownCallEffects(Who);
+  Value R = unknownCall(A, E.KeepsTensors, E.ReadsTensors);
+  if (E.MayWaitForThreads)
+    emit(site(SiteKind::Other, N), fact::HostWait{NoVar});
+  return R;
+}
+
 Value Builder::unknownCall(const Args &A, bool Escapes, bool Reads) {
   // Code the analysis does not see that is handed a tensor computes with it
   // on the current stream (a module's forward, an extension, a CPU op that

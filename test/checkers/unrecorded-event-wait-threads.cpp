@@ -13,6 +13,7 @@
 #include <future>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 void log_progress();
 
@@ -155,6 +156,25 @@ void unseen_code_may_wait(const at::Tensor &X, at::Tensor &Out) {
   });
   log_progress();
   Finished.block(at::cuda::getCurrentCUDAStream());
+  Worker.join();
+}
+
+// Library code (std::, c10::) only keeps what it is given: it waits for no
+// thread (lib/lower/UnknownCode.h; the Python twin is
+// test/python/threads-host-order.py, builtin_does_not_wait).
+void library_does_not_wait(const at::Tensor &X, at::Tensor &Out) {
+  at::cuda::CUDAEvent Finished;
+  std::thread Worker([&] {
+    Out.copy_(X.relu());
+    Finished.record(at::cuda::getStreamFromPool());
+  });
+  std::vector<int64_t> Sizes;
+  Sizes.push_back(X.numel());
+  Finished.block(at::cuda::getCurrentCUDAStream());
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: wait on event 'Finished', which only another thread records, and the host has not waited for that thread here; the wait may come before the record, and then it does nothing [streamsafe-unrecorded-event-wait]
+  // CHECK-NOTES: :[[@LINE-9]]:23: note: 'Finished' is declared here
+  // CHECK-NOTES: :[[@LINE-7]]:5: note: 'Finished' is recorded here, on the other thread
+  // CHECK-NOTES: :[[@LINE-10]]:15: note: the thread starts here; join it, or wait for its future or for a signal it gives after the record, before waiting on 'Finished'
   Worker.join();
 }
 

@@ -167,6 +167,45 @@ def executor_block_waits(x, out):
     finished.wait(torch.cuda.current_stream())
 
 
+# Code the analysis does not see may wait for the thread: silent (one rule
+# for both languages, lib/lower/UnknownCode.h; the C++ twin is
+# unseen_code_may_wait).
+def unseen_code_may_wait(x, out):
+    finished = torch.cuda.Event()
+
+    def work():
+        with torch.cuda.stream(torch.cuda.Stream()):
+            out.copy_(x.relu())
+            finished.record()
+
+    t = threading.Thread(target=work)
+    t.start()
+    log_progress()
+    finished.wait(torch.cuda.current_stream())
+    t.join()
+
+
+# A builtin only inspects what it is given: it waits for no thread (the C++
+# twin is library_does_not_wait).
+def builtin_does_not_wait(x, out):
+    finished = torch.cuda.Event()
+
+    def work():
+        with torch.cuda.stream(torch.cuda.Stream()):
+            out.copy_(x.relu())
+            finished.record()
+
+    t = threading.Thread(target=work)
+    t.start()
+    print("started")
+    finished.wait(torch.cuda.current_stream())
+    # CHECK-NOTES: :[[@LINE-1]]:5: warning: wait on event 'finished', which only another thread records, and the host has not waited for that thread here; the wait may come before the record, and then it does nothing [streamsafe-unrecorded-event-wait]
+    # CHECK-NOTES: :[[@LINE-12]]:5: note: 'finished' is declared here
+    # CHECK-NOTES: :[[@LINE-8]]:13: note: 'finished' is recorded here, on the other thread
+    # CHECK-NOTES: :[[@LINE-6]]:5: note: the thread starts here; join it, or wait for its future or for a signal it gives after the record, before waiting on 'finished'
+    t.join()
+
+
 # A threading.Event orders host code, not the GPU: the thread's copy on its
 # own stream may still run when the waiter reads the buffer on another
 # stream (meta-pytorch/torchrec's DataLoadingThread). Its wait() is no CUDA
@@ -192,8 +231,8 @@ def signal_orders_host_only(n: int, out: torch.Tensor):
         out.copy_(b)
     # CHECK-NOTES: :[[@LINE-1]]:19: warning: tensor 'b' is read on pool stream 'data_dist' while its write on pool stream 'side' may still be pending; nothing makes pool stream 'data_dist' wait for it [streamsafe-unsynchronized-access]
     # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'data_dist' here
-    # CHECK-NOTES: :179:9: note: 'b' is written on pool stream 'side' here
-    # CHECK-NOTES: :178:10: note: the current stream was set to pool stream 'side' here
+    # CHECK-NOTES: :218:9: note: 'b' is written on pool stream 'side' here
+    # CHECK-NOTES: :217:10: note: the current stream was set to pool stream 'side' here
     t.join()
 
 
