@@ -1,0 +1,63 @@
+// The C++ rendering of Inputs/lower-rules.py (cross-language.test): the
+// rules of lib/lower and lib/report/ShownFindings.h, written once for both
+// languages, give the same findings.
+#include <ATen/ATen.h>
+#include <ATen/cuda/CUDAEvent.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+
+// Side parameters (lib/lower/SideParameters.h): entered, so a side stream.
+at::Tensor scale_on(const at::Tensor &x, c10::cuda::CUDAStream s) {
+  at::Tensor y = x * 2;
+  c10::cuda::CUDAStreamGuard g(s);
+  return y + 1;
+}
+
+// A default may be the current stream: no proof.
+at::Tensor
+scale_defaulted(const at::Tensor &x,
+                c10::cuda::CUDAStream s = c10::cuda::getDefaultCUDAStream()) {
+  at::Tensor y = x * 2;
+  c10::cuda::CUDAStreamGuard g(s);
+  return y + 1;
+}
+
+// copy_() returns its object (lib/lower/Regions.h): row 0 of out.
+at::Tensor copy_result_overlaps(const at::Tensor &x) {
+  auto s1 = c10::cuda::getStreamFromPool();
+  auto s2 = c10::cuda::getStreamFromPool();
+  at::Tensor out = at::empty({2, 64}, x.options());
+  at::Tensor top = out.select(0, 0).copy_(x);
+  at::cuda::CUDAEvent ready;
+  ready.record();
+  ready.block(s1);
+  ready.block(s2);
+  {
+    c10::cuda::CUDAStreamGuard g(s1);
+    top.mul_(2);
+  }
+  {
+    c10::cuda::CUDAStreamGuard g(s2);
+    out.select(0, 0).zero_();
+  }
+  at::cuda::CUDAEvent done1, done2;
+  done1.record(s1);
+  done2.record(s2);
+  done1.block(c10::cuda::getCurrentCUDAStream());
+  done2.block(c10::cuda::getCurrentCUDAStream());
+  return out;
+}
+
+// Two tensors at one call are two findings (lib/report/ShownFindings.h).
+static void add_on(at::Tensor &p, at::Tensor &q, c10::cuda::CUDAStream s) {
+  c10::cuda::CUDAStreamGuard g(s);
+  p.add_(1);
+  q.add_(1);
+}
+
+void two_at_the_call(const at::Tensor &x) {
+  auto s = c10::cuda::getStreamFromPool();
+  at::Tensor a = x * 2;
+  at::Tensor b = x * 3;
+  add_on(a, b, s);
+}

@@ -1,0 +1,49 @@
+# The Python rendering of Inputs/lower-rules.cpp (cross-language.test): the
+# rules of lib/lower and lib/report/ShownFindings.h, written once for both
+# languages, give the same findings.
+import torch
+
+
+# Side parameters (lib/lower/SideParameters.h): entered, so a side stream.
+def scale_on(x: torch.Tensor, s: torch.cuda.Stream):
+    y = x * 2
+    with torch.cuda.stream(s):
+        return y + 1
+
+
+# A default may be the current stream: no proof.
+def scale_defaulted(x: torch.Tensor, s: torch.cuda.Stream = torch.cuda.default_stream()):
+    y = x * 2
+    with torch.cuda.stream(s):
+        return y + 1
+
+
+# copy_() returns its object (lib/lower/Regions.h): row 0 of out.
+def copy_result_overlaps(x: torch.Tensor):
+    s1 = torch.cuda.Stream()
+    s2 = torch.cuda.Stream()
+    out = torch.empty(2, 64, device="cuda")
+    top = out.select(0, 0).copy_(x)
+    s1.wait_stream(torch.cuda.current_stream())
+    s2.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s1):
+        top.mul_(2)
+    with torch.cuda.stream(s2):
+        out.select(0, 0).zero_()
+    torch.cuda.current_stream().wait_stream(s1)
+    torch.cuda.current_stream().wait_stream(s2)
+    return out
+
+
+# Two tensors at one call are two findings (lib/report/ShownFindings.h).
+def add_on(p: torch.Tensor, q: torch.Tensor, s: torch.cuda.Stream):
+    with torch.cuda.stream(s):
+        p.add_(1)
+        q.add_(1)
+
+
+def two_at_the_call(x: torch.Tensor):
+    s = torch.cuda.Stream()
+    a = x * 2
+    b = x * 3
+    add_on(a, b, s)
