@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/frontend/ContainerUses.h"
-#include "lib/frontend/Lowering.h"
+#include "lib/frontend/ValueExprs.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/STLExtras.h"

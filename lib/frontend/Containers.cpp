@@ -19,7 +19,7 @@
 
 #include "lib/frontend/Containers.h"
 #include "lib/frontend/ContainerUses.h"
-#include "lib/frontend/Lowering.h"
+#include "lib/frontend/ValueExprs.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"

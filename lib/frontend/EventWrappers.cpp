@@ -1,8 +1,8 @@
 //===--- EventWrappers.cpp - Hand-written event classes -------------------===//
 
 #include "lib/frontend/EventWrappers.h"
-#include "lib/frontend/Lowering.h"
 #include "lib/frontend/MemberCode.h"
+#include "lib/frontend/ValueExprs.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 

@@ -2,7 +2,7 @@
 
 #include "lib/frontend/FunctionAnalysis.h"
 #include "lib/frontend/IRBuilder.h"
-#include "lib/frontend/Lowering.h"
+#include "lib/frontend/ValueExprs.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"

@@ -8,9 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/frontend/Lowering.h"
 #include "lib/frontend/MemberCode.h"
 #include "lib/frontend/ObjectStreams.h"
+#include "lib/frontend/ValueExprs.h"
 #include "clang/AST/ExprCXX.h"
 
 using namespace clang;

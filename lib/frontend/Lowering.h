@@ -20,6 +20,7 @@
 #include "lib/frontend/ApiTable.h"
 #include "lib/frontend/BranchConditions.h"
 #include "lib/frontend/Containers.h"
+#include "lib/frontend/ValueExprs.h"
 #include "lib/ir/IR.h"
 #include "lib/model/Recipes.h"
 #include "clang/Analysis/CFG.h"
@@ -45,18 +46,6 @@ class Stmt;
 namespace streamsafe {
 
 class ObjectStreams;
-
-/// Strips what does not change which value an expression denotes: parens,
-/// implicit casts, temporaries, copies, std::move.
-const clang::Expr *stripValue(const clang::Expr *E, ApiLookup &Table);
-/// The expression a temporary's wrapper holds (a materialized or bound
-/// temporary, cleanups, a functional cast), or null when \p E is none.
-const clang::Expr *temporaryInside(const clang::Expr *E);
-/// The lambda a callable argument denotes (directly, through a variable or a
-/// std::function), or null.
-const clang::LambdaExpr *lambdaOf(const clang::Expr *E, ApiTable &Table);
-/// True when the call binds a parameter named non_blocking to literal true.
-bool nonBlocking(const clang::CallExpr *CE);
 
 /// The lambdas a helper run in place was handed, by parameter: a call of
 /// the parameter in its body runs the lambda there.

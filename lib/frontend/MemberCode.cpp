@@ -1,7 +1,7 @@
 //===--- MemberCode.cpp - Questions about a class's own code --------------===//
 
 #include "lib/frontend/MemberCode.h"
-#include "lib/frontend/Lowering.h"
+#include "lib/frontend/ValueExprs.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 

@@ -1,8 +1,8 @@
 //===--- ObjectStreams.cpp - Streams kept in members and globals ----------===//
 
 #include "lib/frontend/ObjectStreams.h"
-#include "lib/frontend/Lowering.h"
 #include "lib/frontend/StreamOperands.h"
+#include "lib/frontend/ValueExprs.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"

@@ -1,8 +1,8 @@
 //===--- SideParameters.cpp - Stream parameters used as side streams ------===//
 
 #include "lib/frontend/SideParameters.h"
-#include "lib/frontend/Lowering.h"
 #include "lib/frontend/ObjectStreams.h"
+#include "lib/frontend/ValueExprs.h"
 #include "lib/lower/SideParameters.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"

@@ -2,7 +2,7 @@
 
 #include "lib/frontend/StreamOperands.h"
 #include "lib/frontend/ApiTable.h"
-#include "lib/frontend/Lowering.h"
+#include "lib/frontend/ValueExprs.h"
 #include "clang/AST/ExprCXX.h"
 
 using namespace clang;

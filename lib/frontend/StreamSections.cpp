@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/frontend/Lowering.h"
 #include "lib/frontend/ObjectStreams.h"
+#include "lib/frontend/ValueExprs.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/STLExtras.h"

@@ -2,8 +2,8 @@
 
 #include "lib/frontend/StreamSwitchers.h"
 #include "lib/frontend/ApiTable.h"
-#include "lib/frontend/Lowering.h"
 #include "lib/frontend/MemberCode.h"
+#include "lib/frontend/ValueExprs.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
