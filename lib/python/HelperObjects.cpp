@@ -148,6 +148,8 @@ bool Builder::keptBySelf(TSNode Target) {
     return false;
   lower::KeptEvidence E;
   X->keptEvidence(Class, F.text(field(Target, "attribute")), E);
+  if (!lower::keptForUsers(E))
+    return false; // the class's evidence alone rules it out
   // A wait or synchronization before the store, in the method.
   ownCode(field(Root->Node, "body"), [&](TSNode N) {
     if (!is(N, "call") || ts_node_start_byte(N) >= ts_node_start_byte(Target))

@@ -18,15 +18,6 @@ namespace streamsafe::py {
 
 namespace {
 
-/// Whether \p N is inside a `with` statement of \p Def.
-bool withinWith(TSNode N, TSNode Def) {
-  for (TSNode P = ts_node_parent(N); !ts_node_is_null(P) && P.id != Def.id;
-       P = ts_node_parent(P))
-    if (is(P, "with_statement"))
-      return true;
-  return false;
-}
-
 /// Whether \p N is the target of an assignment (`self.x = v`, `self.x +=
 /// v` reads it too, and counts as a read).
 bool assignedTo(TSNode N) {
@@ -90,7 +81,7 @@ void HelperIndex::keptEvidence(TSNode Class, llvm::StringRef Name,
           }
           if (is(N, "attribute") &&
               F.text(unparen(field(N, "object"))) == Self && !assignedTo(N) &&
-              !withinWith(N, M))
+              !insideWith(N, M))
             Scan.ReadPlainly.insert(F.text(field(N, "attribute")));
         });
       }

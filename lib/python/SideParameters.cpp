@@ -37,16 +37,6 @@ TSNode argValue(TSNode A) {
   return is(A, "keyword_argument") ? unparen(field(A, "value")) : A;
 }
 
-/// Whether \p N is inside a `with` statement of \p Def (where the current
-/// stream may be another one).
-bool insideWith(TSNode N, TSNode Def) {
-  for (TSNode P = ts_node_parent(N); !ts_node_is_null(P) && P.id != Def.id;
-       P = ts_node_parent(P))
-    if (is(P, "with_statement"))
-      return true;
-  return false;
-}
-
 /// Reads \p Def's own code into the records of the shared rule
 /// (lib/lower/SideParameters.h), for its parameter \p Name.
 class SideUseReader {

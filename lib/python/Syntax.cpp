@@ -181,6 +181,14 @@ Position start(TSNode N) {
   return {P.row + 1, P.column + 1};
 }
 
+bool insideWith(TSNode N, TSNode Def) {
+  for (TSNode P = ts_node_parent(N); !ts_node_is_null(P) && P.id != Def.id;
+       P = ts_node_parent(P))
+    if (is(P, "with_statement"))
+      return true;
+  return false;
+}
+
 bool selfAttribute(TSNode N, llvm::StringRef Self, const SourceFile &F,
                    llvm::StringRef &Attr) {
   N = unparen(N);

@@ -122,6 +122,10 @@ bool identityComparison(const SourceFile &F, TSNode N);
 /// The text of a plain one-line string literal (`"x"`, `'x'`: x); null for
 /// any other node.
 llvm::StringRef plainString(TSNode N, const SourceFile &F);
+/// Whether \p N is inside a `with` statement of \p Def (where the current
+/// stream may be another one).
+bool insideWith(TSNode N, TSNode Def);
+
 /// Whether \p N is `Self.<name>` (Self a method's first parameter): the
 /// name is put in \p Attr.
 bool selfAttribute(TSNode N, llvm::StringRef Self, const SourceFile &F,
