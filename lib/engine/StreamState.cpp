@@ -362,6 +362,22 @@ unsigned StreamState::join(
           Dropped.push_back(V);
           return;
         }
+        // Unset on one path (a loop's first iteration, before `t =
+        // self.buf`) and, on the other, a storage that both paths keep: the
+        // variable names that storage, not a copy of it (whose rebinding
+        // would look like the block's last reference dying).
+        auto Unset = [](const TensorState *T) { return T && T->Undefined; };
+        auto Kept = [&](StorageId Id) {
+          return Tensors.lookup(Id) && O.Tensors.lookup(Id);
+        };
+        if (Unset(Tensors.lookup(*Mine)) && Kept(*Theirs)) {
+          Phis.push_back({V, *Theirs});
+          return;
+        }
+        if (Unset(O.Tensors.lookup(*Theirs)) && Kept(*Mine)) {
+          Phis.push_back({V, *Mine});
+          return;
+        }
         auto [Pair, New] = FirstOfPair.try_emplace({*Mine, *Theirs}, V);
         if (!New) {
           Phis.push_back({V, PhiFor(V, Pair->second, *Mine)});

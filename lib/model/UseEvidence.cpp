@@ -53,4 +53,13 @@ bool pyAttributeProvesTensor(llvm::StringRef Name) {
   return Properties.contains(Name);
 }
 
+bool pyUnpackedResultProvesTensor(llvm::StringRef Name) {
+  // Not max, min or mode: an array's max() of a pair, or a pandas
+  // Series's mode(), unpacks too.
+  static const llvm::StringSet<> Names = {
+      "sort",    "topk",     "kthvalue", "cummax", "cummin",
+      "aminmax", "var_mean", "std_mean", "median", "nanmedian"};
+  return Names.contains(Name) && returnsTensorTuple(Name);
+}
+
 } // namespace streamsafe

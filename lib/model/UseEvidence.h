@@ -28,6 +28,11 @@ bool pyMethodProvesTensor(llvm::StringRef Name);
 bool pyKeywordProvesTensor(llvm::StringRef Name, llvm::StringRef Keyword);
 /// Whether reading `x.Name` (no call) in Python says x is a tensor.
 bool pyAttributeProvesTensor(llvm::StringRef Name);
+/// Whether unpacking what `x.Name(...)` returns (`values, indices =
+/// x.sort()`) says x is a tensor: a list's or an array's sort() returns
+/// None, which no unpacking takes, and no other common value has the other
+/// names (a tensor's named tuple of new tensors, returnsTensorTuple).
+bool pyUnpackedResultProvesTensor(llvm::StringRef Name);
 
 } // namespace streamsafe
 

@@ -39,50 +39,88 @@ const llvm::StringSet<> &HelperIndex::dictAttributes(TSNode Class,
   auto [It, New] = Dicts.try_emplace(Class.id);
   if (!New)
     return It->second;
-  llvm::StringSet<> Made, Stored, Bad;
-  for (TSNode M : methodsWithSelf(Class, F)) {
-    std::string Self = paramNames(M, F).front();
-    auto S = makeScope(M, Scope::Def, &Module, F, I);
-    ownCode(field(M, "body"), [&](TSNode X) {
-      llvm::StringRef Attr;
-      if (is(X, "assignment") || is(X, "augmented_assignment")) {
-        TSNode L = unparen(field(X, "left"));
-        TSNode R = field(X, "right");
-        if (selfAttribute(L, Self, F, Attr)) {
-          if (is(X, "assignment") && !ts_node_is_null(R) && emptyDict(R, F))
-            Made.insert(Attr);
-          else
-            Bad.insert(Attr);
-        } else if (is(L, "subscript") &&
-                   selfAttribute(field(L, "value"), Self, F, Attr)) {
-          // self.d[k] = t stores a tensor; self.d[k] += t changes one.
-          if (is(X, "augmented_assignment"))
-            return;
-          if (!ts_node_is_null(R) &&
-              classOfExpr(R, *S, F, I) == VarClass::Tensor)
-            Stored.insert(Attr);
-          else
-            Bad.insert(Attr);
-        }
-        return;
-      }
-      if (!is(X, "call"))
-        return;
-      TSNode Fn = field(X, "function");
-      if (!is(Fn, "attribute") ||
-          !selfAttribute(field(Fn, "object"), Self, F, Attr))
-        return;
-      llvm::StringRef Method = F.text(field(Fn, "attribute"));
-      // What may put anything else in it.
-      if (Method == "update" || Method == "setdefault" ||
-          Method == "__setitem__" || Method == "fromkeys")
-        Bad.insert(Attr);
-    });
+  // The methods of the class and of its bases: a base's `__init__` may
+  // make the dict that a subclass fills.
+  std::vector<TSNode> Methods;
+  for (TSNode C : lineage(Class))
+    for (TSNode M : methodsWithSelf(C, F))
+      Methods.push_back(M);
+  // A store of a value read from the dict (`self.d[k] =
+  // self.d[k].to(...)`) is a tensor when the dict is: assume every dict
+  // the class makes empty holds tensors, and drop those with a store of
+  // anything else (or none), until none is dropped.
+  llvm::StringMap<VarClass> Attrs;
+  for (TSNode C : lineage(Class))
+    for (const auto &E : attributeClasses(C, Module))
+      Attrs.try_emplace(E.getKey(), E.second);
+  auto Scan = [&](llvm::StringSet<> &Made, llvm::StringSet<> &Stored,
+                  llvm::StringSet<> &Bad) {
+    for (TSNode M : Methods) {
+      auto S = makeScope(M, Scope::Def, &Module, F, I, nullptr, &Attrs);
+      scanDictStores(M, paramNames(M, F).front(), *S, Made, Stored, Bad);
+    }
+  };
+  llvm::StringSet<> Candidates, Stored, Bad;
+  Scan(Candidates, Stored, Bad);
+  for (;;) {
+    for (const auto &E : Candidates)
+      Attrs[E.getKey().str() + "[]"] = VarClass::Tensor;
+    llvm::StringSet<> Made, Next;
+    Stored.clear();
+    Bad.clear();
+    Scan(Made, Stored, Bad);
+    for (const auto &E : Candidates)
+      if (Stored.contains(E.getKey()) && !Bad.contains(E.getKey()))
+        Next.insert(E.getKey());
+    if (Next.size() == Candidates.size())
+      break;
+    for (const auto &E : Candidates)
+      if (!Next.contains(E.getKey()))
+        Attrs.erase(E.getKey().str() + "[]");
+    Candidates = std::move(Next);
   }
-  for (const auto &E : Made)
-    if (Stored.contains(E.getKey()) && !Bad.contains(E.getKey()))
-      It->second.insert(E.getKey());
+  It->second = std::move(Candidates);
   return It->second;
+}
+
+void HelperIndex::scanDictStores(TSNode M, llvm::StringRef Self, const Scope &S,
+                                 llvm::StringSet<> &Made,
+                                 llvm::StringSet<> &Stored,
+                                 llvm::StringSet<> &Bad) {
+  ownCode(field(M, "body"), [&](TSNode X) {
+    llvm::StringRef Attr;
+    if (is(X, "assignment") || is(X, "augmented_assignment")) {
+      TSNode L = unparen(field(X, "left"));
+      TSNode R = field(X, "right");
+      if (selfAttribute(L, Self, F, Attr)) {
+        if (is(X, "assignment") && !ts_node_is_null(R) && emptyDict(R, F))
+          Made.insert(Attr);
+        else
+          Bad.insert(Attr);
+      } else if (is(L, "subscript") &&
+                 selfAttribute(field(L, "value"), Self, F, Attr)) {
+        // self.d[k] = t stores a tensor; self.d[k] += t changes one.
+        if (is(X, "augmented_assignment"))
+          return;
+        if (!ts_node_is_null(R) && classOfExpr(R, S, F, I) == VarClass::Tensor)
+          Stored.insert(Attr);
+        else
+          Bad.insert(Attr);
+      }
+      return;
+    }
+    if (!is(X, "call"))
+      return;
+    TSNode Fn = field(X, "function");
+    if (!is(Fn, "attribute") ||
+        !selfAttribute(field(Fn, "object"), Self, F, Attr))
+      return;
+    llvm::StringRef Method = F.text(field(Fn, "attribute"));
+    // What may put anything else in it.
+    if (Method == "update" || Method == "setdefault" ||
+        Method == "__setitem__" || Method == "fromkeys")
+      Bad.insert(Attr);
+  });
 }
 
 VarId Builder::dictAttributeVar(TSNode Dict) {

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/model/TensorMethods.h"
+#include "lib/model/UseEvidence.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "lib/python/ExprClasses.h"
@@ -135,8 +136,10 @@ bool Builder::newTensorTuple(TSNode Targets, const Value &V, TSNode Right) {
     return false;
   TSNode Fn = field(Call, "function");
   TensorRef Like;
+  // (`a, b = x.sort()` says x is a tensor: a list's sort() gives None.)
   if (is(Fn, "attribute") &&
-      classOfExpr(field(Fn, "object"), *St->S, F, I) == VarClass::Tensor) {
+      (classOfExpr(field(Fn, "object"), *St->S, F, I) == VarClass::Tensor ||
+       pyUnpackedResultProvesTensor(F.text(field(Fn, "attribute"))))) {
     if (!returnsTensorTuple(F.text(field(Fn, "attribute"))))
       return false;
     if (V.Class == VarClass::Tensor)

@@ -224,9 +224,22 @@ void Builder::loop(TSNode N, bool IsFor) {
   edge(Test, Body);
   St->Cur = Body;
   if (IsFor) {
-    // The loop variable names an element: not followed.
+    // The loop variable names an element: not followed, but for a value of
+    // a dict attribute of tensors (AttributeDicts.cpp).
     TSNode Left = unparen(field(N, "left"));
-    if (is(Left, "identifier"))
+    TSNode Dict = dictLoopOf(N, F);
+    VarId DictVar = ts_node_is_null(Dict) ? NoVar : dictAttributeVar(Dict);
+    if (DictVar != NoVar) {
+      std::vector<TSNode> Names =
+          is(Left, "identifier") ? std::vector<TSNode>{Left} : children(Left);
+      Value Element;
+      Element.Node = Names.back();
+      Element.Class = VarClass::Tensor;
+      Element.Tensor = TensorRef::var(DictVar);
+      for (size_t K = 0; K + 1 < Names.size(); ++K)
+        bindName(Names[K], Value());
+      bindName(Names.back(), Element);
+    } else if (is(Left, "identifier"))
       bindName(Left, Value());
   }
   Frame L;

@@ -45,6 +45,17 @@ llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
   // The function of each call seen (a call is visited before its parts).
   llvm::DenseSet<const void *> Callees;
   ownCode(field(Def, "body"), [&](TSNode X) {
+    // values, indices = x.sort(): x is a tensor (UseEvidence.h).
+    if (is(X, "assignment")) {
+      TSNode L = unparen(field(X, "left")), R = unparen(field(X, "right"));
+      TSNode Fn = is(R, "call") ? field(R, "function") : TSNode{};
+      if ((is(L, "pattern_list") || is(L, "tuple_pattern")) &&
+          is(Fn, "attribute") &&
+          is(unparen(field(Fn, "object")), "identifier") &&
+          pyUnpackedResultProvesTensor(F.text(field(Fn, "attribute"))))
+        Used.insert(F.text(unparen(field(Fn, "object"))));
+      return;
+    }
     // x.dtype, x.grad: a property only tensors have (not x.f(...)'s f).
     if (is(X, "attribute") && !Callees.contains(X.id) &&
         is(unparen(field(X, "object")), "identifier") &&

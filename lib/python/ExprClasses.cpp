@@ -3,6 +3,7 @@
 #include "lib/python/ExprClasses.h"
 #include "lib/model/ApiRows.h"
 #include "lib/model/TensorMethods.h"
+#include "lib/model/UseEvidence.h"
 #include "lib/python/Api.h"
 #include "lib/python/ClassesByUse.h"
 #include "lib/python/Collectives.h"
@@ -24,10 +25,46 @@ Cls join(Cls A, Cls B) {
 Cls classOfAnnotation(TSNode N, const SourceFile &F, const Imports &I) {
   if (is(N, "type") && !children(N).empty())
     N = children(N)[0];
+  N = unparen(N);
+  // Optional[X], Union[X, None], X | None: X (or None, which a stream
+  // context and a record take as nothing to do).
+  auto IsNone = [&](TSNode T) {
+    T = unparen(T);
+    if (is(T, "type") && !children(T).empty())
+      T = unparen(children(T)[0]);
+    return is(T, "none");
+  };
+  auto OneBesidesNone = [&](const std::vector<TSNode> &Members) -> TSNode {
+    TSNode One{};
+    for (TSNode M : Members) {
+      if (IsNone(M))
+        continue;
+      if (!ts_node_is_null(One))
+        return {};
+      One = M;
+    }
+    return One;
+  };
+  if (is(N, "binary_operator") && F.text(field(N, "operator")) == "|")
+    if (TSNode X = OneBesidesNone({field(N, "left"), field(N, "right")});
+        !ts_node_is_null(X))
+      return classOfAnnotation(X, F, I);
+  if (is(N, "generic_type") || is(N, "subscript")) {
+    TSNode Head = is(N, "subscript") ? field(N, "value") : children(N)[0];
+    std::string Q = I.qualify(Head);
+    llvm::StringRef Name = Q.empty() ? F.text(Head) : llvm::StringRef(Q);
+    std::vector<TSNode> Members =
+        is(N, "subscript")       ? fieldChildren(N, "subscript")
+        : children(N).size() > 1 ? children(children(N)[1])
+                                 : std::vector<TSNode>{};
+    if (Name == "typing.Optional" || Name == "Optional" ||
+        Name == "typing.Union" || Name == "Union")
+      if (TSNode X = OneBesidesNone(Members); !ts_node_is_null(X))
+        return classOfAnnotation(X, F, I);
+  }
   // A string annotation: "torch.Tensor" is not followed. The classes are
   // the model's (torch.cuda.Stream and torch.Stream, as C++'s CUDAStream
   // and c10::Stream).
-  (void)F;
   switch (pythonClass(I.qualify(N))) {
   case ValueClass::Tensor:
     return VarClass::Tensor;
@@ -81,8 +118,16 @@ Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
       return L((F.text(Fn).str() + "()"));
     if (!is(Fn, "attribute"))
       return VarClass::Other;
-    Cls Recv = exprClass(field(Fn, "object"), L, F, I);
     llvm::StringRef Method = F.text(field(Fn, "attribute"));
+    if ((Method == "get" || Method == "pop") && L.DictValue)
+      if (std::optional<Cls> Known = L.DictValue(field(Fn, "object")))
+        return *Known;
+    // A static method called through its class: what it returns.
+    if (TSNode O = unparen(field(Fn, "object")); is(O, "identifier"))
+      if (Cls R = L((F.text(O).str() + "." + Method.str() + "()"));
+          R && *R != VarClass::Other)
+        return R;
+    Cls Recv = exprClass(field(Fn, "object"), L, F, I);
     if (!Recv)
       return std::nullopt;
     if (*Recv == VarClass::Tensor) {
@@ -121,6 +166,9 @@ Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
                : VarClass::Other;
   }
   if (T == "subscript") {
+    if (L.DictValue)
+      if (std::optional<Cls> Known = L.DictValue(field(N, "value")))
+        return *Known;
     Cls Recv = exprClass(field(N, "value"), L, F, I);
     if (!Recv)
       return std::nullopt;
@@ -192,6 +240,9 @@ bool opaqueValue(TSNode N, const SourceFile &F, const Imports &I) {
 Cls elementClass(TSNode C, int Index, const Lookup &L, const SourceFile &F,
                  const Imports &I) {
   C = unparen(C);
+  if (Index == DictValueIndex)
+    return L.DictValue ? L.DictValue(C).value_or(VarClass::Other)
+                       : Cls(VarClass::Other);
   llvm::StringRef T = type(C);
   if (T == "list" || T == "tuple" || T == "expression_list") {
     std::vector<TSNode> Items = children(C);
@@ -243,9 +294,12 @@ Cls elementClass(TSNode C, int Index, const Lookup &L, const SourceFile &F,
   if (!ts_node_is_null(pieceListBase(C, F, I, ClassOf)))
     return VarClass::Tensor;
   // values, indices = x.sort(), torch.topk(x, k): new tensors.
+  // (Unpacked, `a, b = x.sort()` says x is one: UseEvidence.h.)
   if (is(Fn, "attribute") &&
       returnsTensorTuple(F.text(field(Fn, "attribute"))) &&
-      ClassOf(field(Fn, "object")) == VarClass::Tensor)
+      ((Index >= 0 &&
+        pyUnpackedResultProvesTensor(F.text(field(Fn, "attribute")))) ||
+       ClassOf(field(Fn, "object")) == VarClass::Tensor))
     return VarClass::Tensor;
   if (!is(Fn, "attribute") || !torchBareName(I.qualify(Fn)).empty())
     if (returnsTensorTuple(torchBareName(I.qualify(Fn))))

@@ -30,6 +30,9 @@ struct Lookup {
   /// What an attribute (`self.buf`) holds, when the caller knows
   /// (nothing: not known; the attribute is then another object's field).
   std::function<std::optional<Cls>(TSNode)> Attribute;
+  /// What a value of the dict \p N (`self.cache`) holds, read by
+  /// `N[k]`, `N.get(k)` or `N.pop(k)`, when the caller knows.
+  std::function<std::optional<Cls>(TSNode)> DictValue;
   Cls operator()(llvm::StringRef N) const { return Name(N); }
 };
 
@@ -47,6 +50,10 @@ Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F, const Imports &I);
 /// call of another object's method, a def of another module, `next(it)`;
 /// not a torch API, not a builtin that makes a number, string or container.
 bool opaqueValue(TSNode N, const SourceFile &F, const Imports &I);
+/// The element "position" of a loop over a dict's values (`for v in
+/// d.values()`, `for k, v in d.items()`): the container is the dict, the
+/// element some value of it (Lookup::DictValue).
+constexpr int DictValueIndex = -2;
 /// The class of element \p Index (-1: of every element) of the container
 /// \p C.
 Cls elementClass(TSNode C, int Index, const Lookup &L, const SourceFile &F,

@@ -68,12 +68,22 @@ TSNode methodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F) {
   return TSNode{};
 }
 
+TSNode staticMethodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F) {
+  for (TSNode C : children(field(Class, "body"))) {
+    TSNode Def = is(C, "decorated_definition") ? field(C, "definition") : C;
+    if (is(Def, "function_definition") && F.text(field(Def, "name")) == Name)
+      return staticMethod(Def, F) ? Def : TSNode{};
+  }
+  return TSNode{};
+}
+
 std::vector<TSNode> methodsWithSelf(TSNode Class, const SourceFile &F) {
   std::vector<TSNode> Out;
   for (TSNode M : children(field(Class, "body"))) {
     if (is(M, "decorated_definition"))
       M = field(M, "definition");
-    if (is(M, "function_definition") && !paramNames(M, F).empty())
+    if (is(M, "function_definition") && !paramNames(M, F).empty() &&
+        !staticMethod(M, F))
       Out.push_back(M);
   }
   return Out;
@@ -363,6 +373,21 @@ TSNode HelperIndex::methodIn(TSNode Class, llvm::StringRef Name) const {
   return TSNode{};
 }
 
+TSNode HelperIndex::staticMethodIn(TSNode Class, llvm::StringRef Name) const {
+  for (TSNode C : lineage(Class)) {
+    // A def of that name in the class, static or not, hides the bases'.
+    for (TSNode M : children(field(C, "body"))) {
+      TSNode Def = is(M, "decorated_definition") ? field(M, "definition") : M;
+      if (is(Def, "function_definition") && F.text(field(Def, "name")) == Name)
+        return staticMethod(Def, F) ? Def : TSNode{};
+    }
+    for (TSNode B : children(field(C, "superclasses")))
+      if (ts_node_is_null(baseClass(B)) && F.text(B) != "object")
+        return TSNode{};
+  }
+  return TSNode{};
+}
+
 bool HelperIndex::overridden(TSNode Class, llvm::StringRef Method) const {
   return Overrides.contains(F.text(field(Class, "name")).str() + "." +
                             Method.str());
@@ -402,9 +427,8 @@ llvm::StringMap<VarClass> HelperIndex::lineageAttributes(TSNode Class,
   for (const auto &E : sideAttributes(Class))
     Out.try_emplace(E.getKey(), VarClass::Stream);
   // A dict of tensors: "some value of it", a tensor (AttributeDicts.cpp).
-  for (TSNode C : lineage(Class))
-    for (const auto &E : dictAttributes(C, Module))
-      Out.try_emplace(E.getKey().str() + "[]", VarClass::Tensor);
+  for (const auto &E : dictAttributes(Class, Module))
+    Out.try_emplace(E.getKey().str() + "[]", VarClass::Tensor);
   return Out;
 }
 

@@ -43,8 +43,11 @@ TSNode classOf(TSNode Def);
 bool baseless(TSNode Class, const SourceFile &F);
 /// The undecorated method \p Name defined in \p Class's body (null: none).
 TSNode methodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F);
-/// The defs of \p Class's body (decorated ones too) that take a first
-/// parameter: what may run on its objects with `self` bound.
+/// The static method \p Name defined in \p Class's body (null: none).
+TSNode staticMethodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F);
+/// The defs of \p Class's body (decorated ones too, not static methods)
+/// that take a first parameter: what may run on its objects with `self`
+/// bound.
 std::vector<TSNode> methodsWithSelf(TSNode Class, const SourceFile &F);
 /// The yield statement of a @contextmanager generator and its statements
 /// before and after it (null: not the one-yield shape). The yield may be
@@ -85,6 +88,9 @@ public:
   /// or one of its bases' in the file (null: none, or a base outside the
   /// file may define it).
   TSNode methodIn(TSNode Class, llvm::StringRef Name) const;
+  /// The static method \p Name of \p Class or of the nearest class of its
+  /// lineage that defines one (null: none, or a base not of the file may).
+  TSNode staticMethodIn(TSNode Class, llvm::StringRef Name) const;
   /// Whether a class of the file derived from \p Class defines \p Method.
   bool overridden(TSNode Class, llvm::StringRef Method) const;
   /// Whether a def's own code uses the stream API (as the C++ pre-scan
@@ -171,9 +177,16 @@ public:
   /// fresh stream under one edge of a branch and something else under the
   /// other (FlagStreams.cpp).
   std::optional<ChosenStream> flagStream(TSNode Class, llvm::StringRef Name);
-  /// The attributes of \p Class's objects that it only ever makes an empty
-  /// dict and only ever stores tensors in (AttributeDicts.cpp).
+  /// The attributes of \p Class's objects that its lineage only ever
+  /// makes an empty dict and only ever stores tensors in
+  /// (AttributeDicts.cpp).
   const llvm::StringSet<> &dictAttributes(TSNode Class, const Scope &Module);
+  /// Adds the attributes \p M (whose object is \p Self) makes an empty
+  /// dict to \p Made, those it stores a tensor in to \p Stored, and those
+  /// it binds or fills otherwise to \p Bad.
+  void scanDictStores(TSNode M, llvm::StringRef Self, const Scope &S,
+                      llvm::StringSet<> &Made, llvm::StringSet<> &Stored,
+                      llvm::StringSet<> &Bad);
   /// The stream attributes of \p Class's objects given only parameters of
   /// `__init__` (or None) that its family enters as the current stream and
   /// calls a stream method on: each with the call that enters it

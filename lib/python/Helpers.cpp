@@ -323,6 +323,18 @@ std::optional<Builder::CalleeDef> Builder::calleeDef(TSNode Fn) {
         Home = M->S.get();
     return CalleeDef{Def, Home, O, true};
   }
+  // Cls.m(...) of a static method of a class of this file (or of its
+  // bases): a def with no object.
+  if (is(Object, "identifier")) {
+    const Scope *Owner = St->S->owner(F.text(Object));
+    TSNode Class = X->moduleClass(F.text(Object));
+    if (!ts_node_is_null(Class) && (!Owner || Owner->K == Scope::Module)) {
+      TSNode Def = X->staticMethodIn(Class, Method);
+      if (ts_node_is_null(Def))
+        return std::nullopt;
+      return CalleeDef{Def, St->S->ModuleScope, nullptr, false};
+    }
+  }
   // self.method in a method: the method of this class (unless a class of
   // the file overrides it), on the same object.
   if (St->S->K != Scope::Def || St->S->Params.empty())

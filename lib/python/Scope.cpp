@@ -83,6 +83,14 @@ public:
       targetNames(field(N, "left"), F, Names);
       for (llvm::StringRef Name : Names)
         Augmented.insert(Name);
+    } else if (TSNode Dict = T == "for_statement" ? dictLoopOf(N, F) : TSNode{};
+               !ts_node_is_null(Dict)) {
+      // for v in d.values(), for k, v in d.items(): v is some value of d.
+      std::vector<llvm::StringRef> Names;
+      targetNames(field(N, "left"), F, Names);
+      for (llvm::StringRef Name : llvm::ArrayRef(Names).drop_back())
+        bind(Name, {});
+      Elements[Names.back()].push_back({Dict, DictValueIndex});
     } else if (T == "for_statement" &&
                is(unparen(field(N, "left")), "identifier")) {
       Elements[F.text(unparen(field(N, "left")))].push_back(
@@ -336,6 +344,27 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
     if (R == VarClass::Tensor || R == VarClass::Stream || R == VarClass::Event)
       S->Returns[Name] = R;
   }
+  // A static method of a class of the module, called through the class
+  // (`Handler.reload(state)`): what it returns, as "Handler.reload".
+  if (K == Scope::Module)
+    for (TSNode Stmt : children(Body)) {
+      TSNode Class =
+          is(Stmt, "decorated_definition") ? field(Stmt, "definition") : Stmt;
+      if (!is(Class, "class_definition"))
+        continue;
+      for (TSNode M : children(field(Class, "body"))) {
+        if (!is(M, "decorated_definition"))
+          continue;
+        TSNode Def = field(M, "definition");
+        if (!is(Def, "function_definition") || !staticMethod(Def, F))
+          continue;
+        VarClass R = returnsOf(Def, *S, F, I);
+        if (R == VarClass::Tensor || R == VarClass::Stream ||
+            R == VarClass::Event)
+          S->Returns[F.text(field(Class, "name")).str() + "." +
+                     F.text(field(Def, "name")).str()] = R;
+      }
+    }
 
   // Parameters: an annotation says the class; a default or nothing does not,
   // but a use only a tensor has does (docs/python.md, "Values whose type is
@@ -401,7 +430,7 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
       return It->second;
     return Parent ? Cls(Parent->classOf(Name)) : Cls(VarClass::Other);
   };
-  if (SelfAttributes && !S->Params.empty())
+  if (SelfAttributes && !S->Params.empty()) {
     L.Attribute = [&](TSNode A) -> std::optional<Cls> {
       TSNode O = unparen(field(A, "object"));
       if (!is(O, "identifier") || F.text(O) != F.text(S->Params[0]))
@@ -410,6 +439,18 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
       return It == SelfAttributes->end() ? Cls(VarClass::Other)
                                          : Cls(It->second);
     };
+    // A dict attribute of tensors (AttributeDicts.cpp) is named "d[]".
+    L.DictValue = [&](TSNode D) -> std::optional<Cls> {
+      D = unparen(D);
+      if (!is(D, "attribute") ||
+          F.text(unparen(field(D, "object"))) != F.text(S->Params[0]))
+        return std::nullopt;
+      auto It =
+          SelfAttributes->find(F.text(field(D, "attribute")).str() + "[]");
+      return It == SelfAttributes->end() ? std::nullopt
+                                         : std::optional<Cls>(It->second);
+    };
+  }
   L.List = [&](llvm::StringRef Name) -> Cls {
     auto It = Lists.find(Name);
     if (It != Lists.end())
@@ -576,6 +617,23 @@ std::string deviceOf(TSNode N, const Scope &S, const SourceFile &F,
     }
   }
   return "";
+}
+
+TSNode dictLoopOf(TSNode For, const SourceFile &F) {
+  TSNode Left = unparen(field(For, "left"));
+  TSNode Right = unparen(field(For, "right"));
+  TSNode Fn = is(Right, "call") ? field(Right, "function") : TSNode{};
+  if (!is(Fn, "attribute") || !children(field(Right, "arguments")).empty())
+    return {};
+  llvm::StringRef Method = F.text(field(Fn, "attribute"));
+  std::vector<TSNode> Names = children(Left);
+  bool Pair = (is(Left, "pattern_list") || is(Left, "tuple_pattern")) &&
+              Names.size() == 2 && is(Names[0], "identifier") &&
+              is(Names[1], "identifier");
+  if ((Method == "values" && is(Left, "identifier")) ||
+      (Method == "items" && Pair))
+    return field(Fn, "object");
+  return {};
 }
 
 } // namespace streamsafe::py

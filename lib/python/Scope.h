@@ -81,6 +81,9 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
 
 /// Host data written out: a list, tuple, number or boolean literal, or a
 /// list comprehension.
+/// The dict a `for` loop iterates the values of (`for v in d.values()`,
+/// `for k, v in d.items()`; null: another loop).
+TSNode dictLoopOf(TSNode For, const SourceFile &F);
 bool isHostDataLiteral(TSNode Expr);
 /// \p Expr is host data in \p S: such a literal, or a name of HostData.
 bool isHostData(TSNode Expr, const Scope &S, const SourceFile &F);

@@ -244,4 +244,15 @@ bool identityComparison(const SourceFile &F, TSNode N) {
   return true;
 }
 
+bool staticMethod(TSNode Def, const SourceFile &F) {
+  TSNode D = ts_node_parent(Def);
+  if (!is(D, "decorated_definition"))
+    return false;
+  std::vector<TSNode> Decorators;
+  for (TSNode C : children(D))
+    if (is(C, "decorator"))
+      Decorators.push_back(C);
+  return Decorators.size() == 1 && F.text(Decorators[0]) == "@staticmethod";
+}
+
 } // namespace streamsafe::py

@@ -125,6 +125,8 @@ llvm::StringRef plainString(TSNode N, const SourceFile &F);
 /// Whether \p N is inside a `with` statement of \p Def (where the current
 /// stream may be another one).
 bool insideWith(TSNode N, TSNode Def);
+/// Whether \p Def is decorated with `@staticmethod` and nothing else.
+bool staticMethod(TSNode Def, const SourceFile &F);
 
 /// Whether \p N is `Self.<name>` (Self a method's first parameter): the
 /// name is put in \p Attr.

@@ -60,3 +60,37 @@ def two_tensors(scores: torch.Tensor, side: torch.cuda.Stream):
         values.add_(1)
     values.record_stream(side)
     return indices.sum()
+
+
+# `index, positions = index.sort()` of a value whose type is not written: a
+# list's sort() returns None, which no unpacking takes, so index is a
+# tensor and the positions are new (lib/model/UseEvidence.h).
+class UntypedSampler:
+    def __init__(self):
+        self.stream = torch.cuda.Stream()
+
+    def sample(self, batch):
+        with torch.cuda.stream(self.stream):
+            index = batch.seeds
+            index, positions = index.sort()
+        batch.positions = positions
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'positions' was allocated on attribute 'self.stream' and is handed back here to the caller, which uses it on the caller's current stream; when its last reference dies there the caching allocator may give its memory to new work on attribute 'self.stream' while the caller's current stream is still using it (record it on the caller's current stream first) [streamsafe-missing-record-stream]
+        # CHECK-NOTES: :[[@LINE-3]]:20: note: 'positions' is allocated on attribute 'self.stream' here
+        # CHECK-NOTES: :[[@LINE-9]]:9: note: 'self.stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+
+
+# Its twin records them first; and `a, b = x.max()` says nothing of x (an
+# array's max() of a pair unpacks too): silent.
+class UntypedRecordedSampler:
+    def __init__(self):
+        self.stream = torch.cuda.Stream()
+
+    def sample(self, batch):
+        with torch.cuda.stream(self.stream):
+            index = batch.seeds
+            index, positions = index.sort()
+            low, high = batch.bounds.max()
+        torch.cuda.current_stream().wait_stream(self.stream)
+        positions.record_stream(torch.cuda.current_stream())
+        batch.positions = positions
+        batch.low = low
