@@ -120,3 +120,52 @@ float consume_then_synchronize(const at::Tensor &x) {
   at::Tensor y = r.sum();
   return y.item<float>();
 }
+
+// Right: `t = r` in a loop names r's block, which r keeps: t's rebinding at
+// the next iteration is no death of it (before its first iteration t holds
+// nothing, and where the paths meet it names r's block, not a copy). r is
+// recorded on the current stream before it dies. (The Python twin:
+// test/python/objects-attribute-dicts.py, WaitingScaledOffloader.)
+void loop_alias_recorded(const at::Tensor &x, int n) {
+  auto side = at::cuda::getStreamFromPool();
+  at::Tensor r;
+  at::cuda::CUDAEvent ready, done;
+  ready.record(at::cuda::getCurrentCUDAStream());
+  ready.block(side);
+  {
+    at::cuda::CUDAStreamGuard g(side);
+    r = x.mul(2);
+  }
+  done.record(side);
+  done.block(at::cuda::getCurrentCUDAStream());
+  at::Tensor t;
+  for (int i = 0; i < n; ++i) {
+    t = r;
+    t.add_(1);
+  }
+  r.record_stream(at::cuda::getCurrentCUDAStream());
+}
+
+// Wrong: the same, never recorded: reported once, where r dies.
+void loop_alias_unrecorded(const at::Tensor &x, int n) {
+  auto side = at::cuda::getStreamFromPool();
+  at::Tensor r;
+  at::cuda::CUDAEvent ready, done;
+  ready.record(at::cuda::getCurrentCUDAStream());
+  ready.block(side);
+  {
+    at::cuda::CUDAStreamGuard g(side);
+    r = x.mul(2);
+  }
+  done.record(side);
+  done.block(at::cuda::getCurrentCUDAStream());
+  at::Tensor t;
+  for (int i = 0; i < n; ++i) {
+    t = r;
+    t.add_(1);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'r' is used on the caller's current stream but was allocated on pool stream 'side'; when its last reference dies the caching allocator may reuse its memory while the caller's current stream is still using it [streamsafe-missing-record-stream]
+    // CHECK-NOTES: :[[@LINE-8]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+    // CHECK-NOTES: :[[@LINE-10]]:9: note: 'r' is allocated on pool stream 'side' here
+    // CHECK-NOTES: :[[@LINE+2]]:1: note: the last reference to 'r' dies here, with no record_stream on the caller's current stream and no synchronization with pool stream 'side'
+  }
+}
