@@ -61,6 +61,15 @@ const llvm::StringSet<> &HelperIndex::dictAttributes(TSNode Class,
     }
   };
   llvm::StringSet<> Candidates, Stored, Bad;
+  // Most classes make no empty dict: no scan of their methods' values.
+  bool MakesDict = false;
+  for (TSNode M : Methods)
+    ownCode(field(M, "body"), [&](TSNode X) {
+      MakesDict |= is(X, "assignment") && !ts_node_is_null(field(X, "right")) &&
+                   emptyDict(field(X, "right"), F);
+    });
+  if (!MakesDict)
+    return It->second;
   Scan(Candidates, Stored, Bad);
   for (;;) {
     for (const auto &E : Candidates)
