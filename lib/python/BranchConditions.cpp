@@ -155,6 +155,35 @@ std::optional<bool> Builder::constantCondition(TSNode Cond) {
   return cudaPredicate(I.qualify(field(Cond, "function")));
 }
 
+void Builder::optionalStreamParameters(const Scope &S) {
+  for (TSNode P : S.Params) {
+    VarId V = varOf(F.text(P));
+    if (V == NoVar || IR->var(V).Class != VarClass::Stream)
+      continue;
+    // The def's first test of it against None (`if p is not None:`).
+    TSNode Test{};
+    ownCode(field(S.Node, "body"), [&](TSNode X) {
+      if (!ts_node_is_null(Test) || !is(X, "if_statement"))
+        return;
+      auto T = testOf(field(X, "condition"), F);
+      if (T && !T->Truth && is(T->Of, "identifier") &&
+          F.text(T->Of) == F.text(P))
+        Test = field(X, "condition");
+    });
+    if (ts_node_is_null(Test) || !whenTrue(Test))
+      continue;
+    auto IsNone = [&] {
+      emit(site(SiteKind::Other, Test),
+           fact::BindStream{V, StreamRef::current()});
+    };
+    auto Given = [] {};
+    if (testOf(Test, F)->Holds)
+      branchOn(Test, Given, IsNone);
+    else
+      branchOn(Test, IsNone, Given);
+  }
+}
+
 void Builder::markBranch(unsigned Branch, TSNode Cond) {
   Block &B = St->B.Blocks[Branch];
   if (B.Succs.size() != 2)

@@ -82,6 +82,7 @@ Body Builder::lowerBody(const Scope &S, bool OwnsLocals,
   if (S.K == Scope::Def && &S == Root) {
     bindClosureStreams(S);
     followSelf(S);
+    optionalStreamParameters(S);
   }
   TSNode Body = S.K == Scope::Module ? S.Node : field(S.Node, "body");
   if (Helper && !Helper->Part.empty()) {

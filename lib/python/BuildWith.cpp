@@ -13,6 +13,7 @@
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "lib/python/HelperIndex.h"
+#include "lib/python/StreamContexts.h"
 
 namespace streamsafe::py {
 
@@ -70,7 +71,7 @@ void Builder::withStatement(TSNode N) {
       enterGraph(Entry, Body);
     } else if (!Q.empty() && apiOf(Q) == PyApi::DeviceContext) {
       enterDevice(Entry, Body);
-    } else if (!Q.empty() && apiOf(Q) == PyApi::StreamContext) {
+    } else if (streamContextCall(Entry, F, I)) {
       // torch.cuda.stream(s): a guard over the body; stream(None) sets
       // nothing (and restores nothing).
       Args A = argsOf(Entry);

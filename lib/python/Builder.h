@@ -509,6 +509,10 @@ private:
   /// stream and event attributes variables of it; one only ever given
   /// fresh streams is a stream of its own (AttributeStreams.cpp).
   void followSelf(const Scope &S);
+  /// A stream parameter the def tests against None: the def starts on two
+  /// paths, and on the one where the test finds it None, entering it
+  /// switches nothing (it is the current stream there; BranchConditions.cpp).
+  void optionalStreamParameters(const Scope &S);
   /// Hands \p O's tensor attributes to the engine as the object's fields,
   /// with what the class's methods leave in them (ObjectFields.cpp).
   void followFields(const Scope &S, TSNode Class, Instance &O,

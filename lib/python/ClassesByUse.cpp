@@ -8,6 +8,7 @@
 #include "lib/model/UseEvidence.h"
 #include "lib/python/Api.h"
 #include "lib/python/Collectives.h"
+#include "lib/python/StreamContexts.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -94,7 +95,7 @@ llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
     // torch.cuda.stream(s): s is a stream. (x.record_stream(p) is not
     // enough: p might be any stream, and a record on a stream that may be
     // the one in use covers it.)
-    bool TakesStream = !Q.empty() && apiOf(Q) == PyApi::StreamContext;
+    bool TakesStream = streamContextCall(X, F, I);
     if (TakesStream && Args.size() == 1 && is(unparen(Args[0]), "identifier"))
       Streams.insert(F.text(unparen(Args[0])));
     // a.wait_stream(b): b is a stream too.

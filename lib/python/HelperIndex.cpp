@@ -13,6 +13,7 @@
 #include "lib/python/Builder.h"
 #include "lib/python/ClassesByUse.h"
 #include "lib/python/ExprClasses.h"
+#include "lib/python/StreamContexts.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
@@ -105,7 +106,7 @@ static bool scanForStreams(TSNode Def, const SourceFile &F, const Imports &I) {
     if (!is(X, "call"))
       return;
     TSNode Fn = field(X, "function");
-    if (usesStreams(apiOf(I.qualify(Fn)))) {
+    if (usesStreams(apiOf(I.qualify(Fn))) || streamContextCall(X, F, I)) {
       Found = true;
       return;
     }

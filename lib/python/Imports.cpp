@@ -61,6 +61,18 @@ void Imports::read(TSNode N) {
     add(F.text(field(N, "left")), CudaModule);
     return;
   }
+  // `self.ctx = torch.cuda.stream` (or `get_device_module(d).stream if ...
+  // else torch.cuda.stream`): the attribute names that function wherever
+  // the file reads it, when every assignment of it in the file agrees.
+  if (is(N, "assignment") && is(unparen(field(N, "left")), "attribute") &&
+      is(unparen(field(unparen(field(N, "left")), "object")), "identifier")) {
+    TSNode Left = unparen(field(N, "left"));
+    llvm::StringRef Name = F.text(field(Left, "attribute"));
+    std::string Path = functionReference(field(N, "right"));
+    auto [It, New] = AttributeAlias.try_emplace(Name, Path);
+    if (!New && It->second != Path)
+      It->second.clear();
+  }
   for (TSNode C : children(N))
     read(C);
 }
@@ -84,6 +96,24 @@ static bool dottedName(TSNode N) {
   while (is(N, "attribute"))
     N = unparen(field(N, "object"));
   return is(N, "identifier");
+}
+
+std::string Imports::functionReference(TSNode V) const {
+  V = unparen(V);
+  if (ts_node_is_null(V))
+    return "";
+  if (is(V, "conditional_expression")) {
+    std::vector<TSNode> Arms = children(V);
+    if (Arms.size() != 3)
+      return "";
+    std::string A = functionReference(Arms[0]);
+    return A == functionReference(Arms[2]) ? A : "";
+  }
+  // A dotted name (a function or a module, not a call's result): what it
+  // denotes.
+  if (!is(V, "attribute") && !is(V, "identifier"))
+    return "";
+  return qualify(V);
 }
 
 void Imports::link(const Imports &Other) const {
@@ -125,6 +155,8 @@ std::string Imports::qualify(TSNode N,
   }
   if (is(N, "attribute")) {
     std::string Base = qualify(field(N, "object"), Shadowed);
+    if (Base.empty() && is(unparen(field(N, "object")), "identifier"))
+      return AttributeAlias.lookup(F.text(field(N, "attribute")));
     if (Base.empty())
       return "";
     return canonical(Base + "." + F.text(field(N, "attribute")).str());

@@ -52,10 +52,17 @@ public:
 
 private:
   void add(llvm::StringRef Name, std::string Path);
+  /// The function \p V (an assignment's value) names, as qualify() spells
+  /// it: a dotted name, or both arms of a conditional naming one ("": any
+  /// other value).
+  std::string functionReference(TSNode V) const;
   void read(TSNode N);
 
   const SourceFile &F;
   llvm::StringMap<std::string> Alias;
+  /// Attributes every assignment in the file gives one function
+  /// (`self.ctx = torch.cuda.stream`), by attribute name ("": not so).
+  llvm::StringMap<std::string> AttributeAlias;
   llvm::StringSet<> DeviceModules;
   mutable std::vector<const Imports *> Linked;
 };

@@ -23,6 +23,7 @@
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "lib/python/HelperIndex.h"
+#include "lib/python/StreamContexts.h"
 
 namespace streamsafe::py {
 
@@ -100,7 +101,7 @@ const llvm::StringMap<SideStream> &HelperIndex::sideAttributes(TSNode Class) {
         TSNode Fn = field(X, "function");
         std::vector<TSNode> A = children(field(X, "arguments"));
         llvm::StringRef Name;
-        if (apiOf(I.qualify(Fn)) == PyApi::StreamContext && A.size() == 1 &&
+        if (streamContextCall(X, F, I) && A.size() == 1 &&
             selfAttribute(A[0], Self, F, Name))
           Entered.try_emplace(Name, X);
         if (is(Fn, "attribute") &&

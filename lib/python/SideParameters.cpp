@@ -19,6 +19,7 @@
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "lib/python/HelperIndex.h"
+#include "lib/python/StreamContexts.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include <algorithm>
@@ -112,8 +113,7 @@ private:
     TSNode Fn = field(N, "function");
     std::vector<TSNode> A = children(field(N, "arguments"));
     PyApi Api = apiOf(I.qualify(Fn));
-    if ((Api == PyApi::StreamContext || Api == PyApi::SetStream) &&
-        !A.empty()) {
+    if ((streamContextCall(N, F, I) || Api == PyApi::SetStream) && !A.empty()) {
       add(StreamUse::Enter, role(A[0]), N);
       return;
     }

@@ -1,0 +1,79 @@
+//===--- StreamContexts.cpp - Calls that enter a stream for a with-block --===//
+
+#include "lib/python/StreamContexts.h"
+#include "lib/python/Api.h"
+
+namespace streamsafe::py {
+
+namespace {
+
+/// The def whose own code \p N is in (null: module level).
+TSNode enclosingDef(TSNode N) {
+  for (TSNode P = ts_node_parent(N); !ts_node_is_null(P); P = ts_node_parent(P))
+    if (is(P, "function_definition"))
+      return P;
+    else if (is(P, "lambda") || is(P, "class_definition"))
+      return {};
+  return {};
+}
+
+/// Whether \p Name is a parameter of \p Def.
+bool parameterOf(TSNode Def, llvm::StringRef Name, const SourceFile &F) {
+  for (TSNode P : children(field(Def, "parameters"))) {
+    TSNode Id = is(P, "identifier") ? P : field(P, "name");
+    if (is(P, "typed_parameter") && !children(P).empty())
+      Id = children(P)[0];
+    if (is(Id, "identifier") && F.text(Id) == Name)
+      return true;
+  }
+  return false;
+}
+
+/// Whether the call \p Call is a with-item's value (`with f(x):`, `with
+/// f(x) as y:`), with one argument.
+bool withItemCall(TSNode Call) {
+  TSNode Up = ts_node_parent(Call);
+  if (is(Up, "as_pattern"))
+    Up = ts_node_parent(Up);
+  return is(Up, "with_item") && children(field(Call, "arguments")).size() == 1;
+}
+
+/// Whether every use of the parameter \p Name in \p Def's own code calls
+/// it as a with-item with one argument (and nothing binds it again).
+bool onlyEnteredWithOneArgument(TSNode Def, llvm::StringRef Name,
+                                const SourceFile &F) {
+  bool Entered = false, Other = false;
+  ownCode(field(Def, "body"), [&](TSNode X) {
+    if (!is(X, "identifier") || F.text(X) != Name)
+      return;
+    TSNode Up = ts_node_parent(X);
+    // `obj.name`, `f(name=...)`: another name.
+    if ((is(Up, "attribute") && ts_node_eq(field(Up, "attribute"), X)) ||
+        (is(Up, "keyword_argument") && ts_node_eq(field(Up, "name"), X)))
+      return;
+    if (is(Up, "call") && ts_node_eq(field(Up, "function"), X) &&
+        withItemCall(Up))
+      Entered = true;
+    else
+      Other = true;
+  });
+  return Entered && !Other;
+}
+
+} // namespace
+
+bool streamContextCall(TSNode Call, const SourceFile &F, const Imports &I) {
+  Call = unparen(Call);
+  if (!is(Call, "call"))
+    return false;
+  TSNode Fn = unparen(field(Call, "function"));
+  if (apiOf(I.qualify(Fn)) == PyApi::StreamContext)
+    return true;
+  if (!is(Fn, "identifier") || !withItemCall(Call))
+    return false;
+  TSNode Def = enclosingDef(Call);
+  return !ts_node_is_null(Def) && parameterOf(Def, F.text(Fn), F) &&
+         onlyEnteredWithOneArgument(Def, F.text(Fn), F);
+}
+
+} // namespace streamsafe::py
