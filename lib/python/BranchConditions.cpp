@@ -42,7 +42,20 @@ struct Test {
   TSNode Of{};
   bool Truth = true;
   bool Holds = true;
+  /// A comparison with a constant (`n > 1`, `mode == "overlap"`): its
+  /// operator and constant, as written; the test is then neither a truth
+  /// nor a None test.
+  std::string Compare;
 };
+
+/// A constant a comparison may test a value against.
+bool constantOperand(TSNode N) {
+  N = unparen(N);
+  if (is(N, "unary_operator"))
+    N = unparen(field(N, "argument"));
+  return is(N, "integer") || is(N, "float") || is(N, "true") ||
+         is(N, "false") || is(N, "string");
+}
 
 std::optional<Test> testOf(TSNode Cond, const SourceFile &F) {
   Cond = unparen(Cond);
@@ -53,11 +66,24 @@ std::optional<Test> testOf(TSNode Cond, const SourceFile &F) {
     return T;
   }
   if (is(Cond, "identifier") || is(Cond, "attribute"))
-    return Test{Cond, true, true};
+    return Test{Cond, true, true, ""};
   if (!is(Cond, "comparison_operator"))
     return std::nullopt;
   std::vector<TSNode> Operands = children(Cond);
-  if (Operands.size() != 2 || !is(Operands[1], "none"))
+  if (Operands.size() != 2)
+    return std::nullopt;
+  // `n > 1` tested twice takes the same branch both times.
+  if (constantOperand(Operands[1]) && (is(unparen(Operands[0]), "identifier") ||
+                                       is(unparen(Operands[0]), "attribute"))) {
+    Test T{unparen(Operands[0]), true, true, ""};
+    llvm::StringRef Rest = F.text(Cond).substr(ts_node_end_byte(Operands[0]) -
+                                               ts_node_start_byte(Cond));
+    for (char C : Rest)
+      if (C != ' ' && C != '\t' && C != '\n' && C != '\\' && C != '\r')
+        T.Compare += C;
+    return T;
+  }
+  if (!is(Operands[1], "none"))
     return std::nullopt;
   // The operator is the text between the operands (`is not`, `!=`), its
   // blanks and line continuations left out.
@@ -69,7 +95,7 @@ std::optional<Test> testOf(TSNode Cond, const SourceFile &F) {
   for (char C : Op)
     if (C != ' ' && C != '\t' && C != '\n' && C != '\\' && C != '\r')
       Norm += C;
-  Test T{unparen(Operands[0]), false, true};
+  Test T{unparen(Operands[0]), false, true, ""};
   if (Norm == "isnot" || Norm == "!=")
     return T;
   if (Norm == "is" || Norm == "==") {
@@ -137,7 +163,10 @@ std::optional<Assumption> Builder::whenTrue(TSNode Cond) {
       return std::nullopt;
     Key = "self." + Attr.str();
   }
-  Key = (T->Truth ? "truth of " : "not None: ") + Key;
+  Key = (!T->Compare.empty() ? "compare " + T->Compare + ": "
+         : T->Truth          ? "truth of "
+                             : "not None: ") +
+        Key;
   auto [It, New] = Synthetic.try_emplace({Key, Owner}, NoVar);
   if (New)
     It->second = newSyntheticVar(Key, VarClass::Other);

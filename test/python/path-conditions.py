@@ -91,6 +91,37 @@ def maybe_side(x: torch.Tensor, s: torch.cuda.Stream = None):
             x.add_(1)
 
 
+# Wrong: a number compared with a constant, tested twice (apex's halo
+# exchange: streams made under `if group_size > 1:` and used under a second
+# one): the two tests take the same branch.
+def fill_grouped(x: torch.Tensor, group_size: int):
+    x.mul_(2)
+    if group_size > 1:
+        side = torch.cuda.Stream()
+    else:
+        side = torch.cuda.current_stream()
+    if group_size > 1:
+        with torch.cuda.stream(side):
+            x.add_(1)
+            # CHECK-NOTES: :[[@LINE-1]]:13: warning: tensor 'x' is written on pool stream 'side' while its write on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+            # CHECK-NOTES: :[[@LINE-3]]:14: note: the current stream is set to pool stream 'side' here
+            # CHECK-NOTES: :[[@LINE-10]]:5: note: 'x' is written on the caller's current stream here
+            # CHECK-NOTES: :[[@LINE-10]]:8: note: on the path reported, 'group_size > 1' is true
+
+
+# Right: the wait made under the same comparison covers that path.
+def fill_grouped_ordered(x: torch.Tensor, group_size: int):
+    x.mul_(2)
+    if group_size > 1:
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+    else:
+        side = torch.cuda.current_stream()
+    if group_size > 1:
+        with torch.cuda.stream(side):
+            x.add_(1)
+
+
 class Toggled:
     def __init__(self):
         self._overlap = True
