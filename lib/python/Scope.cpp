@@ -62,6 +62,9 @@ public:
     }
     if (T == "assignment") {
       TSNode Left = field(N, "left"), Right = field(N, "right");
+      // `x: torch.Tensor = f()`: what the annotation says x holds.
+      if (is(unparen(Left), "identifier") && !ts_node_is_null(field(N, "type")))
+        Annotated[F.text(unparen(Left))].push_back(field(N, "type"));
       if (is(unparen(Left), "identifier") && !ts_node_is_null(Right) &&
           !is(Right, "assignment"))
         bind(F.text(unparen(Left)), Right);
@@ -193,6 +196,8 @@ public:
   llvm::StringMap<std::vector<TSNode>> Values;
   llvm::StringMap<std::vector<std::pair<TSNode, int>>> Elements;
   llvm::StringMap<std::vector<TSNode>> Appended;
+  /// Locals with a type annotation (`x: torch.Tensor = ...`).
+  llvm::StringMap<std::vector<TSNode>> Annotated;
   llvm::StringSet<> NotLocal;
   llvm::StringSet<> Augmented;
   /// Module names a def declares global and assigns (made on first use).
@@ -461,6 +466,22 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
   };
   // Names whose class their uses pin (below): the fixpoint leaves them be.
   llvm::StringMap<VarClass> Pinned;
+  // A local annotated as a tensor, a stream or an event is one, whatever
+  // it is bound to (every annotation of it agreeing); bound to a value not
+  // followed, it is a value made there, as a local its uses type.
+  for (const auto &E : C.Annotated) {
+    if (C.NotLocal.contains(E.getKey()) || !Classes.count(E.getKey()))
+      continue;
+    Cls A;
+    for (TSNode T : E.second)
+      A = join(A, classOfAnnotation(T, F, I));
+    if (A == Cls(VarClass::Tensor) || A == Cls(VarClass::Stream) ||
+        A == Cls(VarClass::Event)) {
+      Classes[E.getKey()] = A;
+      Pinned[E.getKey()] = *A;
+      S->ByUse.insert(E.getKey());
+    }
+  }
   const llvm::StringMap<Cls> Initial = Classes;
   const llvm::StringMap<Cls> InitialLists = Lists;
   auto Solve = [&] {

@@ -51,3 +51,40 @@ def not_known(scores: Optional[int], side: "torch.Stream | None"):
     with torch.cuda.stream(side):
         out += 1
     return out
+
+
+# A local's annotation says what it holds, whatever it is bound to: the
+# batch from the loader is a tensor made by code the analysis does not see,
+# copied on the loader's stream and read on the caller's with no wait.
+class Loader:
+    def __init__(self, it):
+        self.it = it
+        self.stream = torch.cuda.Stream()
+
+    def next_batch(self):
+        with torch.cuda.stream(self.stream):
+            batch: torch.Tensor = next(self.it)
+            gpu = batch.to("cuda", non_blocking=True)
+        return gpu.sum()
+        # CHECK-NOTES: :[[@LINE-1]]:16: warning: tensor 'gpu' is read on the caller's current stream while its write on attribute 'self.stream' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:54: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+        # CHECK-NOTES: :[[@LINE-4]]:19: note: 'gpu' is written on attribute 'self.stream' here
+        # CHECK-NOTES: :[[@LINE-7]]:14: note: the current stream was set to attribute 'self.stream' here
+        # CHECK-NOTES: :[[@LINE-11]]:9: note: 'self.stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+
+
+# Fixed: the caller's stream waits for the loader's; and a local annotated
+# `int` is no tensor.
+class JoinedLoader:
+    def __init__(self, it):
+        self.it = it
+        self.stream = torch.cuda.Stream()
+
+    def next_batch(self):
+        with torch.cuda.stream(self.stream):
+            batch: torch.Tensor = next(self.it)
+            gpu = batch.to("cuda", non_blocking=True)
+            count: int = next(self.it)
+        torch.cuda.current_stream().wait_stream(self.stream)
+        gpu.record_stream(torch.cuda.current_stream())
+        return gpu.sum() + count
