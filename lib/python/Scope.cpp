@@ -493,9 +493,10 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
         Cls New = E.second;
         if (auto V = C.Values.find(E.getKey()); V != C.Values.end())
           for (TSNode Value : V->second) {
-            // A global made on first use starts as None: that says nothing.
-            if (C.MadeOnFirstUse.contains(E.getKey()) &&
-                !ts_node_is_null(Value) && is(unparen(Value), "none"))
+            // None says nothing of what a name holds otherwise (`y =
+            // None` before the branch or loop that makes it; a global made
+            // on first use): it holds no memory there.
+            if (!ts_node_is_null(Value) && is(unparen(Value), "none"))
               continue;
             New = join(New, ts_node_is_null(Value) ? Cls(VarClass::Other)
                                                    : exprClass(Value, L, F, I));

@@ -208,3 +208,44 @@ class Flattener:
         flat /= 4
         with torch.cuda.stream(self.comm):
             dist.all_reduce(flat)
+
+
+# A name first bound to None is what its other bindings say: None holds no
+# memory, and says nothing of what the name holds (`y = None` before the
+# block that makes it; fairscale's `last_handle = None` before a loop of
+# asynchronous all-reduces).
+def made_after_none(x: torch.Tensor):
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    y = None
+    with torch.cuda.stream(side):
+        y = x * 2
+    y.add_(1)
+    # CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'y' is written on the caller's current stream while its write on pool stream 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-3]]:18: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+    # CHECK-NOTES: :[[@LINE-4]]:13: note: 'y' is written on pool stream 'side' here
+    # CHECK-NOTES: :[[@LINE-6]]:10: note: the current stream was set to pool stream 'side' here
+
+
+# Right: the caller's stream waits first (the read of x on the side stream
+# is ordered too).
+def made_after_none_joined(x: torch.Tensor):
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    y = None
+    with torch.cuda.stream(side):
+        y = x * 2
+    torch.cuda.current_stream().wait_stream(side)
+    y.add_(1)
+    y.record_stream(torch.cuda.current_stream())
+
+
+# Only ever None: no tensor, silent.
+def only_none(x: torch.Tensor):
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    y = None
+    with torch.cuda.stream(side):
+        x.add_(1)
+    torch.cuda.current_stream().wait_stream(side)
+    return y
