@@ -15,7 +15,9 @@
 #include "lib/model/TorchFunctions.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
+#include "lib/python/ClassesByUse.h"
 #include "lib/python/Collectives.h"
+#include "lib/python/ExprClasses.h"
 
 namespace streamsafe::py {
 
@@ -114,6 +116,13 @@ Value Builder::call(TSNode N) {
   if (is(Fn, "attribute")) {
     Value Self = expr(field(Fn, "object"));
     llvm::StringRef Method = F.text(field(Fn, "attribute"));
+    // next(it).cuda(non_blocking=True): a use only a tensor has, of what
+    // code the analysis does not see returns: a tensor made there.
+    if (TSNode Of = unparen(field(Fn, "object"));
+        Self.Class == VarClass::Other && !Self.Object && !Self.List &&
+        is(Of, "call") && infer::opaqueValue(Of, F, I) &&
+        callProvesTensor(N, Method, F))
+      Self = unknownResult(Of);
     switch (Self.Class) {
     case VarClass::Tensor:
       return tensorMethod(N, Self, Method, A);

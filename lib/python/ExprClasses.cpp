@@ -130,6 +130,12 @@ Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
     Cls Recv = exprClass(field(Fn, "object"), L, F, I);
     if (!Recv)
       return std::nullopt;
+    // next(it).cuda(non_blocking=True): a use only a tensor has, of what
+    // code the analysis does not see returns.
+    if (*Recv == VarClass::Other && is(unparen(field(Fn, "object")), "call") &&
+        opaqueValue(field(Fn, "object"), F, I) &&
+        callProvesTensor(N, Method, F))
+      Recv = VarClass::Tensor;
     if (*Recv == VarClass::Tensor) {
       switch (tensorMethod(Method)) {
       case ApiEffect::TensorOp:

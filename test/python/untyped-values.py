@@ -249,3 +249,37 @@ def only_none(x: torch.Tensor):
         x.add_(1)
     torch.cuda.current_stream().wait_stream(side)
     return y
+
+
+# A use only a tensor has, of what a call the analysis does not see returns
+# (`next(it).cuda(non_blocking=True)`, with no name in between): a tensor
+# made by that call.
+class ChainedLoader:
+    def __init__(self, it):
+        self.it = it
+        self.stream = torch.cuda.Stream()
+
+    def next_batch(self):
+        with torch.cuda.stream(self.stream):
+            gpu = next(self.it).cuda(non_blocking=True)
+        return gpu.sum()
+        # CHECK-NOTES: :[[@LINE-1]]:16: warning: tensor 'gpu' is read on the caller's current stream while its write on attribute 'self.stream' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:56: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+        # CHECK-NOTES: :[[@LINE-4]]:19: note: 'gpu' is written on attribute 'self.stream' here
+        # CHECK-NOTES: :[[@LINE-6]]:14: note: the current stream was set to attribute 'self.stream' here
+        # CHECK-NOTES: :[[@LINE-10]]:9: note: 'self.stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+
+
+# Right: joined; and `.cuda()` alone (a module's too) says nothing.
+class ChainedJoinedLoader:
+    def __init__(self, it):
+        self.it = it
+        self.stream = torch.cuda.Stream()
+
+    def next_batch(self):
+        with torch.cuda.stream(self.stream):
+            gpu = next(self.it).cuda(non_blocking=True)
+            model = next(self.it).cuda()
+        torch.cuda.current_stream().wait_stream(self.stream)
+        gpu.record_stream(torch.cuda.current_stream())
+        return model(gpu)
