@@ -283,6 +283,7 @@ void Diagnoser::released(StorageId Id, const TensorState &Tensor, SiteId At) {
     Fi.LastForeignUse = info(*Use);
     Access Alloc;
     Alloc.Site = Tensor.AllocSite;
+    Alloc.Via = Tensor.AllocVia;
     Alloc.Stream = Tensor.AllocStream;
     Alloc.Mode = AccessMode::Allocate;
     Fi.Allocation = info(Alloc);
@@ -320,6 +321,7 @@ void Diagnoser::handBack(const Fact &F, const fact::EscapeTensor &X,
   Fi.LastForeignUse = info(Use);
   Access Alloc;
   Alloc.Site = Found->AllocSite;
+  Alloc.Via = Found->AllocVia;
   Alloc.Stream = Found->AllocStream;
   Alloc.Mode = AccessMode::Allocate;
   Fi.Allocation = info(Alloc);

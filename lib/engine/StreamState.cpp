@@ -226,6 +226,7 @@ static void joinTensor(TensorState &Mine, const TensorState &T) {
   if (Mine.AllocSite == NoSite && T.AllocSite != NoSite) {
     Mine.AllocStream = T.AllocStream;
     Mine.AllocSite = T.AllocSite;
+    Mine.AllocVia = T.AllocVia;
   } else if (T.AllocSite != NoSite && Mine.AllocStream != T.AllocStream) {
     Mine.AllocStream = StreamTable::Unknown;
   }

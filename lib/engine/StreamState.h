@@ -78,6 +78,9 @@ struct TensorState {
       CrossStreamUses; ///< uses on streams other than the allocation stream
   StreamId AllocStream = StreamTable::Unknown;
   SiteId AllocSite = NoSite;
+  /// Allocated in a helper run in place: the analysed function's call that
+  /// ran it (NoSite: its own code, or another method's).
+  SiteId AllocVia = NoSite;
   bool Escaped = false;
   bool Host = false; ///< host memory: accesses by host code are checked
   /// Pinned host memory: only copies to and from it can be asynchronous
@@ -98,8 +101,8 @@ struct TensorState {
     return Writes == O.Writes && Reads == O.Reads &&
            CrossStreamUses == O.CrossStreamUses && RecordedOn == O.RecordedOn &&
            AllocStream == O.AllocStream && AllocSite == O.AllocSite &&
-           Escaped == O.Escaped && Host == O.Host && Pinned == O.Pinned &&
-           Undefined == O.Undefined && Device == O.Device;
+           AllocVia == O.AllocVia && Escaped == O.Escaped && Host == O.Host &&
+           Pinned == O.Pinned && Undefined == O.Undefined && Device == O.Device;
   }
 };
 

@@ -32,6 +32,7 @@ void Transfer::apply(const Fact &F, const fact::Allocate &X, StreamState &S) {
   TensorState Fresh;
   Fresh.AllocStream = X.Unowned || Host ? StreamTable::Unknown : A.Stream;
   Fresh.AllocSite = F.Site;
+  Fresh.AllocVia = A.Via;
   Fresh.Host = Host;
   Fresh.Pinned = X.Pinned;
   if (X.Stream.Device != StreamRef::NoDevice)

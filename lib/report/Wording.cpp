@@ -262,6 +262,20 @@ void Writer::noteSelfWait(const finding::UnsynchronizedAccess &X) {
                        {Stream}));
 }
 
+void Writer::noteAllocatedVia(const finding::MissingRecordStream &X) {
+  // Allocated by a helper run in place: where this function called it
+  // (not when the call is on the warning's line or the allocation's).
+  SiteId Via = X.Allocation.Via;
+  if (Via == NoSite || IR.Sites[Via].Kind == SiteKind::FunctionEntry)
+    return;
+  auto OnLineOf = [&](SiteId A) {
+    return IR.Sites[A].Scope == IR.Sites[Via].Scope &&
+           IR.Sites[A].Line == IR.Sites[Via].Line;
+  };
+  if (!OnLineOf(X.LastForeignUse.Site) && !OnLineOf(X.Allocation.Site))
+    note(Via, sub("in '%0', called here", {callee(Via, "the helper")}));
+}
+
 void Writer::word(const finding::MissingRecordStream &X) {
   std::string Tensor = name(X.Tensor), Stream = stream(X.LastForeignUse.Stream),
               AllocStream = stream(X.Allocation.Stream);
@@ -275,6 +289,7 @@ void Writer::word(const finding::MissingRecordStream &X) {
              {Tensor, AllocStream, Stream}));
     note(X.Allocation.Site,
          sub("'%0' is allocated on %1 here", {Tensor, AllocStream}));
+    noteAllocatedVia(X);
     noteProven(X.Allocation.Stream);
     return;
   }
@@ -287,6 +302,7 @@ void Writer::word(const finding::MissingRecordStream &X) {
              {Tensor, AllocStream, Stream}));
     note(X.Allocation.Site,
          sub("'%0' is allocated on %1 here", {Tensor, AllocStream}));
+    noteAllocatedVia(X);
     noteProven(X.Allocation.Stream);
     return;
   }
@@ -298,6 +314,7 @@ void Writer::word(const finding::MissingRecordStream &X) {
   noteStreamSetAt(X.LastForeignUse, "is");
   note(X.Allocation.Site,
        sub("'%0' is allocated on %1 here", {Tensor, AllocStream}));
+  noteAllocatedVia(X);
   if (X.FreedAt != NoSite && IR.Sites[X.FreedAt].Kind == SiteKind::StorageFree)
     note(X.FreedAt, sub("the memory of '%0' is given back to the caching "
                         "allocator here, with no record_stream on %1 and no "

@@ -81,6 +81,7 @@ private:
   void noteProven(StreamDesc D);
   /// For a race on a stream that waited for itself: that wait.
   void noteSelfWait(const finding::UnsynchronizedAccess &X);
+  void noteAllocatedVia(const finding::MissingRecordStream &X);
 
   const Finding &F;
   const Vocabulary &V;

@@ -301,3 +301,44 @@ def unknown_callees(x: torch.Tensor, other):
         # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'side' here
         # CHECK-NOTES: :[[@LINE-7]]:9: note: 'y' is written on the caller's current stream here
     y.record_stream(side)
+
+
+# A block allocated by a helper run in place (here a static method called
+# through its class) and handed back with no record_stream: the finding
+# says where the helper was called.
+class Prefetcher:
+    def __init__(self):
+        self.stream = torch.cuda.Stream()
+
+    @staticmethod
+    def stage(cpu: torch.Tensor):
+        return cpu.to("cuda", non_blocking=True)
+
+    def next(self, cpu: torch.Tensor):
+        self.stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(self.stream):
+            gpu = Prefetcher.stage(cpu)
+        torch.cuda.current_stream().wait_stream(self.stream)
+        return gpu
+        # CHECK-NOTES: :[[@LINE-1]]:16: warning: tensor 'gpu' was allocated on attribute 'self.stream' and is handed back here to the caller, which uses it on the caller's current stream; when its last reference dies there the caching allocator may give its memory to new work on attribute 'self.stream' while the caller's current stream is still using it (record it on the caller's current stream first) [streamsafe-missing-record-stream]
+        # CHECK-NOTES: :[[@LINE-9]]:16: note: 'gpu' is allocated on attribute 'self.stream' here
+        # CHECK-NOTES: :[[@LINE-5]]:19: note: in 'stage', called here
+        # CHECK-NOTES: :[[@LINE-15]]:9: note: 'self.stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+
+
+# Fixed: recorded on the caller's stream before it leaves.
+class RecordedPrefetcher:
+    def __init__(self):
+        self.stream = torch.cuda.Stream()
+
+    @staticmethod
+    def stage(cpu: torch.Tensor):
+        return cpu.to("cuda", non_blocking=True)
+
+    def next(self, cpu: torch.Tensor):
+        self.stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(self.stream):
+            gpu = RecordedPrefetcher.stage(cpu)
+        torch.cuda.current_stream().wait_stream(self.stream)
+        gpu.record_stream(torch.cuda.current_stream())
+        return gpu
