@@ -56,8 +56,14 @@ const llvm::StringSet<> &HelperIndex::dictAttributes(TSNode Class,
   auto Scan = [&](llvm::StringSet<> &Made, llvm::StringSet<> &Stored,
                   llvm::StringSet<> &Bad) {
     for (TSNode M : Methods) {
-      auto S = makeScope(M, Scope::Def, &Module, F, I, nullptr, &Attrs);
-      scanDictStores(M, paramNames(M, F).front(), *S, Made, Stored, Bad);
+      // (Only a method that stores into a dict needs what its values are.)
+      std::unique_ptr<Scope> S;
+      auto ScopeOf = [&]() -> const Scope & {
+        if (!S)
+          S = makeScope(M, Scope::Def, &Module, F, I, nullptr, &Attrs);
+        return *S;
+      };
+      scanDictStores(M, paramNames(M, F).front(), ScopeOf, Made, Stored, Bad);
     }
   };
   llvm::StringSet<> Candidates, Stored, Bad;
@@ -92,7 +98,8 @@ const llvm::StringSet<> &HelperIndex::dictAttributes(TSNode Class,
   return It->second;
 }
 
-void HelperIndex::scanDictStores(TSNode M, llvm::StringRef Self, const Scope &S,
+void HelperIndex::scanDictStores(TSNode M, llvm::StringRef Self,
+                                 llvm::function_ref<const Scope &()> ScopeOf,
                                  llvm::StringSet<> &Made,
                                  llvm::StringSet<> &Stored,
                                  llvm::StringSet<> &Bad) {
@@ -111,7 +118,8 @@ void HelperIndex::scanDictStores(TSNode M, llvm::StringRef Self, const Scope &S,
         // self.d[k] = t stores a tensor; self.d[k] += t changes one.
         if (is(X, "augmented_assignment"))
           return;
-        if (!ts_node_is_null(R) && classOfExpr(R, S, F, I) == VarClass::Tensor)
+        if (!ts_node_is_null(R) &&
+            classOfExpr(R, ScopeOf(), F, I) == VarClass::Tensor)
           Stored.insert(Attr);
         else
           Bad.insert(Attr);

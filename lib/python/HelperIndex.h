@@ -16,6 +16,7 @@
 #include "lib/python/Scope.h"
 #include "lib/python/Syntax.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include <map>
@@ -181,10 +182,12 @@ public:
   /// makes an empty dict and only ever stores tensors in
   /// (AttributeDicts.cpp).
   const llvm::StringSet<> &dictAttributes(TSNode Class, const Scope &Module);
-  /// Adds the attributes \p M (whose object is \p Self) makes an empty
+  /// Adds the attributes \p M (whose object is \p Self; \p ScopeOf gives
+  /// its scope, made when a store needs it) makes an empty
   /// dict to \p Made, those it stores a tensor in to \p Stored, and those
   /// it binds or fills otherwise to \p Bad.
-  void scanDictStores(TSNode M, llvm::StringRef Self, const Scope &S,
+  void scanDictStores(TSNode M, llvm::StringRef Self,
+                      llvm::function_ref<const Scope &()> ScopeOf,
                       llvm::StringSet<> &Made, llvm::StringSet<> &Stored,
                       llvm::StringSet<> &Bad);
   /// The stream attributes of \p Class's objects given only parameters of
