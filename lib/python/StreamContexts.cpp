@@ -2,6 +2,8 @@
 
 #include "lib/python/StreamContexts.h"
 #include "lib/python/Api.h"
+#include "lib/python/HelperIndex.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
 
@@ -15,18 +17,6 @@ TSNode enclosingDef(TSNode N) {
     else if (is(P, "lambda") || is(P, "class_definition"))
       return {};
   return {};
-}
-
-/// Whether \p Name is a parameter of \p Def.
-bool parameterOf(TSNode Def, llvm::StringRef Name, const SourceFile &F) {
-  for (TSNode P : children(field(Def, "parameters"))) {
-    TSNode Id = is(P, "identifier") ? P : field(P, "name");
-    if (is(P, "typed_parameter") && !children(P).empty())
-      Id = children(P)[0];
-    if (is(Id, "identifier") && F.text(Id) == Name)
-      return true;
-  }
-  return false;
 }
 
 /// Whether the call \p Call is a with-item's value (`with f(x):`, `with
@@ -72,7 +62,8 @@ bool streamContextCall(TSNode Call, const SourceFile &F, const Imports &I) {
   if (!is(Fn, "identifier") || !withItemCall(Call))
     return false;
   TSNode Def = enclosingDef(Call);
-  return !ts_node_is_null(Def) && parameterOf(Def, F.text(Fn), F) &&
+  return !ts_node_is_null(Def) &&
+         llvm::is_contained(paramNames(Def, F), F.text(Fn).str()) &&
          onlyEnteredWithOneArgument(Def, F.text(Fn), F);
 }
 
