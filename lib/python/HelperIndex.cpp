@@ -69,15 +69,6 @@ TSNode methodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F) {
   return TSNode{};
 }
 
-TSNode staticMethodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F) {
-  for (TSNode C : children(field(Class, "body"))) {
-    TSNode Def = is(C, "decorated_definition") ? field(C, "definition") : C;
-    if (is(Def, "function_definition") && F.text(field(Def, "name")) == Name)
-      return staticMethod(Def, F) ? Def : TSNode{};
-  }
-  return TSNode{};
-}
-
 std::vector<TSNode> methodsWithSelf(TSNode Class, const SourceFile &F) {
   std::vector<TSNode> Out;
   for (TSNode M : children(field(Class, "body"))) {

@@ -44,8 +44,6 @@ TSNode classOf(TSNode Def);
 bool baseless(TSNode Class, const SourceFile &F);
 /// The undecorated method \p Name defined in \p Class's body (null: none).
 TSNode methodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F);
-/// The static method \p Name defined in \p Class's body (null: none).
-TSNode staticMethodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F);
 /// The defs of \p Class's body (decorated ones too, not static methods)
 /// that take a first parameter: what may run on its objects with `self`
 /// bound.
