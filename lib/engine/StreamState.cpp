@@ -10,8 +10,8 @@ bool StreamState::operator==(const StreamState &O) const {
   return Reachable == O.Reachable && Current == O.Current &&
          CurrentSetAt == O.CurrentSetAt && CurrentDevice == O.CurrentDevice &&
          OtherDevices == O.OtherDevices && StreamVars == O.StreamVars &&
-         TensorVars == O.TensorVars && Tensors == O.Tensors &&
-         Events == O.Events && Guards == O.Guards &&
+         NoneStreams == O.NoneStreams && TensorVars == O.TensorVars &&
+         Tensors == O.Tensors && Events == O.Events && Guards == O.Guards &&
          Unrestored == O.Unrestored && Idle == O.Idle && Assumed == O.Assumed &&
          SelfWaits == O.SelfWaits && ThreadStart == O.ThreadStart &&
          SpawnerStream == O.SpawnerStream && SpawnerSetAt == O.SpawnerSetAt &&
@@ -338,6 +338,9 @@ unsigned StreamState::join(
     return !llvm::is_contained(O.Assumed, A);
   });
   intersectEqual(StreamVars, O.StreamVars);
+  llvm::erase_if(NoneStreams, [&](VarId V) {
+    return !std::binary_search(O.NoneStreams.begin(), O.NoneStreams.end(), V);
+  });
   // Variables that name different storages on the two paths (y = a on one,
   // y = b on the other; a loop's prev = prev.exp()) name a phi storage; the
   // others that differ (bound on one path only) are dropped. Only entries

@@ -241,6 +241,9 @@ struct StreamState {
   int8_t CurrentDevice = EntryDevice;
   llvm::SmallVector<DeviceStream, 0> OtherDevices;
   std::map<VarId, StreamId> StreamVars;
+  /// Stream variables bound to None on every path here (sorted; Python's
+  /// `s = None`, an optional stream not given).
+  llvm::SmallVector<VarId, 0> NoneStreams;
   /// Grow with the function (every tensor variable in scope, every storage
   /// alive): persistent, so states of neighbouring blocks share them.
   TensorVarMap TensorVars;

@@ -190,6 +190,12 @@ void Transfer::apply(const Fact &, const fact::BindStream &X, StreamState &S) {
   if (!IR.var(X.Var).Synthetic || !IR.var(X.Var).Name.empty())
     Streams.nameBy(Id, X.Var);
   S.StreamVars[X.Var] = Id;
+  auto None = llvm::lower_bound(S.NoneStreams, X.Var);
+  bool Listed = None != S.NoneStreams.end() && *None == X.Var;
+  if (X.None && !Listed)
+    S.NoneStreams.insert(None, X.Var);
+  else if (!X.None && Listed)
+    S.NoneStreams.erase(None);
 }
 
 void Transfer::apply(const Fact &F, const fact::BindEvent &X, StreamState &S) {
@@ -217,6 +223,7 @@ void Transfer::apply(const Fact &F, const fact::BindEvent &X, StreamState &S) {
 
 void Transfer::apply(const Fact &F, const fact::Unbind &X, StreamState &S) {
   S.StreamVars.erase(X.Var);
+  llvm::erase(S.NoneStreams, X.Var);
   S.Events.erase(X.Var);
   const StorageId *Bound = S.TensorVars.lookup(X.Var);
   if (!Bound)

@@ -40,6 +40,17 @@ bool isZero(const Expr *E) {
   return false;
 }
 
+/// The variable \p E names, through casts and conversion operators
+/// (`CUDAStream` to `c10::Stream`).
+const VarDecl *namedVar(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *M = dyn_cast<CXXMemberCallExpr>(E);
+      M && isa_and_nonnull<CXXConversionDecl>(M->getMethodDecl()))
+    E = M->getImplicitObjectArgument()->IgnoreParenImpCasts();
+  const auto *DR = dyn_cast<DeclRefExpr>(E);
+  return DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+}
+
 } // namespace
 
 BranchConditions::BranchConditions(const FunctionDecl &FD) {
@@ -95,9 +106,10 @@ std::optional<Assumption> BranchConditions::whenTrue(
   return std::nullopt;
 }
 
-std::pair<EdgeCondition, EdgeCondition> BranchConditions::edges(
-    const clang::Expr *Cond,
-    const std::function<VarId(const VarDecl *)> &VarOf) const {
+std::pair<EdgeCondition, EdgeCondition>
+BranchConditions::edges(const clang::Expr *Cond,
+                        const std::function<VarId(const VarDecl *)> &VarOf,
+                        const std::function<bool(VarId)> &IsStream) const {
   using Edges = std::pair<EdgeCondition, EdgeCondition>;
   if (!Cond)
     return {};
@@ -105,10 +117,10 @@ std::pair<EdgeCondition, EdgeCondition> BranchConditions::edges(
   if (const auto *Call = dyn_cast<CallExpr>(Cond);
       Call && Call->getBuiltinCallee() == Builtin::BI__builtin_expect &&
       Call->getNumArgs() == 2)
-    return edges(Call->getArg(0), VarOf);
+    return edges(Call->getArg(0), VarOf, IsStream);
   if (const auto *U = dyn_cast<UnaryOperator>(Cond);
       U && U->getOpcode() == UO_LNot) {
-    Edges E = edges(U->getSubExpr(), VarOf);
+    Edges E = edges(U->getSubExpr(), VarOf, IsStream);
     return {E.second, E.first};
   }
   // `a && b` true: what each side's truth tells holds (TORCH_CHECK(a &&
@@ -119,10 +131,39 @@ std::pair<EdgeCondition, EdgeCondition> BranchConditions::edges(
     bool And = B->getOpcode() == BO_LAnd;
     EdgeCondition Holds;
     for (const Expr *Side : {B->getLHS(), B->getRHS()}) {
-      Edges E = edges(Side, VarOf);
+      Edges E = edges(Side, VarOf, IsStream);
       Holds.append(And ? E.first : E.second);
     }
     return And ? Edges{Holds, {}} : Edges{{}, Holds};
+  }
+  // `a == b`, `a != b` of two stream variables (a built-in or an
+  // overloaded operator): the state decides, where it knows both.
+  const Expr *L = nullptr, *R = nullptr;
+  bool Equal = false;
+  if (const auto *B = dyn_cast<BinaryOperator>(Cond);
+      B && (B->getOpcode() == BO_EQ || B->getOpcode() == BO_NE)) {
+    L = B->getLHS();
+    R = B->getRHS();
+    Equal = B->getOpcode() == BO_EQ;
+  } else if (const auto *O = dyn_cast<CXXOperatorCallExpr>(Cond);
+             O && O->getNumArgs() == 2 &&
+             (O->getOperator() == OO_EqualEqual ||
+              O->getOperator() == OO_ExclaimEqual)) {
+    L = O->getArg(0);
+    R = O->getArg(1);
+    Equal = O->getOperator() == OO_EqualEqual;
+  }
+  const VarDecl *A = L ? namedVar(L) : nullptr;
+  const VarDecl *C = R ? namedVar(R) : nullptr;
+  if (A && C && IsStream && IsStream(VarOf(A)) && IsStream(VarOf(C))) {
+    Assumption Same;
+    Same.On = Assumption::Test::SameStream;
+    Same.Var = VarOf(A);
+    Same.Other = VarOf(C);
+    Same.Value = Equal;
+    Assumption Differ = Same;
+    Differ.Value = !Equal;
+    return {{Same}, {Differ}};
   }
   std::optional<Assumption> True = whenTrue(Cond, VarOf);
   if (!True)

@@ -44,9 +44,12 @@ public:
 
   /// What each edge of a branch on \p Cond tells (`a && b` true: both
   /// hold; false: nothing is known of either): {true edge, false edge}.
+  /// \p IsStream tells the stream variables, whose comparison (`a == b`,
+  /// `a != b`) the state decides (Assumption::Test::SameStream).
   std::pair<EdgeCondition, EdgeCondition>
   edges(const clang::Expr *Cond,
-        const std::function<VarId(const clang::VarDecl *)> &VarOf) const;
+        const std::function<VarId(const clang::VarDecl *)> &VarOf,
+        const std::function<bool(VarId)> &IsStream = nullptr) const;
 
   /// True for the variables whose branch outcomes are tracked.
   bool tracked(const clang::VarDecl *V) const { return Stable.count(V); }

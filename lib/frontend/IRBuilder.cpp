@@ -293,7 +293,10 @@ private:
       return;
     auto [True, False] = Contexts[L.context()]->Conditions.edges(
         dyn_cast_or_null<Expr>(From.getTerminatorCondition()),
-        [this](const VarDecl *V) { return L.varOf(V); });
+        [this](const VarDecl *V) { return L.varOf(V); },
+        [this](VarId V) {
+          return V != NoVar && IR->var(V).Class == VarClass::Stream;
+        });
     if (True.empty() && False.empty())
       return;
     // Where each edge's condition is told, for a finding's note.

@@ -212,6 +212,10 @@ struct BindTensor {
 struct BindStream {
   VarId Var = NoVar;
   StreamRef Value;
+  /// The variable is None (Python): it names no stream object, and
+  /// Value is what code that takes it as a stream gets (`with
+  /// torch.cuda.stream(None)`: the current stream; else Unknown).
+  bool None = false;
 };
 /// Fresh: a new event (constructed here); From: the event of that
 /// variable, the same event (`h = send(x)` of a helper that returns its
@@ -408,6 +412,22 @@ using FactList = llvm::SmallVector<Fact, 2>;
 struct Assumption {
   VarId Var = NoVar;
   bool Value = false;
+  /// What the edge tests. Remembered: the branch outcome on Var, kept in
+  /// the state so that a second test of it takes the same edge. The others
+  /// are decided by what the state holds when the edge is taken, never
+  /// remembered: the edge is not taken when the state says the test fails
+  /// (Value true: the test holds on this edge).
+  enum class Test : uint8_t {
+    Remembered,
+    /// Var, a stream variable, is None (Python's `s is None`, `not s`).
+    StreamIsNone,
+    /// Var, an event variable, is None.
+    EventIsNone,
+    /// Var and Other, stream variables, hold one stream (`a == b`, `a is
+    /// b`).
+    SameStream
+  } On = Test::Remembered;
+  VarId Other = NoVar;
   /// A tensor variable this edge finds None (`if x is None:`'s true edge):
   /// it holds no memory on the paths through the edge. Not part of what
   /// the assumption is.
@@ -418,7 +438,7 @@ struct Assumption {
   SiteId At = NoSite;
   bool CondHolds = false;
   bool operator==(const Assumption &O) const {
-    return Var == O.Var && Value == O.Value;
+    return Var == O.Var && Value == O.Value && On == O.On && Other == O.Other;
   }
   bool operator<(const Assumption &O) const {
     return Var != O.Var ? Var < O.Var : Value < O.Value;

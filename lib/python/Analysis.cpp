@@ -123,7 +123,7 @@ private:
   void carryFields() {
     llvm::DenseMap<const void *, FieldCarries> ByClass;
     for (const ScopeRun &Run : Runs) {
-      if (Run.Left.empty() || !objectStateAtExit(Run.S->Node))
+      if (Run.Left.empty() || !usersCall(Run.S->Node))
         continue;
       for (TSNode C : X.family(classOf(Run.S->Node)))
         for (const auto &[Attr, Carry] : Run.Left)
@@ -132,7 +132,7 @@ private:
     if (ByClass.empty())
       return;
     for (ScopeRun &Run : Runs) {
-      if (Run.Fields.empty())
+      if (Run.Fields.empty() || !usersCall(Run.S->Node))
         continue;
       auto It = ByClass.find(classOf(Run.S->Node).id);
       if (It == ByClass.end() ||
@@ -146,15 +146,20 @@ private:
     }
   }
 
-  /// Whether the object's state where method \p Def returns is one its
-  /// users see: not so for a private helper (`_flush`) the class's own
-  /// methods call on self, which run it in place; what they leave is the
-  /// state between calls.
-  bool objectStateAtExit(TSNode Def) {
+  /// Whether the object's users call method \p Def, so that it starts
+  /// from and leaves a state between the object's calls: not so for a
+  /// helper the class's own methods call on self, which run it in place
+  /// (what they start from and leave is that state): a private one
+  /// (`_flush`), or one no code of the project calls on another object
+  /// (ProjectCalls.cpp).
+  bool usersCall(TSNode Def) {
     llvm::StringRef Name = F.text(field(Def, "name"));
-    bool Private = Name.starts_with("_") &&
-                   !(Name.starts_with("__") && Name.ends_with("__"));
-    return !Private || !X.calledOnSelf(classOf(Def), Name);
+    if (Name.starts_with("__") && Name.ends_with("__"))
+      return true;
+    if (!X.calledOnSelf(classOf(Def), Name))
+      return true;
+    bool Private = Name.starts_with("_");
+    return !Private && (!Modules || Modules->calledOnOthers(F, Name));
   }
 
   ScopeRun analyse(const Scope &S, std::string Name,

@@ -203,7 +203,7 @@ void Builder::optionalStreamParameters(const Scope &S) {
       continue;
     auto IsNone = [&] {
       emit(site(SiteKind::Other, Test),
-           fact::BindStream{V, StreamRef::current()});
+           fact::BindStream{V, StreamRef::current(), /*None=*/true});
     };
     auto Given = [] {};
     if (testOf(Test, F)->Holds)
@@ -211,6 +211,67 @@ void Builder::optionalStreamParameters(const Scope &S) {
     else
       branchOn(Test, IsNone, Given);
   }
+}
+
+std::optional<Assumption> Builder::stateTest(TSNode Cond) {
+  Cond = unparen(Cond);
+  auto VarOfClass = [&](TSNode N, VarClass Want) {
+    N = unparen(N);
+    if (!is(N, "identifier"))
+      return NoVar;
+    VarId V = varOf(F.text(N));
+    return V != NoVar && IR->var(V).Class == Want ? V : NoVar;
+  };
+  // `a == b`, `a is b`, `a != b`, `a is not b` of two stream names.
+  if (is(Cond, "comparison_operator")) {
+    std::vector<TSNode> Operands = children(Cond);
+    if (Operands.size() == 2) {
+      VarId A = VarOfClass(Operands[0], VarClass::Stream);
+      VarId B = VarOfClass(Operands[1], VarClass::Stream);
+      if (A != NoVar && B != NoVar) {
+        std::string Op;
+        for (char C : F.text(Cond).substr(ts_node_end_byte(Operands[0]) -
+                                              ts_node_start_byte(Cond),
+                                          ts_node_start_byte(Operands[1]) -
+                                              ts_node_end_byte(Operands[0])))
+          if (C != ' ' && C != '\t' && C != '\n' && C != '\\' && C != '\r')
+            Op += C;
+        if (Op == "==" || Op == "is" || Op == "!=" || Op == "isnot") {
+          Assumption S;
+          S.On = Assumption::Test::SameStream;
+          S.Var = A;
+          S.Other = B;
+          S.Value = Op == "==" || Op == "is";
+          return S;
+        }
+      }
+    }
+  }
+  // `s`, `not s`, `s is None`, `s is not None` of a stream or event name:
+  // a stream or event object is always true (neither defines __bool__ or
+  // __len__), so its truth is that it is not None.
+  auto T = testOf(Cond, F);
+  if (!T || !T->Compare.empty() || !is(T->Of, "identifier"))
+    return std::nullopt;
+  Assumption S;
+  if ((S.Var = VarOfClass(T->Of, VarClass::Stream)) != NoVar)
+    S.On = Assumption::Test::StreamIsNone;
+  else if ((S.Var = VarOfClass(T->Of, VarClass::Event)) != NoVar)
+    S.On = Assumption::Test::EventIsNone;
+  else
+    return std::nullopt;
+  S.Value = !T->Holds;
+  return S;
+}
+
+bool Builder::testsAnything(TSNode Cond) {
+  Cond = unparen(Cond);
+  if (is(Cond, "not_operator"))
+    return testsAnything(field(Cond, "argument"));
+  if (is(Cond, "boolean_operator"))
+    return testsAnything(field(Cond, "left")) ||
+           testsAnything(field(Cond, "right"));
+  return whenTrue(Cond) || constantCondition(Cond) || stateTest(Cond);
 }
 
 void Builder::markBranch(unsigned Branch, TSNode Cond) {
@@ -222,13 +283,13 @@ void Builder::markBranch(unsigned Branch, TSNode Cond) {
     B.Succs.erase(B.Succs.begin() + (*Known ? 1 : 0));
     return;
   }
+  EdgeCondition True, False;
   if (auto A = whenTrue(Cond)) {
     A->At = site(SiteKind::Other, Cond);
     Out->Conditions[A->At] = F.text(unparen(Cond)).str();
     Assumption Else = *A;
     Else.Value = !A->Value;
     A->CondHolds = true;
-    B.SuccConds = {{*A}, {Else}};
     // `x is None` of a tensor name: x holds no tensor on that edge.
     auto T = testOf(Cond, F);
     VarId Tensor = NoVar;
@@ -237,22 +298,59 @@ void Builder::markBranch(unsigned Branch, TSNode Cond) {
       if (V != NoVar && IR->var(V).Class == VarClass::Tensor)
         Tensor = V;
     }
-    B.SuccConds[T && T->Holds ? 1 : 0].front().NoneTensor = Tensor;
+    (T && T->Holds ? Else : *A).NoneTensor = Tensor;
+    True.push_back(*A);
+    False.push_back(Else);
   }
+  if (auto S = stateTest(Cond)) {
+    // (The site ties it to the remembered test of the same condition.)
+    S->At = True.empty() ? NoSite : True.front().At;
+    Assumption Else = *S;
+    Else.Value = !S->Value;
+    True.push_back(*S);
+    False.push_back(Else);
+  }
+  if (!True.empty())
+    B.SuccConds = {True, False};
+}
+
+std::pair<unsigned, unsigned> Builder::branchBlocks(TSNode Cond) {
+  Cond = unparen(Cond);
+  if (is(Cond, "not_operator")) {
+    auto [Holds, Fails] = branchBlocks(field(Cond, "argument"));
+    return {Fails, Holds};
+  }
+  // `a and b`, `a or b`: b is tested only on the edge of a that does not
+  // decide, so each edge carries what each test told (a conjunction on
+  // the way to the block where both hold).
+  if (is(Cond, "boolean_operator")) {
+    TSNode Op = field(Cond, "operator");
+    bool And = !ts_node_is_null(Op) && F.text(Op) == "and";
+    auto [LeftHolds, LeftFails] = branchBlocks(field(Cond, "left"));
+    St->Cur = And ? LeftHolds : LeftFails;
+    auto [RightHolds, RightFails] = branchBlocks(field(Cond, "right"));
+    unsigned Meet = newBlock();
+    edge(And ? LeftFails : LeftHolds, Meet);
+    edge(And ? RightFails : RightHolds, Meet);
+    return And ? std::pair{RightHolds, Meet} : std::pair{Meet, RightFails};
+  }
+  truthTest(Cond);
+  unsigned Branch = St->Cur;
+  unsigned Holds = newBlock(), Fails = newBlock();
+  edge(Branch, Holds);
+  edge(Branch, Fails);
+  markBranch(Branch, Cond);
+  return {Holds, Fails};
 }
 
 void Builder::branchOn(TSNode Cond, const std::function<void()> &Then,
                        const std::function<void()> &Else) {
-  truthTest(Cond);
-  unsigned Branch = St->Cur;
+  auto [Holds, Fails] = branchBlocks(Cond);
   unsigned After = newBlock();
-  St->Cur = newBlock();
-  edge(Branch, St->Cur);
+  St->Cur = Holds;
   Then();
   edge(St->Cur, After);
-  St->Cur = newBlock();
-  edge(Branch, St->Cur);
-  markBranch(Branch, Cond);
+  St->Cur = Fails;
   Else();
   edge(St->Cur, After);
   St->Cur = After;

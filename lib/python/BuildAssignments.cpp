@@ -31,10 +31,24 @@ void Builder::assignment(TSNode N) {
   // binding its own value (BranchConditions.cpp), not one unknown value.
   if (is(unparen(Right), "conditional_expression")) {
     std::vector<TSNode> Arms = children(unparen(Right));
-    if (Arms.size() == 3 && (whenTrue(Arms[1]) || constantCondition(Arms[1]))) {
+    if (Arms.size() == 3 && testsAnything(Arms[1])) {
       branchOn(
           Arms[1], [&] { assignValue(Targets, Arms[0]); },
           [&] { assignValue(Targets, Arms[2]); });
+      return;
+    }
+  }
+  // x = a or b (a if a else b), x = a and b (b if a else a), on a name a
+  // whose test the analysis can tell: `device = stream or other`.
+  if (is(unparen(Right), "boolean_operator")) {
+    TSNode A = unparen(field(unparen(Right), "left"));
+    TSNode B = field(unparen(Right), "right");
+    TSNode Op = field(unparen(Right), "operator");
+    if (is(A, "identifier") && testsAnything(A) && !ts_node_is_null(Op)) {
+      bool And = F.text(Op) == "and";
+      branchOn(
+          A, [&] { assignValue(Targets, And ? B : A); },
+          [&] { assignValue(Targets, And ? A : B); });
       return;
     }
   }
@@ -266,9 +280,9 @@ void Builder::bindName(TSNode Target, const Value &V) {
     return;
   case VarClass::Stream:
     emit(site(SiteKind::Other, Target),
-         fact::BindStream{Var, V.Class == VarClass::Stream
-                                   ? V.Stream
-                                   : StreamRef::unknown()});
+         fact::BindStream{
+             Var, V.Class == VarClass::Stream ? V.Stream : StreamRef::unknown(),
+             !ts_node_is_null(V.Node) && is(unparen(V.Node), "none")});
     return;
   case VarClass::Event:
     bindEvent(Var, V, Target);

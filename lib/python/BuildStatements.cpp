@@ -187,15 +187,11 @@ void Builder::ifStatement(TSNode N) {
   std::vector<TSNode> Alternatives = fieldChildren(N, "alternative");
   size_t Next = 0;
   for (;;) {
-    truthTest(Cond);
-    unsigned Branch = St->Cur;
-    St->Cur = newBlock();
-    edge(Branch, St->Cur);
+    auto [Holds, Fails] = branchBlocks(Cond);
+    St->Cur = Holds;
     block(Then);
     Join(St->Cur);
-    St->Cur = newBlock();
-    edge(Branch, St->Cur);
-    markBranch(Branch, Cond);
+    St->Cur = Fails;
     if (Next == Alternatives.size())
       break;
     TSNode Alt = Alternatives[Next++];

@@ -191,6 +191,17 @@ private:
   /// what a branch on \p Cond tells; a condition whose value is known on a
   /// CUDA machine keeps only the edge it takes.
   void markBranch(unsigned Branch, TSNode Cond);
+  /// What a test of \p Cond on the true edge is that the state decides
+  /// (Assumption::Test): a stream or event name against None or its truth,
+  /// two stream names compared. The false edge tests the opposite.
+  std::optional<Assumption> stateTest(TSNode Cond);
+  /// Whether some test in \p Cond (through `and`, `or`, `not`) tells the
+  /// analysis anything: a never-changing value, a constant, a state test.
+  bool testsAnything(TSNode Cond);
+  /// Evaluates \p Cond from the current block, `and`, `or` and `not` as
+  /// Python does (the right side only when the left does not decide), and
+  /// gives the blocks where it holds and where it fails.
+  std::pair<unsigned, unsigned> branchBlocks(TSNode Cond);
   /// The value of \p Cond when it is known on a CUDA machine
   /// (`get_accelerator().resolves_data_dependency()`: false).
   std::optional<bool> constantCondition(TSNode Cond);

@@ -205,8 +205,23 @@ Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
   }
   if (T == "unary_operator")
     return exprClass(field(N, "argument"), L, F, I);
+  // `a or b`, `a and b`: one of the two (None says nothing of the other).
+  if (T == "boolean_operator") {
+    TSNode A = unparen(field(N, "left")), B = unparen(field(N, "right"));
+    if (is(B, "none"))
+      return exprClass(A, L, F, I);
+    if (is(A, "none"))
+      return exprClass(B, L, F, I);
+    return join(exprClass(A, L, F, I), exprClass(B, L, F, I));
+  }
   if (T == "conditional_expression") {
     std::vector<TSNode> C = children(N);
+    // An arm that is None says nothing of what the value is otherwise
+    // (`e = s.record_event() if c else None`), as a binding to None does.
+    if (C.size() == 3 && is(unparen(C[2]), "none"))
+      return exprClass(C[0], L, F, I);
+    if (C.size() == 3 && is(unparen(C[0]), "none"))
+      return exprClass(C[2], L, F, I);
     if (C.size() == 3)
       return join(exprClass(C[0], L, F, I), exprClass(C[2], L, F, I));
   }

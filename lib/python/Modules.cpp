@@ -50,11 +50,17 @@ std::string ModuleCache::pathOf(const SourceFile &From,
       path::remove_filename(Dir);
     return moduleFile(Dir, Dotted.drop_front(Dots));
   }
-  // The project root: as given, or the nearest folder above the file with
-  // no __init__.py (the folder the file's package hangs from).
+  return moduleFile(rootOf(From), Dotted);
+}
+
+std::string ModuleCache::rootOf(const SourceFile &From) const {
+  // As given, or the nearest folder above the file with no __init__.py
+  // (the folder the file's package hangs from).
   llvm::SmallString<256> Top(Root);
   if (Top.empty()) {
-    Top = Dir;
+    Top = From.path();
+    fs::make_absolute(Top);
+    path::remove_filename(Top);
     for (unsigned K = 0; K < 64 && !Top.empty(); ++K) {
       llvm::SmallString<256> Init(Top);
       path::append(Init, "__init__.py");
@@ -66,7 +72,7 @@ std::string ModuleCache::pathOf(const SourceFile &From,
       Top = Up;
     }
   }
-  return moduleFile(Top, Dotted);
+  return std::string(Top);
 }
 
 const ProjectModule *ModuleCache::load(const std::string &Path) {

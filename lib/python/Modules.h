@@ -18,6 +18,7 @@
 #include "lib/python/Scope.h"
 #include "lib/python/Syntax.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include <memory>
 #include <string>
 
@@ -51,11 +52,19 @@ public:
                      const ProjectModule *&Module);
   /// The loaded module whose tree \p N is in (null: none).
   const ProjectModule *moduleOf(TSNode N) const;
+  /// Whether some code of \p From's project calls a method named \p Name
+  /// on an object other than its own (`x.name(`, not `self.name(` or
+  /// `super().name(`): a method only its class calls is the class's
+  /// helper (ProjectCalls.cpp).
+  bool calledOnOthers(const SourceFile &From, llvm::StringRef Name);
 
   /// Files larger than this are not read as helpers' modules.
   static constexpr size_t MaxModuleBytes = 4 << 20;
 
 private:
+  /// The project root of \p From: as given, or the nearest folder above
+  /// its file with no __init__.py.
+  std::string rootOf(const SourceFile &From) const;
   /// The module file \p Dotted names from \p From ("" : none).
   std::string pathOf(const SourceFile &From, llvm::StringRef Dotted) const;
   const ProjectModule *load(const std::string &Path);
@@ -76,6 +85,8 @@ private:
   /// The module file each importing file's module name resolves to ("":
   /// none), by "path\nname".
   llvm::StringMap<std::string> Named;
+  /// By project root: the method names its files call on other objects.
+  llvm::StringMap<llvm::StringSet<>> OthersCalls;
 };
 
 } // namespace streamsafe::py

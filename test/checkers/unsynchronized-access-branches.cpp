@@ -56,3 +56,47 @@ at::Tensor wait_under_another_flag(bool wait, bool check) {
   // CHECK-NOTES: :[[@LINE-16]]:9: note: on the path reported, 'wait' is false
   return y;
 }
+
+// Compared streams (the Python twin: test/python/path-conditions-state.py):
+// the event is recorded and waited for only when the side stream is not
+// the caller's, which a stream fetched from the pool never is. The path
+// that skips both does not exist.
+at::Tensor record_when_other() {
+  auto current = at::cuda::getCurrentCUDAStream();
+  auto side = at::cuda::getStreamFromPool();
+  at::cuda::CUDAEvent done;
+  at::Tensor y;
+  {
+    at::cuda::CUDAStreamGuard guard(side);
+    y = at::ones({16}, at::kCUDA);
+    if (side != current)
+      done.record(side);
+  }
+  if (side != current)
+    done.block(current);
+  y.mul_(2);
+  return y;
+}
+
+// Recorded and waited for only when the two are one: never, so nothing
+// orders the write before the read.
+at::Tensor record_when_same() {
+  auto current = at::cuda::getCurrentCUDAStream();
+  auto side = at::cuda::getStreamFromPool();
+  at::cuda::CUDAEvent done;
+  at::Tensor y;
+  {
+    at::cuda::CUDAStreamGuard guard(side);
+    y = at::ones({16}, at::kCUDA);
+    if (side == current)
+      done.record(side);
+  }
+  if (side == current)
+    done.block(current);
+  y.mul_(2);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor 'y' is written on the caller's current stream while its write on pool stream 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+  // CHECK-NOTES: :[[@LINE-5]]:3: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+  // CHECK-NOTES: :[[@LINE-9]]:9: note: 'y' is written on pool stream 'side' here
+  // CHECK-NOTES: :[[@LINE-11]]:31: note: the current stream was set to pool stream 'side' here
+  return y;
+}
