@@ -61,13 +61,11 @@ void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
   // A name or attribute only ever used as a tensor, given the value of code
   // the analysis does not see: a tensor made there.
   Value Attr;
-  bool HeldAsTensor =
-      is(Left, "identifier")
-          ? St->S->ByUse.contains(F.text(Left)) &&
-                St->S->owner(F.text(Left)) == St->S &&
-                St->S->Locals.lookup(F.text(Left)) == VarClass::Tensor
-          : is(Left, "attribute") && attributeValue(Left, Attr) &&
-                Attr.Class == VarClass::Tensor;
+  bool HeldAsTensor = is(Left, "identifier")
+                          ? heldByUse(Left)
+                          : is(Left, "attribute") &&
+                                attributeValue(Left, Attr) &&
+                                Attr.Class == VarClass::Tensor;
   // (Not a class's constructor: `Buffer(...)` makes an object of the
   // class, whatever it lets code do with it.)
   if (Targets.size() == 1 && HeldAsTensor && V.Class != VarClass::Tensor &&
@@ -133,11 +131,13 @@ void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
       if (is(T, "attribute"))
         expr(field(T, "object"));
       escape(V, T, /*Returned=*/handsToCaller(T));
+      // (A name only ever used as a tensor is one made there: `dev, cpu =
+      // state` of a state not followed.)
       if (is(T, "pattern_list") || is(T, "tuple_pattern") ||
           is(T, "list_pattern"))
         for (TSNode Name : children(T))
           if (is(Name, "identifier"))
-            bindName(Name, Value());
+            bindName(Name, elementByUse(Name, Right));
     }
   }
 }
@@ -241,6 +241,35 @@ Value Builder::newTensor(TSNode At, bool Unowned, TensorRef Like) {
   V.Node = At;
   V.Class = VarClass::Tensor;
   V.Tensor = TensorRef::result(O);
+  return V;
+}
+
+bool Builder::heldByUse(TSNode Name) {
+  return St->S->ByUse.contains(F.text(Name)) &&
+         St->S->owner(F.text(Name)) == St->S &&
+         St->S->Locals.lookup(F.text(Name)) == VarClass::Tensor;
+}
+
+Value Builder::elementByUse(TSNode Name, TSNode Container) {
+  if (!heldByUse(Name))
+    return Value();
+  Container = unparen(Container);
+  bool OfParameter =
+      St->S == Root && St->SiteScope == 0 && is(Container, "identifier") &&
+      llvm::any_of(Root->Params,
+                   [&](TSNode P) { return F.text(P) == F.text(Container); });
+  if (!OfParameter)
+    return unknownResult(Name);
+  auto [It, New] = Synthetic.try_emplace(
+      {"element " + F.text(Name).str(), Root->Node.id}, NoVar);
+  if (New) {
+    It->second = newSyntheticVar(F.text(Name).str(), VarClass::Tensor);
+    ElementParams.push_back({It->second, site(SiteKind::ParamReady, Name)});
+  }
+  Value V;
+  V.Node = Name;
+  V.Class = VarClass::Tensor;
+  V.Tensor = TensorRef::var(It->second);
   return V;
 }
 

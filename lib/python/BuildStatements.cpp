@@ -38,6 +38,10 @@ LoweredFunction Builder::build(const Scope &S, std::string Name) {
                                  ? site(SiteKind::ParamReady, P)
                                  : NoSite);
   }
+  for (auto [V, At] : ElementParams) {
+    IR->Params.push_back(V);
+    IR->ParamSites.push_back(At);
+  }
   if (S.K == Scope::Def && SideStreamParameters)
     proveSideParameters(S);
   // Thread bodies, in the order they were found (each may find more).
@@ -236,8 +240,15 @@ void Builder::loop(TSNode N, bool IsFor) {
       for (size_t K = 0; K + 1 < Names.size(); ++K)
         bindName(Names[K], Value());
       bindName(Names.back(), Element);
-    } else if (is(Left, "identifier"))
-      bindName(Left, Value());
+    } else {
+      // An element only ever used as a tensor is one made there (`for p
+      // in params: p.grad...` of params not followed).
+      std::vector<TSNode> Names =
+          is(Left, "identifier") ? std::vector<TSNode>{Left} : children(Left);
+      for (TSNode Name : Names)
+        if (is(Name, "identifier"))
+          bindName(Name, elementByUse(Name, field(N, "right")));
+    }
   }
   Frame L;
   L.K = Frame::Loop;

@@ -174,6 +174,15 @@ private:
   void bindEvent(VarId Var, const Value &V, TSNode At);
   /// The value of \p Call, not followed, bound to a local its uses say is
   /// a tensor (Scope::ByUse).
+  /// Whether the local \p Name is a tensor by its uses alone
+  /// (Scope::ByUse): given a value not followed, it is one made there.
+  bool heldByUse(TSNode Name);
+  /// What the name \p Name bound to an element of \p Container holds
+  /// (unpacked, or a loop's variable) when the analysis does not follow
+  /// the container: a tensor when its uses say so (heldByUse), which is
+  /// the caller's, ready at entry, when the container is a parameter of
+  /// the analysed def, else one made here; otherwise nothing.
+  Value elementByUse(TSNode Name, TSNode Container);
   Value unknownResult(TSNode Call);
   /// A new tensor made at \p At on the current stream (where \p Like
   /// lives, when given); \p Unowned: the caching allocator's part in it is
@@ -566,6 +575,9 @@ private:
   std::map<std::pair<const Scope *, std::string>, VarId> Vars;
   std::map<const void *, ObjectId> Objects;
   std::map<std::pair<std::string, const void *>, VarId> Synthetic;
+  /// Tensors in parameters of the analysed def (elementByUse): each is
+  /// ready at entry, as a parameter is, declared at its name.
+  std::vector<std::pair<VarId, SiteId>> ElementParams;
   /// The features' state, each in a unit of its own.
   HelperRuns Runs;
   ObjectTable Objs;

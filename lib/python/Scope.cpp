@@ -205,9 +205,14 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
         Classes[F.text(Name)] = ParamClasses->lookup(F.text(Name));
         continue;
       }
+      // (A default of None says nothing of what the argument is
+      // otherwise: `copy_buffer=None`.)
+      bool NoneDefault =
+          is(P, "default_parameter") && is(unparen(field(P, "value")), "none");
       Classes[F.text(Name)] =
           !ts_node_is_null(Annotation) ? classOfAnnotation(Annotation, F, I)
-          : ByUse.contains(F.text(Name)) && !is(P, "default_parameter") &&
+          : ByUse.contains(F.text(Name)) &&
+                  (!is(P, "default_parameter") || NoneDefault) &&
                   !C.Values.count(F.text(Name))
               ? Cls(ByUse.lookup(F.text(Name)))
               : Cls(VarClass::Other);
@@ -346,8 +351,10 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
     for (auto &E : Classes) {
       llvm::StringRef Name = E.getKey();
       auto V = C.Values.find(Name);
-      if (Pinned.count(Name) || !ByUse.contains(Name) || V == C.Values.end() ||
-          C.NotLocal.contains(Name) || C.Elements.count(Name) ||
+      auto Els = C.Elements.find(Name);
+      if (Pinned.count(Name) || !ByUse.contains(Name) ||
+          (V == C.Values.end() && Els == C.Elements.end()) ||
+          C.NotLocal.contains(Name) ||
           llvm::any_of(S->Params, [&](TSNode P) { return F.text(P) == Name; }))
         continue;
       VarClass Want = ByUse.lookup(Name);
@@ -374,7 +381,28 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
         }
         return is(Value, "none") || exprClass(Value, Own, F, I) == Cls(Want);
       };
-      bool Agree = llvm::all_of(V->second, Agrees);
+      // An element of a container the analysis does not follow (`dev, cpu
+      // = state` of a parameter, `for p in params`) is such a value too.
+      auto UnknownElement = [&](const std::pair<TSNode, int> &E) {
+        TSNode Container = unparen(E.first);
+        if (elementClass(Container, E.second, Own, F, I) !=
+            Cls(VarClass::Other))
+          return false;
+        if (opaqueValue(Container, F, I))
+          return true;
+        return is(Container, "identifier") &&
+               exprClass(Container, Own, F, I) == Cls(VarClass::Other) &&
+               llvm::any_of(S->Params, [&](TSNode P) {
+                 return F.text(P) == F.text(Container);
+               });
+      };
+      bool Agree = (V == C.Values.end() || llvm::all_of(V->second, Agrees)) &&
+                   (Els == C.Elements.end() ||
+                    llvm::all_of(Els->second, [&](const auto &E) {
+                      bool U = UnknownElement(E);
+                      Opaque |= U;
+                      return U;
+                    }));
       if (!Agree || !Opaque)
         continue;
       Pinned[Name] = Want;

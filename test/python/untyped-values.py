@@ -64,7 +64,19 @@ def rebound(x):
         x.add_(1)
 
 
-def with_default(x=None):
+# A default of None says nothing of what x is otherwise: an optional
+# tensor, used as one.
+def with_none_default(x=None):
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        x.add_(1)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'x' is written on pool stream 'side', but it is only known to be ready on the caller's current stream; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'side' here
+        # CHECK-NOTES: :[[@LINE-6]]:23: note: 'x' is assumed ready on the caller's current stream at function entry
+
+
+# A default of another kind is evidence both ways: not followed.
+def with_default(x=0):
     side = torch.cuda.Stream()
     with torch.cuda.stream(side):
         x.add_(1)
@@ -283,3 +295,53 @@ class ChainedJoinedLoader:
         torch.cuda.current_stream().wait_stream(self.stream)
         gpu.record_stream(torch.cuda.current_stream())
         return model(gpu)
+
+
+# An element of a parameter's container (unpacked, or a loop's variable)
+# used as only a tensor is used is the caller's tensor, ready on the
+# caller's current stream at entry, as a tensor parameter is.
+def unpacked_element(state):
+    side = torch.cuda.Stream()
+    dev, host = state
+    with torch.cuda.stream(side):
+        host.add_(1)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'host' is written on pool stream 'side', but it is only known to be ready on the caller's current stream; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'side' here
+        # CHECK-NOTES: :[[@LINE-5]]:10: note: 'host' is assumed ready on the caller's current stream at function entry
+
+
+def unpacked_element_waited(state):
+    side = torch.cuda.Stream()
+    dev, host = state
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        host.add_(1)
+
+
+def loop_element(params):
+    side = torch.cuda.Stream()
+    for p in params:
+        with torch.cuda.stream(side):
+            p.zero_()
+            # CHECK-NOTES: :[[@LINE-1]]:13: warning: tensor 'p' is written on pool stream 'side', but it is only known to be ready on the caller's current stream; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+            # CHECK-NOTES: :[[@LINE-3]]:14: note: the current stream is set to pool stream 'side' here
+            # CHECK-NOTES: :[[@LINE-5]]:9: note: 'p' is assumed ready on the caller's current stream at function entry
+
+
+# The wait before the loop orders every element: they were the caller's
+# before the def ran.
+def loop_element_waited(params):
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    for p in params:
+        with torch.cuda.stream(side):
+            p.zero_()
+
+
+# A name also bound to something else is not followed.
+def loop_element_mixed(params):
+    side = torch.cuda.Stream()
+    for p in params:
+        p = p.name
+        with torch.cuda.stream(side):
+            p.zero_()
