@@ -183,6 +183,53 @@ public:
   std::vector<Finding> Findings;
 
 private:
+  /// The never-changing variables a body run in place tests (its own
+  /// branches and those of the bodies it runs in place, MaxBodyNesting
+  /// deep), each with the condition of its first edge that holds it true
+  /// and false (for a finding's note).
+  const std::vector<std::pair<Assumption, Assumption>> &
+  testedBy(BodyId Id, unsigned Deep) {
+    auto [It, New] = Tested.try_emplace(Id);
+    if (!New || Id >= IR.Bodies.size())
+      return It->second;
+    std::vector<std::pair<Assumption, Assumption>> Found;
+    auto Add = [&](const Assumption &A) {
+      if (A.On != Assumption::Test::Remembered || A.Var == NoVar || A.Local)
+        return;
+      auto Have = llvm::find_if(
+          Found, [&](const auto &P) { return P.first.Var == A.Var; });
+      if (Have == Found.end()) {
+        Found.push_back({A, A});
+        Have = Found.end() - 1;
+        Have->first.At = Have->second.At = NoSite;
+      }
+      Assumption &Slot = A.Value ? Have->first : Have->second;
+      if (Slot.At == NoSite) {
+        Slot = A;
+        Slot.NoneTensor = NoVar;
+      }
+    };
+    for (const Block &B : IR.Bodies[Id].Blocks) {
+      for (const EdgeCondition &C : B.SuccConds)
+        for (const Assumption &A : C)
+          Add(A);
+      if (Deep + 1 >= MaxBodyNesting)
+        continue;
+      for (const Fact &F : B.Facts)
+        if (const auto *S = F.as<fact::Spawn>(); S && S->InPlace)
+          for (const auto &P : testedBy(S->Body, Deep + 1)) {
+            Add(P.first);
+            Add(P.second);
+          }
+    }
+    for (auto &P : Found) {
+      P.first.Value = true;
+      P.second.Value = false;
+    }
+    // (Looked up again: the recursion may have grown the map.)
+    return Tested[Id] = std::move(Found);
+  }
+
   const BodyOrder &orderOf(BodyId Id) {
     auto &Slot = Orders[Id];
     if (Slot.Order.empty()) {
@@ -254,6 +301,7 @@ private:
           }
         }
       }
+      splitForHelpers(B.Blocks[Block], Set);
       return Set;
     };
     // Only the converged states are diagnosed: bodies run while this one
@@ -364,6 +412,48 @@ private:
         Findings[I].Path.assign(S.Assumed.begin(), S.Assumed.end());
   }
 
+  /// A helper run in place from \p B that tests a never-changing value
+  /// the paths here have not (`if self.overlap: stream = self.comm`) would
+  /// join its two outcomes at its exit: the paths are split on that value
+  /// before the call instead (a case split, exact), while the bounds allow,
+  /// so what the helper leaves on each stays apart in the caller.
+  void splitForHelpers(const Block &B, StateSet &Set) {
+    for (const Fact &F : B.Facts) {
+      const auto *X = F.as<fact::Spawn>();
+      if (!X || !X->InPlace)
+        continue;
+      for (const auto &Outcomes : testedBy(X->Body, Depth)) {
+        const Assumption &True = Outcomes.first, &False = Outcomes.second;
+        StateSet Next;
+        for (size_t I = 0; I < Set.size(); ++I) {
+          StreamState &S = Set[I];
+          bool Known = llvm::any_of(S.Assumed, [&](const Assumption &A) {
+            return A.Var == True.Var;
+          });
+          // (Split, the paths would be those done, this one twice, and
+          // those still to do.)
+          size_t After = Next.size() + 2 + (Set.size() - I - 1);
+          if (Known || !S.Reachable || S.Assumed.size() >= MaxAssumptions ||
+              After > MaxPartitions) {
+            Next.push_back(std::move(S));
+            continue;
+          }
+          StreamState Other = S;
+          for (auto [Into, A] : {std::pair{&S, True}, std::pair{&Other, False}})
+            Into->Assumed.insert(
+                llvm::lower_bound(Into->Assumed, A,
+                                  [](const Assumption &L, const Assumption &R) {
+                                    return L.Var < R.Var;
+                                  }),
+                A);
+          Next.push_back(std::move(S));
+          Next.push_back(std::move(Other));
+        }
+        Set = std::move(Next);
+      }
+    }
+  }
+
   /// Runs a callable's body from \p Entry. While diagnosing, the body is
   /// diagnosed too (it runs from the spawner's converged state).
   StreamState runBody(BodyId Id, const StreamState &Entry, SiteId CallSite) {
@@ -405,6 +495,7 @@ private:
   // entries and left that reference dangling: a crash on real code with
   // nested AT_DISPATCH lambdas, docs/realworld.md).
   std::map<BodyId, BodyOrder> Orders;
+  std::map<BodyId, std::vector<std::pair<Assumption, Assumption>>> Tested;
   unsigned Depth = 0;
 };
 

@@ -309,6 +309,10 @@ private:
       for (Assumption &A : False)
         A.At = At;
     }
+    // A helper's (or a lambda's) own variables: bound at each run.
+    for (EdgeCondition *C : {&True, &False})
+      for (Assumption &A : *C)
+        A.Local = L.context() != 0;
     Out.SuccConds = {True, False};
   }
 

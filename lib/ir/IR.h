@@ -437,6 +437,10 @@ struct Assumption {
   /// Not part of what the assumption is.
   SiteId At = NoSite;
   bool CondHolds = false;
+  /// Var belongs to the body that tests it (a C++ helper's parameter or
+  /// local): each run of the body binds it anew, so a caller does not
+  /// split its paths on it. Not part of what the assumption is.
+  bool Local = false;
   bool operator==(const Assumption &O) const {
     return Var == O.Var && Value == O.Value && On == O.On && Other == O.Other;
   }

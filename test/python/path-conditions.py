@@ -170,3 +170,46 @@ def average_never_waits(flat: torch.Tensor):
         # CHECK-NOTES: :[[@LINE-1]]:25: warning: tensor 'flat' is read on pool stream 'side' while its write on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
         # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'side' here
         # CHECK-NOTES: :[[@LINE-7]]:5: note: 'flat' is written on the caller's current stream here
+
+
+# A helper run in place that chooses its stream by a flag the caller has
+# not tested: the caller's paths are split on the flag before the call, so
+# what the helper leaves on each stream stays apart (a case split on a
+# value that never changes while the def runs).
+class Averager:
+    def __init__(self, overlap):
+        self.overlap = overlap
+        self.red = torch.cuda.Stream()
+        self.buf = torch.empty(4, device="cuda")
+
+    def average(self):
+        if self.overlap:
+            stream = self.red
+            stream.wait_stream(torch.cuda.current_stream())
+        else:
+            stream = torch.cuda.current_stream()
+        with torch.cuda.stream(stream):
+            self.buf.div_(2)
+
+    def reduce(self):
+        self.average()
+
+    # Wrong: with overlap, the division on the reduction stream may still
+    # run when the caller's stream overwrites the buffer.
+    def hook(self, g: torch.Tensor):
+        self.reduce()
+        self.buf.copy_(g)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'self.buf' is written on the caller's current stream while its write on attribute 'self.red' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-11]]:29: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+        # CHECK-NOTES: :[[@LINE-12]]:13: note: 'self.buf' is written on attribute 'self.red' here
+        # CHECK-NOTES: :[[@LINE-5]]:9: note: in 'reduce', called here
+        # CHECK-NOTES: :[[@LINE-15]]:14: note: the current stream was set to attribute 'self.red' here
+        # CHECK-NOTES: :[[@LINE-25]]:9: note: 'self.red' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+        # CHECK-NOTES: :[[@LINE-22]]:12: note: on the path reported, 'self.overlap' is true
+
+    # Right: the wait under the same flag covers exactly that path.
+    def hook_ordered(self, g: torch.Tensor):
+        self.reduce()
+        if self.overlap:
+            torch.cuda.current_stream().wait_stream(self.red)
+        self.buf.copy_(g)
