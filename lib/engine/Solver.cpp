@@ -77,7 +77,7 @@ bool stateAllows(const StreamState &S, const Assumption &C, Transfer &T) {
 /// Adds what edge condition \p C says to \p S; false when \p S contradicts
 /// it (the edge is never taken from there).
 bool assume(StreamState &S, Assumption C, Transfer &T,
-            const EdgeCondition &Edge) {
+            const EdgeCondition &Edge, unsigned &BoundHits) {
   if (C.On != Assumption::Test::Remembered)
     return stateAllows(S, C, T);
   if (C.Var == NoVar)
@@ -98,6 +98,8 @@ bool assume(StreamState &S, Assumption C, Transfer &T,
     return It->Value == C.Value;
   if (!Decided && S.Assumed.size() < MaxAssumptions)
     S.Assumed.insert(It, C);
+  else if (!Decided)
+    ++BoundHits;
   return true;
 }
 
@@ -277,6 +279,7 @@ private:
         }
       Set.push_back(std::move(S));
       if (Set.size() > MaxPartitions) {
+        ++R.PathBoundHits;
         StreamState All = joinAll(Set, PhiFor, IsCoarse);
         All.Assumed.clear();
         Set.assign(1, std::move(All));
@@ -292,7 +295,7 @@ private:
         for (const StreamState &From : OutState[P]) {
           StreamState S = From;
           if (S.Reachable && llvm::all_of(C, [&](const Assumption &A) {
-                return assume(S, A, T, C);
+                return assume(S, A, T, C, R.PathBoundHits);
               })) {
             for (const Assumption &A : C)
               if (A.NoneTensor != NoVar)

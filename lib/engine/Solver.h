@@ -60,6 +60,10 @@ struct SolverResult {
   unsigned BlockVisits = 0;
   unsigned NestedVisits = 0; ///< visits spent in callable bodies
   uint64_t StateWork = 0;    ///< see SolverLimits::MaxStateWork
+  /// Times the bounds on paths kept apart were hit: states joined past
+  /// MaxPartitions, or a branch outcome not remembered past
+  /// MaxAssumptions (a race on one of those paths may be missed there).
+  unsigned PathBoundHits = 0;
   /// Per field of Function::Fields, the writes a normal path out leaves
   /// in flight (sorted, one per field, site and stream).
   std::vector<LeftWrite> FieldsLeft;

@@ -34,9 +34,12 @@ public:
     defsIn(F.root(), *Module);
     carryFields();
     for (ScopeRun &Run : Runs) {
+      std::string Where =
+          Run.Name + " (line " + std::to_string(start(Run.S->Node).Line) + ")";
       if (Run.Skipped)
-        Result.Skipped.push_back(Run.Name + " (line " +
-                                 std::to_string(start(Run.S->Node).Line) + ")");
+        Result.Skipped.push_back(Where);
+      else if (Run.PathBound && !llvm::is_contained(Result.PathBound, Where))
+        Result.PathBound.push_back(Where);
       for (size_t K = 0; K < Run.Findings.size(); ++K) {
         Result.Findings.push_back(std::move(Run.Findings[K]));
         Shown.push_back(std::move(Run.Shown[K]));
@@ -106,6 +109,7 @@ private:
     std::unique_ptr<Scope> Owned;
     std::string Name;
     bool Skipped = false;
+    bool PathBound = false;
     std::vector<std::vector<Diagnostic>> Findings;
     /// How each finding is shown (lib/report/ShownFindings.h), less its
     /// place and words.
@@ -181,6 +185,9 @@ private:
       Run.Skipped = true;
       return Run;
     }
+    // (Only where it can hide a race: a def that uses streams.)
+    Run.PathBound =
+        R.PathBoundHits > 0 && S.K == Scope::Def && X.usesStreams(S.Node);
     readFields(L, R, Run);
     report::Vocabulary V;
     V.IR = L.IR.get();

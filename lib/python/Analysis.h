@@ -35,6 +35,9 @@ struct FileResult {
   std::vector<std::vector<Diagnostic>> Findings;
   /// Scopes not analysed: the budget ran out (named, never silent).
   std::vector<std::string> Skipped;
+  /// Scopes where paths kept apart by the values that chose them were
+  /// joined at the engine's bound (named: a race on one may be missed).
+  std::vector<std::string> PathBound;
   unsigned Scopes = 0;
 };
 

@@ -112,6 +112,7 @@ CheckedFile checkFile(const std::string &Path, std::string Text,
     R.Errors.push_back({E.At, "", E.Message, "clang-tidy-nolint"});
   FileResult Result = analyzeFile(F, Opts);
   R.Skipped = std::move(Result.Skipped);
+  R.PathBound = std::move(Result.PathBound);
   // A warning in a helper of another module: its NOLINT comments are
   // that file's (read once per file).
   std::map<std::string, std::unique_ptr<SourceFile>> Others;

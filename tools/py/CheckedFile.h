@@ -38,6 +38,8 @@ struct CheckedFile {
   unsigned Suppressed = 0;
   /// Scopes the analysis gave up on (the budget).
   std::vector<std::string> Skipped;
+  /// Result.PathBound: where paths were joined at the bound.
+  std::vector<std::string> PathBound;
   /// The tree-sitter runtime refuses the compiled-in grammar: nothing can
   /// be parsed (a broken installation, not a property of the file).
   bool GrammarRefused = false;

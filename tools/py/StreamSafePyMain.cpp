@@ -49,6 +49,8 @@ static const char Usage[] =
     "each\n"
     "                        file with no __init__.py)\n"
     "  --quiet               no summary line on stderr\n"
+    "  --show-path-bounds    name each def where paths were joined at the\n"
+    "                        analysis's bound (else one count on stderr)\n"
     "  --version             print the version and exit\n"
     "  --help                print this and exit\n"
     "\n"
@@ -63,7 +65,8 @@ static const char Usage[] =
 static int run(int argc, char **argv) {
   std::vector<std::string> Files;
   std::vector<std::string> CheckArgs;
-  bool ListChecks = false, Quiet = false, Lsp = false;
+  bool ListChecks = false, Quiet = false, Lsp = false, ShowPathBounds = false;
+  size_t PathBounds = 0;
   PyOptions Opts;
   for (int K = 1; K < argc; ++K) {
     llvm::StringRef A = argv[K];
@@ -93,6 +96,10 @@ static int run(int argc, char **argv) {
     }
     if (A == "--quiet") {
       Quiet = true;
+      continue;
+    }
+    if (A == "--show-path-bounds") {
+      ShowPathBounds = true;
       continue;
     }
     // Hidden: the facts and states of one def (the engine's trace).
@@ -191,6 +198,13 @@ static int run(int argc, char **argv) {
     for (const std::string &S : R.Skipped)
       llvm::errs() << "streamsafe-py: skipped '" << S << "' in " << Path
                    << ": the analysis budget was exceeded\n";
+    PathBounds += R.PathBound.size();
+    if (ShowPathBounds)
+      for (const std::string &S : R.PathBound)
+        llvm::errs() << "streamsafe-py: in '" << S << "' in " << Path
+                     << ": paths chosen by more values than the analysis "
+                        "keeps apart were joined; a race on one of them may "
+                        "be missed\n";
     Suppressed += R.Suppressed;
     for (const std::vector<Diagnostic> &D : R.Findings) {
       ++Warnings;
@@ -212,6 +226,12 @@ static int run(int argc, char **argv) {
                                       " suppressed by NOLINT)"
                                 : std::string())
                  << ".\n";
+  if (!Quiet && !ShowPathBounds && PathBounds)
+    llvm::errs() << "streamsafe-py: in " << PathBounds
+                 << " def(s) that use streams, paths chosen by more values "
+                    "than the analysis keeps apart were joined; a race on "
+                    "one of them may be missed (--show-path-bounds lists "
+                    "them)\n";
   if (Failed)
     return 2;
   return Warnings ? 1 : 0;
