@@ -302,6 +302,18 @@ void Builder::markBranch(unsigned Branch, TSNode Cond) {
     True.push_back(*A);
     False.push_back(Else);
   }
+  // `isinstance(x, tuple)` of a tensor name: x is no tensor on the true
+  // edge (a dict of several kinds, told apart); `isinstance(x,
+  // torch.Tensor)`: on the false edge.
+  if (auto [Var, OnTrue] = notTensorEdge(Cond); Var != NoVar) {
+    Assumption A;
+    A.NoneTensor = Var;
+    (OnTrue ? True : False).push_back(A);
+    if (True.empty())
+      True.push_back(Assumption());
+    if (False.empty())
+      False.push_back(Assumption());
+  }
   if (auto S = stateTest(Cond)) {
     // (The site ties it to the remembered test of the same condition.)
     S->At = True.empty() ? NoSite : True.front().At;
@@ -312,6 +324,35 @@ void Builder::markBranch(unsigned Branch, TSNode Cond) {
   }
   if (!True.empty())
     B.SuccConds = {True, False};
+}
+
+std::pair<VarId, bool> Builder::notTensorEdge(TSNode Cond) {
+  Cond = unparen(Cond);
+  if (!is(Cond, "call") || F.text(field(Cond, "function")) != "isinstance")
+    return {NoVar, false};
+  std::vector<TSNode> Args = children(field(Cond, "arguments"));
+  if (Args.size() != 2 || !is(unparen(Args[0]), "identifier"))
+    return {NoVar, false};
+  VarId V = varOf(F.text(unparen(Args[0])));
+  if (V == NoVar || IR->var(V).Class != VarClass::Tensor)
+    return {NoVar, false};
+  // Builtins no tensor is an instance of.
+  static const llvm::StringSet<> NotTensors = {
+      "tuple", "list", "dict",  "set",  "frozenset", "str",
+      "bytes", "int",  "float", "bool", "complex"};
+  TSNode Type = unparen(Args[1]);
+  std::vector<TSNode> Types =
+      is(Type, "tuple") ? children(Type) : std::vector<TSNode>{Type};
+  bool AllBuiltins = !Types.empty() && llvm::all_of(Types, [&](TSNode T) {
+    return is(unparen(T), "identifier") &&
+           NotTensors.contains(F.text(unparen(T))) &&
+           !St->S->owner(F.text(unparen(T)));
+  });
+  if (AllBuiltins)
+    return {V, true};
+  if (Types.size() == 1 && I.qualify(Type) == "torch.Tensor")
+    return {V, false};
+  return {NoVar, false};
 }
 
 std::pair<unsigned, unsigned> Builder::branchBlocks(TSNode Cond) {

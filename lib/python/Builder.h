@@ -204,6 +204,10 @@ private:
   /// (Assumption::Test): a stream or event name against None or its truth,
   /// two stream names compared. The false edge tests the opposite.
   std::optional<Assumption> stateTest(TSNode Cond);
+  /// `isinstance(x, tuple)` (builtins only) of a tensor name x: {x, true},
+  /// x is no tensor where the test holds; `isinstance(x, torch.Tensor)`:
+  /// {x, false}, where it fails. {NoVar, _}: another test.
+  std::pair<VarId, bool> notTensorEdge(TSNode Cond);
   /// Whether some test in \p Cond (through `and`, `or`, `not`) tells the
   /// analysis anything: a never-changing value, a constant, a state test.
   bool testsAnything(TSNode Cond);

@@ -97,3 +97,34 @@ def fork_either(x: torch.Tensor, overlap: bool, group_size: int):
             # CHECK-NOTES: :[[@LINE-12]]:19: note: on the path reported, 'group_size > 1' is true
         torch.cuda.current_stream().wait_stream(side)
     return y
+
+
+# `isinstance` tells kinds apart (a dict of tensors and tuples): where the
+# value is a tuple or a list it holds no tensor; where it is a tensor it
+# does.
+def told_apart(x: torch.Tensor):
+    side = torch.cuda.Stream()
+    y = x * 2
+    if not isinstance(y, (tuple, list)):
+        with torch.cuda.stream(side):
+            y.add_(1)
+            # CHECK-NOTES: :[[@LINE-1]]:13: warning: tensor 'y' is written on pool stream 'side' while its write on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+            # CHECK-NOTES: :[[@LINE-3]]:14: note: the current stream is set to pool stream 'side' here
+            # CHECK-NOTES: :[[@LINE-6]]:9: note: 'y' is written on the caller's current stream here
+    else:
+        with torch.cuda.stream(side):
+            y[0].add_(1)
+    y.record_stream(side)
+
+
+def told_tensor(x: torch.Tensor):
+    side = torch.cuda.Stream()
+    y = x * 2
+    if isinstance(y, torch.Tensor):
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            y.add_(1)
+    else:
+        with torch.cuda.stream(side):
+            y.add_(1)
+    y.record_stream(side)
