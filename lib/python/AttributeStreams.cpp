@@ -313,10 +313,47 @@ bool HelperIndex::setOnlyAtConstructionUncached(TSNode Class,
         !InFamily(W.Owner))
       continue;
     if (W.K != AttributeWrite::Member || ts_node_is_null(W.Def) ||
-        F.text(field(W.Def, "name")) != "__init__")
+        !constructionMethod(Class, W.Def))
       return false;
   }
   return true;
+}
+
+bool HelperIndex::constructionMethod(TSNode Class, TSNode Def, unsigned Depth) {
+  llvm::StringRef Name = F.text(field(Def, "name"));
+  if (Name == "__init__")
+    return true;
+  if (!Name.starts_with("_") || Name.starts_with("__") || Depth >= 4)
+    return false;
+  bool Called = false, Elsewhere = false;
+  for (TSNode C : family(Class))
+    for (TSNode M : methodsWithSelf(C, F)) {
+      std::string Self = paramNames(M, F)[0];
+      everyNode(field(M, "body"), [&](TSNode N) {
+        if (Elsewhere || !is(N, "call"))
+          return;
+        TSNode Fn = unparen(field(N, "function"));
+        if (!is(Fn, "attribute") ||
+            F.text(unparen(field(Fn, "object"))) != Self ||
+            F.text(field(Fn, "attribute")) != Name)
+          return;
+        Called = true;
+        // (A call in a def nested in M, a hook or callback, runs later.)
+        TSNode Encloser = ts_node_parent(N);
+        while (!ts_node_is_null(Encloser) &&
+               !is(Encloser, "function_definition") && !is(Encloser, "lambda"))
+          Encloser = ts_node_parent(Encloser);
+        Elsewhere = ts_node_eq(M, Def) || !ts_node_eq(Encloser, M) ||
+                    !constructionMethod(Class, M, Depth + 1);
+      });
+      // A reference that is not a call (a callback) may run it any time.
+      everyNode(field(M, "body"), [&](TSNode N) {
+        if (is(N, "attribute") && F.text(field(N, "attribute")) == Name &&
+            !is(ts_node_parent(N), "call"))
+          Elsewhere = true;
+      });
+    }
+  return Called && !Elsewhere;
 }
 
 bool HelperIndex::globalMayChange(llvm::StringRef Name) {

@@ -73,6 +73,34 @@ HelperIndex::flagStreamUncached(TSNode Class, llvm::StringRef Name) {
       continue;
     Writes.push_back(&W);
   }
+  // self.s = current_stream()  then  if cond: self.s = Stream()  (no else,
+  // later in the same block): the default, overridden under the flag.
+  if (Writes.size() == 2 && Writes[0]->K == AttributeWrite::Member &&
+      Writes[1]->K == AttributeWrite::Member &&
+      !ts_node_is_null(Writes[0]->Value) &&
+      !ts_node_is_null(Writes[1]->Value)) {
+    const AttributeWrite *Default = Writes[0], *Override = Writes[1];
+    if (Default->Given == AttributeGiven::Fresh)
+      std::swap(Default, Override);
+    TSNode DefaultStmt = ts_node_parent(ts_node_parent(Default->Target));
+    TSNode OverrideStmt = ts_node_parent(ts_node_parent(Override->Target));
+    bool Then = false;
+    TSNode If = is(OverrideStmt, "expression_statement")
+                    ? branchOf(OverrideStmt, Then)
+                    : TSNode{};
+    if (Override->Given == AttributeGiven::Fresh &&
+        Default->Given != AttributeGiven::Fresh &&
+        is(DefaultStmt, "expression_statement") && !ts_node_is_null(If) &&
+        Then && ts_node_is_null(field(If, "alternative")) &&
+        ts_node_eq(ts_node_parent(If), ts_node_parent(DefaultStmt)) &&
+        ts_node_start_byte(DefaultStmt) < ts_node_start_byte(If)) {
+      ChosenStream C;
+      C.Cond = field(If, "condition");
+      C.FreshWhen = true;
+      C.Creation = Override->Target;
+      return C;
+    }
+  }
   {
     ChosenStream C;
     bool Ok = true;

@@ -230,6 +230,10 @@ private:
   };
   const std::vector<AttributeWrite> &attributeWrites();
   bool setOnlyAtConstructionUncached(TSNode Class, llvm::StringRef Name);
+  /// Whether method \p Def of \p Class runs only while an object is made:
+  /// `__init__`, or a private method (`_init_streams`) that the family's
+  /// methods call on self only from such methods (at least once).
+  bool constructionMethod(TSNode Class, TSNode Def, unsigned Depth = 0);
   std::map<std::pair<const void *, std::string>, bool> SetAtConstruction;
   std::optional<std::vector<AttributeWrite>> AttributeWrites;
 

@@ -82,3 +82,64 @@ class Untracked:
         x.add_(1)
         with torch.cuda.stream(self._comm):
             x.mul_(2)
+
+
+# The default, overridden under the flag, in a private method only
+# __init__ calls (Megatron's hybrid optimizer): the stream is the object's
+# own on the flag's path, the current stream on the other.
+class HybridCopier:
+    def __init__(self, overlap):
+        self.overlap = overlap
+        self._init_streams()
+
+    def _init_streams(self):
+        self._h2d_stream = torch.cuda.current_stream()
+        if self.overlap:
+            self._h2d_stream = torch.cuda.Stream()
+
+    # Wrong: with overlap, the copy back runs on the h2d stream and the
+    # caller's stream reads the parameter with no wait.
+    def copy_back(self, gpu: torch.Tensor, cpu: torch.Tensor):
+        self._h2d_stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(self._h2d_stream):
+            gpu.copy_(cpu, non_blocking=True)
+        return gpu.sum()
+        # CHECK-NOTES: :[[@LINE-1]]:16: warning: tensor 'gpu' is read on the caller's current stream while its write on attribute 'self._h2d_stream' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:46: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+        # CHECK-NOTES: :[[@LINE-4]]:13: note: 'gpu' is written on attribute 'self._h2d_stream' here
+        # CHECK-NOTES: :[[@LINE-6]]:14: note: the current stream was set to attribute 'self._h2d_stream' here
+        # CHECK-NOTES: :[[@LINE-13]]:13: note: 'self._h2d_stream' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+        # CHECK-NOTES: :[[@LINE-15]]:12: note: on the path reported, 'self.overlap' is true
+
+    # Right: the wait under the same flag.
+    def copy_back_ordered(self, gpu: torch.Tensor, cpu: torch.Tensor):
+        self._h2d_stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(self._h2d_stream):
+            gpu.copy_(cpu, non_blocking=True)
+        if self.overlap:
+            torch.cuda.current_stream().wait_stream(self._h2d_stream)
+        return gpu.sum()
+
+
+# Re-set by a hook that runs after construction (Megatron's state-dict
+# hook): not chosen once, so not followed (silent).
+class ReloadedCopier:
+    def __init__(self, overlap):
+        self.overlap = overlap
+        self._init_streams()
+
+        def on_load():
+            self._init_streams()
+
+        self.on_load = on_load
+
+    def _init_streams(self):
+        self._h2d_stream = torch.cuda.current_stream()
+        if self.overlap:
+            self._h2d_stream = torch.cuda.Stream()
+
+    def copy_back(self, gpu: torch.Tensor, cpu: torch.Tensor):
+        self._h2d_stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(self._h2d_stream):
+            gpu.copy_(cpu, non_blocking=True)
+        return gpu.sum()
