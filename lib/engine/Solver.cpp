@@ -304,7 +304,8 @@ private:
           }
         }
       }
-      splitForHelpers(B.Blocks[Block], Set);
+      if (runsHelper(Id, Block))
+        splitForHelpers(B.Blocks[Block], Set);
       return Set;
     };
     // Only the converged states are diagnosed: bodies run while this one
@@ -420,6 +421,19 @@ private:
   /// join its two outcomes at its exit: the paths are split on that value
   /// before the call instead (a case split, exact), while the bounds allow,
   /// so what the helper leaves on each stays apart in the caller.
+  /// Whether block \p Block of body \p Id runs a helper in place (asked at
+  /// every visit: read once per body).
+  bool runsHelper(BodyId Id, unsigned Block) {
+    auto [It, New] = RunsHelper.try_emplace(Id);
+    if (New)
+      for (const ::streamsafe::Block &B : IR.Bodies[Id].Blocks)
+        It->second.push_back(llvm::any_of(B.Facts, [](const Fact &F) {
+          const auto *X = F.as<fact::Spawn>();
+          return X && X->InPlace;
+        }));
+    return It->second[Block];
+  }
+
   void splitForHelpers(const Block &B, StateSet &Set) {
     for (const Fact &F : B.Facts) {
       const auto *X = F.as<fact::Spawn>();
@@ -499,6 +513,7 @@ private:
   // nested AT_DISPATCH lambdas, docs/realworld.md).
   std::map<BodyId, BodyOrder> Orders;
   std::map<BodyId, std::vector<std::pair<Assumption, Assumption>>> Tested;
+  std::map<BodyId, std::vector<char>> RunsHelper;
   unsigned Depth = 0;
 };
 
