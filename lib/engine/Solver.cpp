@@ -2,6 +2,8 @@
 
 #include "lib/engine/Solver.h"
 #include "lib/engine/Diagnoser.h"
+#include "lib/engine/EdgeConditions.h"
+#include "lib/engine/FoldFindings.h"
 #include "lib/engine/Transfer.h"
 #include "lib/model/Bounds.h"
 #include "llvm/ADT/DenseMap.h"
@@ -26,82 +28,10 @@ constexpr unsigned VisitSlack = 16;
 /// States kept apart at one block because their paths contradict each other
 /// on a never-changing variable; past this, they are joined as one.
 constexpr unsigned MaxPartitions = 4;
-/// Variables whose branch outcomes a state remembers.
-constexpr unsigned MaxAssumptions = 4;
 
 /// The states at a program point, one per combination of branch outcomes on
 /// never-changing variables (usually one). Empty: unreachable.
 using StateSet = llvm::SmallVector<StreamState, 1>;
-
-/// The condition of the edge from \p P to \p To, if one edge leads there.
-EdgeCondition edgeCondition(const Block &P, unsigned To) {
-  EdgeCondition Found;
-  unsigned Edges = 0;
-  for (unsigned I = 0; I < P.Succs.size(); ++I)
-    if (P.Succs[I] == To) {
-      ++Edges;
-      if (I < P.SuccConds.size())
-        Found = P.SuccConds[I];
-    }
-  return Edges == 1 ? Found : EdgeCondition();
-}
-
-/// Whether a test the state decides (Assumption::Test, not Remembered)
-/// may hold in \p S: a variable that holds a stream or a recorded event is
-/// not None, and two streams known to differ are not one.
-bool stateAllows(const StreamState &S, const Assumption &C, Transfer &T) {
-  const StreamTable &Streams = T.streams();
-  auto StreamOf = [&](VarId V) { return T.streamOf(StreamRef::var(V), S); };
-  switch (C.On) {
-  case Assumption::Test::Remembered:
-    return true;
-  case Assumption::Test::StreamIsNone: {
-    bool None =
-        std::binary_search(S.NoneStreams.begin(), S.NoneStreams.end(), C.Var);
-    return C.Value ? None || StreamOf(C.Var) == StreamTable::Unknown : !None;
-  }
-  case Assumption::Test::EventIsNone: {
-    auto It = S.Events.find(C.Var);
-    return !C.Value || It == S.Events.end() || !It->second.MustRecorded;
-  }
-  case Assumption::Test::SameStream: {
-    StreamId A = StreamOf(C.Var), B = StreamOf(C.Other);
-    if (A == StreamTable::Unknown || B == StreamTable::Unknown)
-      return true;
-    return C.Value ? !Streams.knownDistinct(A, B) : A != B;
-  }
-  }
-  return true;
-}
-
-/// Adds what edge condition \p C says to \p S; false when \p S contradicts
-/// it (the edge is never taken from there).
-bool assume(StreamState &S, Assumption C, Transfer &T,
-            const EdgeCondition &Edge, unsigned &BoundHits) {
-  if (C.On != Assumption::Test::Remembered)
-    return stateAllows(S, C, T);
-  if (C.Var == NoVar)
-    return true;
-  // A test the state decides here (a stream is never None) tells nothing
-  // the path depends on: not remembered, so no note names it and it keeps
-  // no states apart.
-  bool Decided = C.At != NoSite && llvm::any_of(Edge, [&](Assumption B) {
-                   if (B.On == Assumption::Test::Remembered || B.At != C.At)
-                     return false;
-                   B.Value = !B.Value;
-                   return !stateAllows(S, B, T);
-                 });
-  auto It = llvm::lower_bound(
-      S.Assumed, C,
-      [](const Assumption &A, const Assumption &B) { return A.Var < B.Var; });
-  if (It != S.Assumed.end() && It->Var == C.Var)
-    return It->Value == C.Value;
-  if (!Decided && S.Assumed.size() < MaxAssumptions)
-    S.Assumed.insert(It, C);
-  else if (!Decided)
-    ++BoundHits;
-  return true;
-}
 
 StreamState
 joinAll(const StateSet &Set,
@@ -516,90 +446,6 @@ private:
   std::map<BodyId, std::vector<char>> RunsHelper;
   unsigned Depth = 0;
 };
-
-// What tells apart findings of one kind at one site: the site each pairs
-// with its own, the tensor or event it names, and the site it relates to
-// (the spawn, the exit, the declaration, where the last reference dies, a
-// forked stream's last work, an event's record in a capture).
-struct Distinction {
-  SiteId Paired = NoSite;
-  VarId Subject = NoVar;
-  SiteId Related = NoSite;
-};
-
-Distinction distinction(const Finding &F) {
-  Distinction D;
-  D.Paired = pairedSite(F);
-  D.Subject = F.subject();
-  if (const auto *X = F.as<finding::MissingRecordStream>()) {
-    D.Related = X->FreedAt;
-  } else if (const auto *X = F.as<finding::ThreadCurrentStream>()) {
-    D.Related = X->ThreadStart;
-  } else if (const auto *X = F.as<finding::UnrestoredCurrentStream>()) {
-    D.Related = X->Exit;
-  } else if (const auto *X = F.as<finding::UnrecordedEventWait>()) {
-    D.Related = X->Declared;
-  } else if (const auto *X = F.as<finding::GraphCapture>()) {
-    if (const auto *U = std::get_if<finding::capture::Unjoined>(&X->Problem))
-      D.Related = U->LastWork;
-    if (const auto *E =
-            std::get_if<finding::capture::CapturedEvent>(&X->Problem)) {
-      D.Subject = E->Event;
-      D.Related = E->RecordedAt;
-    }
-  }
-  return D;
-}
-
-// Deterministic: sorted by site order, one finding per (kind, site, cause);
-// one per tensor, cause and line (t.mm(t) reads t twice); one
-// thread-current-stream finding per spawn (the first work in the body); one
-// graph-capture finding per rule and line.
-std::vector<Finding> sortAndFold(const Function &IR,
-                                 std::vector<Finding> Findings) {
-  const SiteTable &Sites = IR.Sites;
-  auto Key = [&](const Finding &F) {
-    Distinction D = distinction(F);
-    return std::make_tuple(Sites[F.site()].Order, F.site(),
-                           static_cast<int>(F.kind()), D.Paired, D.Subject,
-                           D.Related);
-  };
-  llvm::sort(Findings, [&](const Finding &L, const Finding &R) {
-    return Key(L) < Key(R);
-  });
-  std::set<SiteId> SpawnsReported;
-  // One graph-capture finding per rule and line (y.add_(x) on a stream
-  // outside the capture is one piece of work, though it reads and writes).
-  std::set<std::tuple<size_t, unsigned, SiteId>> CaptureRulesReported;
-  std::vector<Finding> Unique;
-  for (Finding &F : Findings) {
-    if (const auto *X = F.as<finding::ThreadCurrentStream>();
-        X && !SpawnsReported.insert(X->ThreadStart).second)
-      continue;
-    if (const auto *X = F.as<finding::GraphCapture>();
-        X && !CaptureRulesReported
-                  .insert({X->Problem.index(), Sites[F.site()].Line,
-                           distinction(F).Related})
-                  .second)
-      continue;
-    if (!Unique.empty()) {
-      const Finding &P = Unique.back();
-      Distinction DP = distinction(P), DF = distinction(F);
-      if (P.kind() == F.kind() && DP.Subject == DF.Subject &&
-          DP.Paired == DF.Paired &&
-          Sites[P.site()].Line == Sites[F.site()].Line) {
-        // Found on paths that took a branch both ways: that branch is not
-        // what the finding depends on.
-        llvm::erase_if(Unique.back().Path, [&](const Assumption &A) {
-          return !llvm::is_contained(F.Path, A);
-        });
-        continue;
-      }
-    }
-    Unique.push_back(std::move(F));
-  }
-  return Unique;
-}
 
 } // namespace
 
