@@ -57,6 +57,19 @@ bool constantOperand(TSNode N) {
          is(N, "false") || is(N, "string");
 }
 
+/// The operator of the comparison \p Cond between \p Left and \p Right as
+/// written, its blanks and line continuations left out (`isnot`, `!=`).
+std::string operatorBetween(TSNode Cond, TSNode Left, TSNode Right,
+                            const SourceFile &F) {
+  std::string Op;
+  for (char C :
+       F.text(Cond).substr(ts_node_end_byte(Left) - ts_node_start_byte(Cond),
+                           ts_node_start_byte(Right) - ts_node_end_byte(Left)))
+    if (C != ' ' && C != '\t' && C != '\n' && C != '\\' && C != '\r')
+      Op += C;
+  return Op;
+}
+
 std::optional<Test> testOf(TSNode Cond, const SourceFile &F) {
   Cond = unparen(Cond);
   if (is(Cond, "not_operator")) {
@@ -76,25 +89,13 @@ std::optional<Test> testOf(TSNode Cond, const SourceFile &F) {
   if (constantOperand(Operands[1]) && (is(unparen(Operands[0]), "identifier") ||
                                        is(unparen(Operands[0]), "attribute"))) {
     Test T{unparen(Operands[0]), true, true, ""};
-    llvm::StringRef Rest = F.text(Cond).substr(ts_node_end_byte(Operands[0]) -
-                                               ts_node_start_byte(Cond));
-    for (char C : Rest)
-      if (C != ' ' && C != '\t' && C != '\n' && C != '\\' && C != '\r')
-        T.Compare += C;
+    T.Compare = operatorBetween(Cond, Operands[0], Operands[1], F) +
+                F.text(Operands[1]).str();
     return T;
   }
   if (!is(Operands[1], "none"))
     return std::nullopt;
-  // The operator is the text between the operands (`is not`, `!=`), its
-  // blanks and line continuations left out.
-  llvm::StringRef Op =
-      F.text(Cond)
-          .substr(ts_node_end_byte(Operands[0]) - ts_node_start_byte(Cond))
-          .drop_back(F.text(Operands[1]).size());
-  std::string Norm;
-  for (char C : Op)
-    if (C != ' ' && C != '\t' && C != '\n' && C != '\\' && C != '\r')
-      Norm += C;
+  std::string Norm = operatorBetween(Cond, Operands[0], Operands[1], F);
   Test T{unparen(Operands[0]), false, true, ""};
   if (Norm == "isnot" || Norm == "!=")
     return T;
@@ -229,13 +230,7 @@ std::optional<Assumption> Builder::stateTest(TSNode Cond) {
       VarId A = VarOfClass(Operands[0], VarClass::Stream);
       VarId B = VarOfClass(Operands[1], VarClass::Stream);
       if (A != NoVar && B != NoVar) {
-        std::string Op;
-        for (char C : F.text(Cond).substr(ts_node_end_byte(Operands[0]) -
-                                              ts_node_start_byte(Cond),
-                                          ts_node_start_byte(Operands[1]) -
-                                              ts_node_end_byte(Operands[0])))
-          if (C != ' ' && C != '\t' && C != '\n' && C != '\\' && C != '\r')
-            Op += C;
+        std::string Op = operatorBetween(Cond, Operands[0], Operands[1], F);
         if (Op == "==" || Op == "is" || Op == "!=" || Op == "isnot") {
           Assumption S;
           S.On = Assumption::Test::SameStream;
