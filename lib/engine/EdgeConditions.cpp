@@ -2,6 +2,7 @@
 
 #include "lib/engine/EdgeConditions.h"
 #include "lib/engine/Transfer.h"
+#include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 
 namespace streamsafe {

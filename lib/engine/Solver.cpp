@@ -7,6 +7,7 @@
 #include "lib/engine/Transfer.h"
 #include "lib/model/Bounds.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include <functional>
 #include <map>

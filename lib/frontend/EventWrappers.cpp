@@ -5,6 +5,7 @@
 #include "lib/frontend/ValueExprs.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
 

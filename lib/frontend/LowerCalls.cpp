@@ -15,6 +15,7 @@
 #include "lib/model/TensorMethods.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
+#include "clang/Basic/SourceManager.h"
 #include <algorithm>
 
 using namespace clang;

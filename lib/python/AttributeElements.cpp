@@ -12,6 +12,7 @@
 
 #include "lib/python/Builder.h"
 #include "lib/python/HelperIndex.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
 

@@ -21,6 +21,7 @@
 
 #include "lib/model/Accelerators.h"
 #include "lib/python/Builder.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
 

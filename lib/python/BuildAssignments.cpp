@@ -13,6 +13,7 @@
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "lib/python/ExprClasses.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
 

@@ -14,6 +14,7 @@
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "lib/python/Scope.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
 

@@ -16,6 +16,7 @@
 #include "lib/python/Builder.h"
 #include "lib/python/HelperIndex.h"
 #include "lib/python/Modules.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
 

@@ -24,6 +24,7 @@
 #include "lib/python/Builder.h"
 #include "lib/python/HelperIndex.h"
 #include "lib/python/StreamContexts.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
 

@@ -12,6 +12,7 @@
 #include "lib/model/TensorMethods.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 
