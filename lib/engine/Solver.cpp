@@ -257,12 +257,16 @@ private:
       // A record covers what is in flight and a sync completes what was
       // covered, so a loop can otherwise swing between two states for ever.
       // The states form a finite lattice: growing only terminates.
+      // Each partition grows on its own: what a loop's paths remember (`i <
+      // n` failed: the last iteration) stays apart in a loop that needs many
+      // visits to settle.
       if (Visited[Block] && ++Visits[Block] > GrowOnlyAfterVisits) {
-        StreamState Grown = joinAll(In[Block], PhiFor, /*Coarse=*/true);
-        JoinWork += Grown.join(joinAll(NewIn, PhiFor, /*Coarse=*/true), PhiFor,
-                               /*Coarse=*/true);
-        Grown.Assumed.clear();
-        NewIn.assign(1, std::move(Grown));
+        StateSet Grown;
+        for (const StreamState &S : In[Block])
+          Add(Grown, S, /*IsCoarse=*/true);
+        for (StreamState &S : NewIn)
+          Add(Grown, std::move(S), /*IsCoarse=*/true);
+        NewIn = std::move(Grown);
       }
       // Work, not only visits: the entries joins and sweeps touched (states
       // share what did not change, so this is what a visit costs).

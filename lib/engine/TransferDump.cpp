@@ -86,6 +86,9 @@ void Transfer::dump(const Fact &F, const StreamState &S,
   if (Var != NoVar)
     OS << " var=" << IR.var(Var).Name;
   OS << "\n    current=" << Stream(S.Current);
+  // The branch outcomes this path remembers (Assumption).
+  for (const Assumption &A : S.Assumed)
+    OS << " assumed(" << IR.var(A.Var).Name << (A.Value ? ")" : ")=false");
   // Only code that switches devices has more than one current stream.
   if (S.CurrentDevice != EntryDevice || !S.OtherDevices.empty()) {
     OS << " device=" << int(S.CurrentDevice);

@@ -88,6 +88,11 @@ void Transfer::apply(const Fact &, const fact::HostAccess &, StreamState &) {
 }
 
 void Transfer::apply(const Fact &, const fact::Forget &X, StreamState &S) {
+  if (X.How == fact::Forget::Step::Last &&
+      llvm::any_of(S.Assumed, [&](const Assumption &A) {
+        return A.Var == X.Var && !A.Value;
+      }))
+    S.Reachable = false; // the path ended the loop
   llvm::erase_if(S.Assumed,
                  [&](const Assumption &A) { return A.Var == X.Var; });
 }

@@ -173,7 +173,7 @@ void Lowering::lowerDecl(const VarDecl *V, const Stmt *DS, FactList &Out) {
   // time round: what the last iteration's branches told is forgotten.
   if (Conditions->tracked(V) && inLoop(DS))
     emit(Out, site(SiteKind::Other, V->getLocation(), DS, V),
-         fact::Forget{varOf(V)});
+         fact::Forget{fact::Forget::Step::None, varOf(V)});
   // A list of a tensor's pieces is followed as a view of the tensor; a
   // range-for over one binds its variable to the tensor.
   if (isPieceListVar(V))

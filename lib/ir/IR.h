@@ -381,8 +381,17 @@ struct CaptureModeExchange {
 };
 /// Var, whose branch outcomes are tracked (see Assumption), is initialised
 /// again (its declaration runs again in a loop): what branches told about
-/// its previous value no longer holds.
+/// its previous value no longer holds. A loop counter's next iteration
+/// (Python's LoopCounters.cpp) steps the tests of the counter instead:
 struct Forget {
+  enum class Step : uint8_t {
+    None,
+    /// Var stands for a test of the counter against the loop's bound that
+    /// fails only in the last iteration (`i < n` of `range(n + 1)`): a
+    /// path that found it failing has no next iteration; the others
+    /// forget it.
+    Last
+  } How = Step::None;
   VarId Var = NoVar;
 };
 } // namespace fact

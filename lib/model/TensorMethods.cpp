@@ -138,6 +138,16 @@ const TensorMethodRow Rows[] = {
     {"retain_grad", E::TensorMetadata},
     {"requires_grad_", E::TensorMetadata},
     {"register_hook", E::TensorMetadata},
+    // In-place views: they change the tensor's sizes and strides, never
+    // its memory (no kernel runs).
+    {"squeeze_", E::TensorMetadata},
+    {"unsqueeze_", E::TensorMetadata},
+    {"transpose_", E::TensorMetadata},
+    {"t_", E::TensorMetadata},
+    {"as_strided_", E::TensorMetadata},
+    {"swapaxes_", E::TensorMetadata},
+    {"swapdims_", E::TensorMetadata},
+    {"detach_", E::TensorMetadata},
     {"untyped_storage", E::TensorMetadata},
     {"sizes", E::TensorMetadata, Cpp, "t.shape, a property in Python"},
     {"sym_sizes", E::TensorMetadata, Cpp, CppApi},

@@ -58,19 +58,6 @@ bool constantOperand(TSNode N) {
          is(N, "false") || is(N, "string");
 }
 
-/// The operator of the comparison \p Cond between \p Left and \p Right as
-/// written, its blanks and line continuations left out (`isnot`, `!=`).
-std::string operatorBetween(TSNode Cond, TSNode Left, TSNode Right,
-                            const SourceFile &F) {
-  std::string Op;
-  for (char C :
-       F.text(Cond).substr(ts_node_end_byte(Left) - ts_node_start_byte(Cond),
-                           ts_node_start_byte(Right) - ts_node_end_byte(Left)))
-    if (C != ' ' && C != '\t' && C != '\n' && C != '\\' && C != '\r')
-      Op += C;
-  return Op;
-}
-
 std::optional<Test> testOf(TSNode Cond, const SourceFile &F) {
   Cond = unparen(Cond);
   if (is(Cond, "not_operator")) {
@@ -133,6 +120,8 @@ bool Builder::stableName(TSNode Id) {
 }
 
 std::optional<Assumption> Builder::whenTrue(TSNode Cond) {
+  if (auto Parity = parityTest(Cond))
+    return Parity; // LoopCounters.cpp
   auto T = testOf(Cond, F);
   if (!T)
     return std::nullopt;
@@ -176,6 +165,8 @@ std::optional<Assumption> Builder::whenTrue(TSNode Cond) {
 }
 
 std::optional<bool> Builder::constantCondition(TSNode Cond) {
+  if (auto Counter = counterConstant(Cond))
+    return Counter; // LoopCounters.cpp
   Cond = unparen(Cond);
   if (is(Cond, "not_operator")) {
     auto V = constantCondition(field(Cond, "argument"));

@@ -28,6 +28,8 @@ void Builder::assignment(TSNode N) {
     Targets.push_back(unparen(field(Right, "left")));
     Right = field(Right, "right");
   }
+  if (Targets.size() == 1 && bindStreamList(Left, Right))
+    return; // LoopCounters.cpp
   // x = a if flag else b, on a flag that never changes: two paths, each
   // binding its own value (BranchConditions.cpp), not one unknown value.
   if (is(unparen(Right), "conditional_expression")) {
@@ -76,6 +78,12 @@ void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
   for (TSNode T : Targets) {
     if (is(T, "identifier")) {
       bindName(T, V);
+    } else if (VarId E = is(T, "subscript") ? windowElement(T) : NoVar;
+               E != NoVar) {
+      // xs[i] = v of a counter loop's window (LoopCounters.cpp).
+      emit(site(SiteKind::Other, T),
+           fact::BindTensor{E, V.Class == VarClass::Tensor ? V.Tensor
+                                                           : TensorRef()});
     } else if (is(T, "subscript") &&
                (storeDictEntry(T, V) || dictAttributeStore(T, V))) {
       continue;
@@ -117,6 +125,8 @@ void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
         }
         if (is(Names[K], "identifier"))
           bindName(Names[K], E);
+        else if (VarId W = windowElement(Names[K]); W != NoVar)
+          emit(site(SiteKind::Other, Names[K]), fact::BindTensor{W, R});
         else
           escape(E, Names[K]);
       }
@@ -136,9 +146,12 @@ void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
       // state` of a state not followed.)
       if (is(T, "pattern_list") || is(T, "tuple_pattern") ||
           is(T, "list_pattern"))
-        for (TSNode Name : children(T))
+        for (TSNode Name : children(T)) {
           if (is(Name, "identifier"))
             bindName(Name, elementByUse(Name, Right));
+          else if (VarId W = windowElement(Name); W != NoVar)
+            emit(site(SiteKind::Other, Name), fact::BindTensor{W, TensorRef()});
+        }
     }
   }
 }

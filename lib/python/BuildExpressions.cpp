@@ -52,7 +52,7 @@ VarId Builder::newSyntheticVar(std::string Name, VarClass C) {
 }
 
 ObjectId Builder::objectOf(TSNode N) {
-  auto [It, New] = Objects.try_emplace(N.id, 0);
+  auto [It, New] = Objects.try_emplace({N.id, St ? St->Counters.Copy : 0}, 0);
   if (New)
     It->second = IR->newObject();
   return It->second;
@@ -253,8 +253,14 @@ Value Builder::expr(TSNode N) {
     return V;
   }
   if (T == "subscript") {
-    if (dictEntry(N, V) || dictAttributeRead(N, V) || attributeElement(N, V))
+    if (dictEntry(N, V) || dictAttributeRead(N, V) || attributeElement(N, V) ||
+        streamListElement(N, V))
       return V;
+    if (VarId E = windowElement(N); E != NoVar) {
+      V.Class = VarClass::Tensor;
+      V.Tensor = TensorRef::var(E);
+      return V;
+    }
     Value Base = expr(field(N, "value"));
     bool Gather = false;
     for (TSNode S : fieldChildren(N, "subscript")) {

@@ -214,57 +214,76 @@ void Builder::ifStatement(TSNode N) {
 void Builder::loop(TSNode N, bool IsFor) {
   if (IsFor && unrolledLoop(N, expr(field(N, "right"))))
     return;
+  bool Counter = IsFor && beginCounterLoop(N);
+  unsigned After = newBlock();
+  // Where the loop ends without a break: the else clause runs there.
+  unsigned Exhausted = newBlock();
+  // One iteration of the body, from the binding of its target; a continue
+  // goes to \p Continue.
+  auto Iteration = [&](unsigned Continue) {
+    if (IsFor)
+      bindLoopTarget(N);
+    if (Counter)
+      stepCounter(unparen(field(N, "left")));
+    Frame L;
+    L.K = Frame::Loop;
+    L.Break = After;
+    L.Continue = Continue;
+    St->Frames.push_back(L);
+    block(field(N, "body"));
+    St->Frames.pop_back();
+  };
+  // A counter tested against constants: its first iterations one by one
+  // (LoopCounters.cpp).
+  if (Counter)
+    peelCounterLoop(Iteration, Exhausted);
   unsigned Head = newBlock();
   edge(St->Cur, Head);
   St->Cur = Head;
   if (!IsFor)
     truthTest(field(N, "condition"));
   unsigned Test = St->Cur;
-  unsigned After = newBlock();
   unsigned Body = newBlock();
   edge(Test, Body);
   St->Cur = Body;
-  if (IsFor) {
-    // The loop variable names an element: not followed, but for a value of
-    // a dict attribute of tensors (AttributeDicts.cpp).
-    TSNode Left = unparen(field(N, "left"));
-    TSNode Dict = dictLoopOf(N, F);
-    VarId DictVar = ts_node_is_null(Dict) ? NoVar : dictAttributeVar(Dict);
-    if (DictVar != NoVar) {
-      std::vector<TSNode> Names =
-          is(Left, "identifier") ? std::vector<TSNode>{Left} : children(Left);
-      Value Element;
-      Element.Node = Names.back();
-      Element.Class = VarClass::Tensor;
-      Element.Tensor = TensorRef::var(DictVar);
-      for (size_t K = 0; K + 1 < Names.size(); ++K)
-        bindName(Names[K], Value());
-      bindName(Names.back(), Element);
-    } else {
-      // An element only ever used as a tensor is one made there (`for p
-      // in params: p.grad...` of params not followed).
-      std::vector<TSNode> Names =
-          is(Left, "identifier") ? std::vector<TSNode>{Left} : children(Left);
-      for (TSNode Name : Names)
-        if (is(Name, "identifier"))
-          bindName(Name, elementByUse(Name, field(N, "right")));
-    }
-  }
-  Frame L;
-  L.K = Frame::Loop;
-  L.Break = After;
-  L.Continue = Head;
-  St->Frames.push_back(L);
-  block(field(N, "body"));
-  St->Frames.pop_back();
+  if (Counter)
+    counterIterations(Iteration, Head, Exhausted);
+  else
+    Iteration(Head);
   edge(St->Cur, Head);
-  // The else clause runs when the loop ends without a break.
-  St->Cur = newBlock();
-  edge(Test, St->Cur);
+  edge(Test, Exhausted);
+  St->Cur = Exhausted;
   if (TSNode Else = field(N, "alternative"); !ts_node_is_null(Else))
     block(field(Else, "body"));
   edge(St->Cur, After);
   St->Cur = After;
+  if (Counter)
+    endCounterLoop(N);
+}
+
+void Builder::bindLoopTarget(TSNode N) {
+  // The loop variable names an element: not followed, but for a value of a
+  // dict attribute of tensors (AttributeDicts.cpp).
+  TSNode Left = unparen(field(N, "left"));
+  TSNode Dict = dictLoopOf(N, F);
+  VarId DictVar = ts_node_is_null(Dict) ? NoVar : dictAttributeVar(Dict);
+  std::vector<TSNode> Names =
+      is(Left, "identifier") ? std::vector<TSNode>{Left} : children(Left);
+  if (DictVar != NoVar) {
+    Value Element;
+    Element.Node = Names.back();
+    Element.Class = VarClass::Tensor;
+    Element.Tensor = TensorRef::var(DictVar);
+    for (size_t K = 0; K + 1 < Names.size(); ++K)
+      bindName(Names[K], Value());
+    bindName(Names.back(), Element);
+    return;
+  }
+  // An element only ever used as a tensor is one made there (`for p in
+  // params: p.grad...` of params not followed).
+  for (TSNode Name : Names)
+    if (is(Name, "identifier"))
+      bindName(Name, elementByUse(Name, field(N, "right")));
 }
 
 void Builder::tryStatement(TSNode N) {

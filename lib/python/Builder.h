@@ -18,6 +18,7 @@
 #include "lib/python/HelperIndex.h"
 #include "lib/python/HelperRuns.h"
 #include "lib/python/ListTable.h"
+#include "lib/python/LoopCounters.h"
 #include "lib/python/Modules.h"
 #include "lib/python/ObjectTable.h"
 #include "lib/python/Scope.h"
@@ -120,7 +121,47 @@ private:
     /// withStatement).
     TSNode SplitYield = {};
     int SplitPart = 0;
+    /// Counter loops and lists of streams (LoopCounters.cpp).
+    CounterState Counters;
   };
+
+  //===-- Counter loops and lists of streams (LoopCounters.cpp) -----------===//
+  /// Starts lowering \p For as a counter loop when it is one (true): what
+  /// an earlier run of it told of its counter's parity is forgotten.
+  bool beginCounterLoop(TSNode For);
+  /// The counter of the innermost counter loop steps (at \p Counter, the
+  /// top of its body): its windows shift; a path that found `i < n` failing
+  /// (range(n + 1)) ends there.
+  void stepCounter(TSNode Counter);
+  /// Lowers \p Lower as copy \p Id of the loop bodies being lowered: what
+  /// it allocates is an object of its own.
+  void inCopy(unsigned Id, const std::function<void()> &Lower);
+  /// Lowers the first iterations of the innermost counter loop one by one
+  /// (through \p Iteration, given where its `continue` goes), when its
+  /// counter is tested against constants; \p Exhausted: where the loop
+  /// ends without a break.
+  void peelCounterLoop(const std::function<void(unsigned)> &Iteration,
+                       unsigned Exhausted);
+  /// Lowers the loop's body after those: once, or once per parity of the
+  /// counter (the second copy's `continue` and end go to \p Head).
+  void counterIterations(const std::function<void(unsigned)> &Iteration,
+                         unsigned Head, unsigned Exhausted);
+  /// The counter loop ends: its windows' elements stay in their lists.
+  void endCounterLoop(TSNode For);
+  /// A test of a counter that the copy being lowered decides.
+  std::optional<bool> counterConstant(TSNode Cond);
+  /// `(i + c) % 2` (`== k`, `!= k`) of a counter: the remembered test of
+  /// its parity; `i < n` of `range(n + 1)`: that of the last iteration.
+  std::optional<Assumption> parityTest(TSNode Cond);
+  /// `xs[i + c]` of a counter loop's window: its element variable (NoVar:
+  /// none).
+  VarId windowElement(TSNode Subscript);
+  /// `streams = [a, b]`, a list of streams bound once: a stream variable
+  /// per element (false: \p Right is no such list; nothing is lowered).
+  bool bindStreamList(TSNode Target, TSNode Right);
+  /// `streams[k]`, `streams[(i + c) % 2]` of such a list (false: \p
+  /// Subscript is not one).
+  bool streamListElement(TSNode Subscript, Value &V);
 
   //===-- Bodies and control flow (BuildStatements.cpp) -------------------===//
   Body lowerBody(const Scope &S, bool OwnsLocals,
@@ -131,6 +172,8 @@ private:
   void statement(TSNode N);
   void ifStatement(TSNode N);
   void loop(TSNode N, bool IsFor);
+  /// Binds a for loop's target to what one iteration gives it.
+  void bindLoopTarget(TSNode N);
   void tryStatement(TSNode N);
   void withStatement(TSNode N);
   /// `with torch.cuda.graph(g, stream=s):` enters a capture region.
@@ -577,7 +620,8 @@ private:
   bool RootUsesStreams = false;
   BodyState *St = nullptr;
   std::map<std::pair<const Scope *, std::string>, VarId> Vars;
-  std::map<const void *, ObjectId> Objects;
+  /// Per node and copy of the loop bodies (CounterState::Copy).
+  std::map<std::pair<const void *, uint64_t>, ObjectId> Objects;
   std::map<std::pair<std::string, const void *>, VarId> Synthetic;
   /// Tensors in parameters of the analysed def (elementByUse): each is
   /// ready at entry, as a parameter is, declared at its name.

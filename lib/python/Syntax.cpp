@@ -255,4 +255,15 @@ bool staticMethod(TSNode Def, const SourceFile &F) {
   return Decorators.size() == 1 && F.text(Decorators[0]) == "@staticmethod";
 }
 
+std::string operatorBetween(TSNode Cond, TSNode Left, TSNode Right,
+                            const SourceFile &F) {
+  std::string Op;
+  for (char C :
+       F.text(Cond).substr(ts_node_end_byte(Left) - ts_node_start_byte(Cond),
+                           ts_node_start_byte(Right) - ts_node_end_byte(Left)))
+    if (C != ' ' && C != '\t' && C != '\n' && C != '\\' && C != '\r')
+      Op += C;
+  return Op;
+}
+
 } // namespace streamsafe::py

@@ -133,6 +133,11 @@ bool staticMethod(TSNode Def, const SourceFile &F);
 bool selfAttribute(TSNode N, llvm::StringRef Self, const SourceFile &F,
                    llvm::StringRef &Attr);
 
+/// The operator of the comparison \p Cond between \p Left and \p Right as
+/// written, its blanks and line continuations left out (`isnot`, `!=`).
+std::string operatorBetween(TSNode Cond, TSNode Left, TSNode Right,
+                            const SourceFile &F);
+
 /// Visits \p N and the nodes below it, \p N first, not descending into a
 /// node (other than \p N) for which \p Skip holds.
 template <typename SkipFn, typename Fn>

@@ -1,0 +1,573 @@
+//===--- LoopCounters.cpp - Counter loops, double buffers, stream pairs ---===//
+//
+// Real code alternates two streams and two buffers by a loop counter:
+//
+//   streams = [torch.cuda.current_stream(), side]
+//   for i in range(n + 1):
+//       with torch.cuda.stream(streams[i % 2]):
+//           out[i] = attention(q, kv[i % 2])
+//       if i > 0:
+//           out[i - 1].transpose(0, 1).contiguous()  # races when i - 1 odd
+//
+// The body of a loop whose counter steps by one and that tests its parity
+// (or indexes lists by it) is lowered twice in sequence, once per parity,
+// the loop's back edge after the second copy: `(i + c) % 2` is decided in
+// each copy (or, where the start is not known, a test remembered for the
+// first copy and its opposite in the second), and what each copy allocates
+// is a storage of its own, so the element an odd iteration made is not the
+// one the next even iteration makes at the same line. The elements a loop
+// indexes by its counter plus a constant (`out[i - 1]`, `out[i]`, `out[i +
+// 1]`) are a window of variables that each iteration shifts: what `out[i]`
+// held is `out[i - 1]` in the next one. A list of streams bound once is a
+// stream variable per element; `streams[k]` is one of them and
+// `streams[(i + c) % 2]` the one the copy's parity picks.
+//
+// Tests of the counter against constants (`if i > 1:`, `if i == 0:`) tell
+// the first iterations apart: those up to the largest such constant are
+// lowered one by one with the counter's value known (each test decided),
+// and the loop after them knows the counter is past every constant. A test
+// against the loop's stop that fails only in the last iteration (`i < n`
+// of `range(n + 1)`) is remembered: the path that found it failing has no
+// next iteration.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/python/Builder.h"
+#include "lib/python/Scope.h"
+#include "llvm/ADT/STLExtras.h"
+#include <functional>
+#include <set>
+
+namespace streamsafe::py {
+
+namespace {
+
+/// Whether \p Body's own code binds \p Name (an assignment, a loop's or
+/// `with`'s target, `:=`, `del`).
+bool rebinds(TSNode Body, llvm::StringRef Name, const SourceFile &F) {
+  bool Found = false;
+  // `xs[k] = v` and `o.xs = v` bind neither xs nor k.
+  std::function<void(TSNode)> Binds = [&](TSNode Target) {
+    Target = unparen(Target);
+    if (is(Target, "identifier"))
+      Found |= F.text(Target) == Name;
+    else if (is(Target, "pattern_list") || is(Target, "tuple_pattern") ||
+             is(Target, "list_pattern") || is(Target, "tuple") ||
+             is(Target, "list") || is(Target, "expression_list") ||
+             is(Target, "list_splat_pattern") || is(Target, "list_splat"))
+      for (TSNode C : children(Target))
+        Binds(C);
+  };
+  ownCode(Body, [&](TSNode X) {
+    llvm::StringRef T = type(X);
+    if (T == "assignment" || T == "augmented_assignment" ||
+        T == "for_statement" || T == "for_in_clause")
+      Binds(field(X, "left"));
+    else if (T == "named_expression")
+      Binds(field(X, "name"));
+    else if (T == "as_pattern")
+      Binds(field(X, "alias"));
+    else if (T == "delete_statement")
+      for (TSNode C : children(X))
+        Binds(C);
+  });
+  return Found;
+}
+
+/// `i`, `i + c`, `i - c`, `c + i` with an integer literal c: the name and c.
+std::optional<std::pair<std::string, int>> counterOffset(TSNode N,
+                                                         const SourceFile &F) {
+  N = unparen(N);
+  if (is(N, "identifier"))
+    return std::pair{F.text(N).str(), 0};
+  if (!is(N, "binary_operator"))
+    return std::nullopt;
+  TSNode L = unparen(field(N, "left")), R = unparen(field(N, "right"));
+  llvm::StringRef Op = F.text(field(N, "operator"));
+  auto Int = [&](TSNode X) -> std::optional<int> {
+    if (!is(X, "integer"))
+      return std::nullopt;
+    int V = 0;
+    if (F.text(X).getAsInteger(10, V) || V > 1024)
+      return std::nullopt;
+    return V;
+  };
+  if (is(L, "identifier") && Int(R) && (Op == "+" || Op == "-"))
+    return std::pair{F.text(L).str(), Op == "+" ? *Int(R) : -*Int(R)};
+  if (is(R, "identifier") && Int(L) && Op == "+")
+    return std::pair{F.text(R).str(), *Int(L)};
+  return std::nullopt;
+}
+
+/// `(i + c) % 2`: the counter and c.
+std::optional<std::pair<std::string, int>> parityOf(TSNode N,
+                                                    const SourceFile &F) {
+  N = unparen(N);
+  if (!is(N, "binary_operator") || F.text(field(N, "operator")) != "%" ||
+      F.text(unparen(field(N, "right"))) != "2")
+    return std::nullopt;
+  return counterOffset(field(N, "left"), F);
+}
+
+/// A test of a counter's parity: `(i + c) % 2`, `== k`, `!= k` (k 0 or
+/// 1). Odd: whether the test holds when i is odd.
+struct ParityCond {
+  std::string Counter;
+  bool Odd = true;
+};
+
+std::optional<ParityCond> parityCond(TSNode Cond, const SourceFile &F) {
+  Cond = unparen(Cond);
+  bool Opposite = false;
+  if (is(Cond, "comparison_operator")) {
+    std::vector<TSNode> Operands = children(Cond);
+    if (Operands.size() != 2)
+      return std::nullopt;
+    std::string Op = operatorBetween(Cond, Operands[0], Operands[1], F);
+    llvm::StringRef K = F.text(unparen(Operands[1]));
+    if ((Op != "==" && Op != "!=") || (K != "0" && K != "1"))
+      return std::nullopt;
+    Opposite = (Op == "==") != (K == "1");
+    Cond = unparen(Operands[0]);
+  }
+  auto P = parityOf(Cond, F);
+  if (!P)
+    return std::nullopt;
+  // `(i + c) % 2` is 1 when i is odd and c even, or i even and c odd.
+  return ParityCond{P->first, (P->second % 2 == 0) != Opposite};
+}
+
+/// An integer literal.
+std::optional<int64_t> literalInt(TSNode N, const SourceFile &F) {
+  N = unparen(N);
+  int64_t V = 0;
+  if (!is(N, "integer") || F.text(N).getAsInteger(10, V))
+    return std::nullopt;
+  return V;
+}
+
+/// `x + k`, `x - k` of an integer literal k: x as written and k; else \p N
+/// as written and 0.
+std::pair<std::string, int64_t> splitOffset(TSNode N, const SourceFile &F) {
+  N = unparen(N);
+  if (is(N, "binary_operator")) {
+    llvm::StringRef Op = F.text(field(N, "operator"));
+    if (auto K = literalInt(field(N, "right"), F);
+        K && (Op == "+" || Op == "-"))
+      return {F.text(unparen(field(N, "left"))).str(), Op == "+" ? *K : -*K};
+  }
+  return {F.text(N).str(), 0};
+}
+
+/// A comparison of a name with something, the name on the left: `i > 1`,
+/// `1 < i` (as `i > 1`).
+struct Compare {
+  std::string Name;
+  std::string Op;
+  TSNode Other{};
+};
+
+std::optional<Compare> compareOf(TSNode Cond, const SourceFile &F,
+                                 bool NameOnRight) {
+  Cond = unparen(Cond);
+  if (!is(Cond, "comparison_operator"))
+    return std::nullopt;
+  std::vector<TSNode> Operands = children(Cond);
+  if (Operands.size() != 2)
+    return std::nullopt;
+  std::string Op = operatorBetween(Cond, Operands[0], Operands[1], F);
+  TSNode Name = unparen(Operands[NameOnRight ? 1 : 0]);
+  if (!is(Name, "identifier"))
+    return std::nullopt;
+  if (NameOnRight) {
+    static const std::map<std::string, std::string> Mirror = {
+        {"<", ">"},   {">", "<"},   {"<=", ">="},
+        {">=", "<="}, {"==", "=="}, {"!=", "!="}};
+    auto It = Mirror.find(Op);
+    if (It == Mirror.end())
+      return std::nullopt;
+    Op = It->second;
+  }
+  if (Op != "<" && Op != ">" && Op != "<=" && Op != ">=" && Op != "==" &&
+      Op != "!=")
+    return std::nullopt;
+  return Compare{F.text(Name).str(), Op, Operands[NameOnRight ? 0 : 1]};
+}
+
+/// `V OP K` of two integers.
+bool holds(int64_t V, const std::string &Op, int64_t K) {
+  return Op == "<"    ? V < K
+         : Op == ">"  ? V > K
+         : Op == "<=" ? V <= K
+         : Op == ">=" ? V >= K
+         : Op == "==" ? V == K
+                      : V != K;
+}
+
+/// Whether `V OP K` is decided for every V >= \p AtLeast.
+std::optional<bool> holdsFrom(int64_t AtLeast, const std::string &Op,
+                              int64_t K) {
+  if (AtLeast > K)
+    return Op == ">" || Op == ">=" || Op == "!=";
+  if (AtLeast == K && (Op == ">=" || Op == "<"))
+    return Op == ">=";
+  return std::nullopt;
+}
+
+/// The counter of `for i in range(n)` or `range(a, b)`.
+TSNode counterOf(TSNode For, const Scope &S, const SourceFile &F) {
+  TSNode Left = unparen(field(For, "left"));
+  TSNode Right = unparen(field(For, "right"));
+  if (!is(Left, "identifier") || !is(Right, "call") ||
+      !is(field(Right, "function"), "identifier") ||
+      F.text(field(Right, "function")) != "range" || S.owner("range"))
+    return {};
+  std::vector<TSNode> Args = children(field(Right, "arguments"));
+  bool Plain = llvm::none_of(Args, [](TSNode A) {
+    return is(A, "keyword_argument") || is(A, "list_splat") ||
+           is(A, "dictionary_splat");
+  });
+  if (!Plain || Args.empty() || Args.size() > 2 ||
+      rebinds(field(For, "body"), F.text(Left), F))
+    return {};
+  return Left;
+}
+
+/// Whether \p Subscript is written by an assignment (`xs[i] = v`, `xs[i],
+/// y = t`).
+bool assigned(TSNode Subscript) {
+  TSNode P = ts_node_parent(Subscript);
+  if (is(P, "pattern_list") || is(P, "tuple_pattern") ||
+      is(P, "list_pattern")) {
+    Subscript = P;
+    P = ts_node_parent(P);
+  }
+  return is(P, "assignment") && ts_node_eq(field(P, "left"), Subscript);
+}
+
+} // namespace
+
+bool Builder::beginCounterLoop(TSNode For) {
+  TSNode Counter = counterOf(For, *St->S, F);
+  if (ts_node_is_null(Counter))
+    return false;
+  CounterLoop L;
+  L.Name = F.text(Counter).str();
+  std::vector<TSNode> Range =
+      children(field(unparen(field(For, "right")), "arguments"));
+  L.Start =
+      Range.size() == 1 ? std::optional<int64_t>(0) : literalInt(Range[0], F);
+  std::tie(L.StopBase, L.StopOffset) = splitOffset(Range.back(), F);
+  TSNode Body = field(For, "body");
+  // The tests of the counter: of its parity; against constants (the
+  // iterations to lower one by one); against the stop's base (remembered).
+  int64_t Peel = -1;
+  ownCode(Body, [&](TSNode X) {
+    if (auto P = parityCond(X, F); P && P->Counter == L.Name)
+      L.ByParity = true;
+    for (bool Right : {false, true}) {
+      auto C = compareOf(X, F, Right);
+      if (!C || C->Name != L.Name)
+        continue;
+      if (auto K = literalInt(C->Other, F)) {
+        if (L.Start && *K >= *L.Start && *K <= *L.Start + MaxPeeled - 1)
+          Peel = std::max(Peel, *K);
+      } else if (L.StopOffset == 1 &&
+                 splitOffset(C->Other, F) ==
+                     std::pair{L.StopBase, int64_t(0)} &&
+                 !L.Bounds.count(L.StopBase)) {
+        L.Bounds[L.StopBase] =
+            newSyntheticVar(L.Name + " < " + L.StopBase, VarClass::Other);
+      }
+      break;
+    }
+  });
+  // (Not inside another loop lowered in copies: the copies would multiply.)
+  bool InCopies = llvm::any_of(St->Counters.Loops, [](const CounterLoop &O) {
+    return O.PeelTo || O.ByParity;
+  });
+  if (Peel >= 0 && !InCopies)
+    L.PeelTo = Peel;
+  // The lists the body indexes by the counter plus a constant and stores
+  // into so, each a window of element variables named after the list.
+  std::set<std::string> Stored;
+  ownCode(Body, [&](TSNode X) {
+    if (is(X, "subscript") && assigned(X) &&
+        is(unparen(field(X, "value")), "identifier"))
+      Stored.insert(F.text(unparen(field(X, "value"))).str());
+  });
+  ownCode(Body, [&](TSNode X) {
+    if (!is(X, "subscript"))
+      return;
+    TSNode Base = unparen(field(X, "value"));
+    std::vector<TSNode> Index = fieldChildren(X, "subscript");
+    if (!is(Base, "identifier") || Index.size() != 1)
+      return;
+    auto Off = counterOffset(Index[0], F);
+    std::string List = F.text(Base).str();
+    if (!Off || Off->first != L.Name || Off->second < MinOffset ||
+        Off->second > MaxOffset || List == L.Name || !Stored.count(List) ||
+        St->Counters.StreamLists.count(List) || !listReshaped(List) ||
+        rebinds(Body, List, F))
+      return;
+    auto [It, New] = L.Windows.try_emplace(List);
+    if (!New)
+      return;
+    for (VarId &E : It->second) {
+      Variable V;
+      V.Name = List;
+      V.Class = VarClass::Tensor;
+      IR->Vars.push_back(std::move(V));
+      E = IR->Vars.size() - 1;
+    }
+  });
+  L.ByParity = (L.ByParity || !L.Windows.empty()) && !InCopies;
+  if (L.ByParity && !L.Start)
+    L.Parity = syntheticVar("parity of loop counter", VarClass::Other, For);
+  // An earlier run of the loop (inside another) told nothing of this one.
+  SiteId At = site(SiteKind::Other, Counter);
+  if (L.Parity != NoVar)
+    emit(At, fact::Forget{fact::Forget::Step::None, L.Parity});
+  for (const auto &[Base, Var] : L.Bounds)
+    emit(At, fact::Forget{fact::Forget::Step::None, Var});
+  St->Counters.Loops.push_back(std::move(L));
+  return true;
+}
+
+void Builder::stepCounter(TSNode Counter) {
+  const CounterLoop &L = St->Counters.Loops.back();
+  SiteId At = site(SiteKind::Other, Counter);
+  if (!L.Bounds.empty()) {
+    // A path that failed `i < n` (of range(n + 1)) ended the loop: it
+    // goes no further than this block.
+    for (const auto &[Base, Var] : L.Bounds)
+      emit(At, fact::Forget{fact::Forget::Step::Last, Var});
+    unsigned Next = newBlock();
+    edge(St->Cur, Next);
+    St->Cur = Next;
+  }
+  for (const auto &[List, Elements] : L.Windows) {
+    // The element leaving the window stays in its list.
+    emit(At, fact::EscapeTensor{TensorRef::var(Elements.front())});
+    for (size_t K = 0; K + 1 < Elements.size(); ++K)
+      emit(At, fact::BindTensor{Elements[K], TensorRef::var(Elements[K + 1])});
+    emit(At, fact::BindTensor{Elements.back(), TensorRef()});
+  }
+}
+
+void Builder::inCopy(unsigned Id, const std::function<void()> &Lower) {
+  uint64_t Outer = St->Counters.Copy;
+  St->Counters.Copy = Outer * 8 + Id;
+  Lower();
+  St->Counters.Copy = Outer;
+}
+
+void Builder::peelCounterLoop(const std::function<void(unsigned)> &Iteration,
+                              unsigned Exhausted) {
+  CounterLoop &L = St->Counters.Loops.back();
+  if (!L.PeelTo)
+    return;
+  for (int64_t V = *L.Start; V <= *L.PeelTo; ++V) {
+    // The range may end before this iteration.
+    edge(St->Cur, Exhausted);
+    unsigned Start = newBlock();
+    edge(St->Cur, Start);
+    St->Cur = Start;
+    St->Counters.Loops.back().Known = V;
+    unsigned Next = newBlock();
+    inCopy(1 + unsigned(V - *L.Start), [&] { Iteration(Next); });
+    edge(St->Cur, Next);
+    St->Cur = Next;
+  }
+  CounterLoop &After = St->Counters.Loops.back();
+  After.Known.reset();
+  After.AtLeast = *After.PeelTo + 1;
+}
+
+void Builder::counterIterations(const std::function<void(unsigned)> &Iteration,
+                                unsigned Head, unsigned Exhausted) {
+  if (!St->Counters.Loops.back().ByParity) {
+    Iteration(Head);
+    return;
+  }
+  // The first value the loop runs with, when known.
+  const CounterLoop &L = St->Counters.Loops.back();
+  std::optional<int64_t> First = L.PeelTo ? *L.PeelTo + 1 : L.Start;
+  for (unsigned K = 0; K < 2; ++K) {
+    CounterLoop &C = St->Counters.Loops.back();
+    if (First)
+      C.Odd = (*First + K) % 2 != 0;
+    C.Opposite = K == 1;
+    // The second copy follows the first; the range may end between them.
+    unsigned Continue = K == 0 ? newBlock() : Head;
+    inCopy(MaxPeeled + 1 + K, [&] { Iteration(Continue); });
+    if (K == 0) {
+      edge(St->Cur, Continue);
+      St->Cur = Continue;
+      edge(St->Cur, Exhausted);
+      unsigned Second = newBlock();
+      edge(St->Cur, Second);
+      St->Cur = Second;
+    }
+  }
+}
+
+void Builder::endCounterLoop(TSNode For) {
+  const CounterLoop &L = St->Counters.Loops.back();
+  // The window's elements stay in their lists after the loop.
+  SiteId At = site(SiteKind::Other, For);
+  for (const auto &[List, Elements] : L.Windows)
+    for (VarId E : Elements)
+      emit(At, fact::EscapeTensor{TensorRef::var(E)});
+  St->Counters.Loops.pop_back();
+}
+
+std::optional<bool> Builder::counterConstant(TSNode Cond) {
+  if (auto P = parityCond(Cond, F)) {
+    const CounterLoop *L = St->Counters.loop(P->Counter);
+    if (L && L->Known)
+      return (*L->Known % 2 != 0) == P->Odd;
+    if (L && L->Odd)
+      return *L->Odd == P->Odd;
+    return std::nullopt;
+  }
+  for (bool Right : {false, true}) {
+    auto C = compareOf(Cond, F, Right);
+    const CounterLoop *L = C ? St->Counters.loop(C->Name) : nullptr;
+    if (!L)
+      continue;
+    if (auto K = literalInt(C->Other, F)) {
+      if (L->Known)
+        return holds(*L->Known, C->Op, *K);
+      if (L->AtLeast)
+        return holdsFrom(*L->AtLeast, C->Op, *K);
+      return std::nullopt;
+    }
+    // `i < n` of range(n): always.
+    if (L->StopOffset == 0 &&
+        splitOffset(C->Other, F) == std::pair{L->StopBase, int64_t(0)} &&
+        (C->Op == "<" || C->Op == ">="))
+      return C->Op == "<";
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<Assumption> Builder::parityTest(TSNode Cond) {
+  if (auto P = parityCond(Cond, F)) {
+    // In the copy of the opposite parity, the test holds where the first
+    // copy's would fail.
+    const CounterLoop *L = St->Counters.loop(P->Counter);
+    if (L && L->Parity != NoVar && !L->Known && !L->Odd)
+      return Assumption{L->Parity, P->Odd != L->Opposite};
+    return std::nullopt;
+  }
+  // `i < n` of range(n + 1): it fails in the last iteration only.
+  for (bool Right : {false, true}) {
+    auto C = compareOf(Cond, F, Right);
+    const CounterLoop *L = C ? St->Counters.loop(C->Name) : nullptr;
+    if (!L)
+      continue;
+    auto It = L->Bounds.find(splitOffset(C->Other, F).first);
+    if (It == L->Bounds.end() || splitOffset(C->Other, F).second != 0 ||
+        (C->Op != "<" && C->Op != ">="))
+      return std::nullopt;
+    return Assumption{It->second, C->Op == "<"};
+  }
+  return std::nullopt;
+}
+
+VarId Builder::windowElement(TSNode Subscript) {
+  TSNode Base = unparen(field(Subscript, "value"));
+  std::vector<TSNode> Index = fieldChildren(Subscript, "subscript");
+  if (!is(Base, "identifier") || Index.size() != 1)
+    return NoVar;
+  auto Off = counterOffset(Index[0], F);
+  if (!Off)
+    return NoVar;
+  const CounterLoop *L = St->Counters.loop(Off->first);
+  return L ? L->element(F.text(Base).str(), Off->second) : NoVar;
+}
+
+bool Builder::bindStreamList(TSNode Target, TSNode Right) {
+  Right = unparen(Right);
+  if (!is(Target, "identifier") || St->S != Root ||
+      (!is(Right, "list") && !is(Right, "tuple")))
+    return false;
+  std::vector<TSNode> Items = children(Right);
+  llvm::StringRef Name = F.text(Target);
+  const Scope *Owner = St->S->owner(Name);
+  // Bound once here, its elements never replaced: `streams[k] = s`,
+  // `streams.append(s)` make it a list the analysis does not follow.
+  if (Items.empty() || Items.size() > 4 || Owner != St->S ||
+      Owner->Bindings.lookup(Name).size() != 1 || !listReshaped(Name) ||
+      llvm::any_of(Items, [&](TSNode X) {
+        return classOfExpr(X, *St->S, F, I) != VarClass::Stream;
+      }))
+    return false;
+  bool Changed = false;
+  ownCode(field(Owner->Node, "body"), [&](TSNode X) {
+    if (is(X, "subscript") && F.text(unparen(field(X, "value"))) == Name) {
+      TSNode P = ts_node_parent(X);
+      Changed |= (is(P, "assignment") || is(P, "augmented_assignment")) &&
+                 ts_node_eq(field(P, "left"), X);
+    }
+    if (is(X, "call") && is(field(X, "function"), "attribute") &&
+        F.text(unparen(field(field(X, "function"), "object"))) == Name)
+      Changed = true; // append, insert, pop, ...
+  });
+  if (Changed)
+    return false;
+  std::vector<VarId> Slots;
+  for (TSNode X : Items) {
+    Value S = expr(X);
+    VarId Slot = newSyntheticVar(F.text(X).str(), VarClass::Stream);
+    emit(site(SiteKind::Other, X), fact::BindStream{Slot, S.Stream});
+    Slots.push_back(Slot);
+  }
+  St->Counters.StreamLists[Name.str()] = std::move(Slots);
+  return true;
+}
+
+bool Builder::streamListElement(TSNode Subscript, Value &V) {
+  TSNode Base = unparen(field(Subscript, "value"));
+  std::vector<TSNode> Index = fieldChildren(Subscript, "subscript");
+  if (!is(Base, "identifier") || Index.size() != 1)
+    return false;
+  auto It = St->Counters.StreamLists.find(F.text(Base).str());
+  if (It == St->Counters.StreamLists.end())
+    return false;
+  const std::vector<VarId> &Slots = It->second;
+  V = Value();
+  V.Node = Subscript;
+  if (std::optional<int64_t> K = constantInt(Index[0])) {
+    int64_t At = *K < 0 ? int64_t(Slots.size()) + *K : *K;
+    if (At >= 0 && size_t(At) < Slots.size()) {
+      V.Class = VarClass::Stream;
+      V.Stream = StreamRef::var(Slots[At]);
+    }
+    return true;
+  }
+  if (Slots.size() != 2)
+    return true; // some element: not known which
+  if (auto Odd = counterConstant(Index[0])) {
+    V.Class = VarClass::Stream;
+    V.Stream = StreamRef::var(Slots[*Odd ? 1 : 0]);
+    return true;
+  }
+  if (!parityTest(Index[0]))
+    return true;
+  // `streams[(i + c) % 2]`: a branch on the counter's parity.
+  VarId Chosen =
+      syntheticVar("stream chosen by parity", VarClass::Stream, Subscript);
+  SiteId At = site(SiteKind::Other, Subscript);
+  branchOn(
+      Index[0],
+      [&] { emit(At, fact::BindStream{Chosen, StreamRef::var(Slots[1])}); },
+      [&] { emit(At, fact::BindStream{Chosen, StreamRef::var(Slots[0])}); });
+  V.Class = VarClass::Stream;
+  V.Stream = StreamRef::var(Chosen);
+  return true;
+}
+
+} // namespace streamsafe::py
