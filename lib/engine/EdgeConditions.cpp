@@ -70,7 +70,9 @@ bool assume(StreamState &S, Assumption C, Transfer &T,
       [](const Assumption &A, const Assumption &B) { return A.Var < B.Var; });
   if (It != S.Assumed.end() && It->Var == C.Var)
     return It->Value == C.Value;
-  if (!Decided && S.Assumed.size() < MaxAssumptions)
+  if (!Decided &&
+      (S.Assumed.size() < MaxAssumptions ||
+       (C.PerIteration && S.Assumed.size() < MaxAssumptions + MaxPerIteration)))
     S.Assumed.insert(It, C);
   else if (!Decided)
     ++BoundHits;

@@ -20,6 +20,9 @@ class Transfer;
 
 /// Variables whose branch outcomes a state remembers.
 constexpr unsigned MaxAssumptions = 4;
+/// Tests of a loop counter that hold for one iteration, remembered past
+/// MaxAssumptions (Assumption::PerIteration).
+constexpr unsigned MaxPerIteration = 2;
 
 /// The condition of the edge from \p P to \p To, if one edge leads there.
 EdgeCondition edgeCondition(const Block &P, unsigned To);

@@ -3,6 +3,7 @@
 #include "lib/engine/StreamState.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
+#include <tuple>
 
 namespace streamsafe {
 
@@ -97,14 +98,18 @@ void EventState::intersectCovers(const EventState &O, const TensorMap &Mine,
   EventState Other = O;
   materialize();
   Other.materialize();
+  // Coarse (a loop settling): only what both records covered, but for the
+  // accesses of a storage the other path has no state of at all (a phi
+  // made at this join, a value only one path made): once there, a storage
+  // stays in a loop's growing state, so this stays monotone.
   llvm::SmallVector<CoveredAccess, 4> Both;
   for (const CoveredAccess &C : Covers)
-    if (Other.covers(C) || (!Coarse && !pendingIn(Theirs, C)))
+    if (Other.covers(C) || (!Coarse && !pendingIn(Theirs, C)) ||
+        (Coarse && !Theirs.lookup(C.first)))
       Both.push_back(C);
-  if (!Coarse)
-    for (const CoveredAccess &C : Other.Covers)
-      if (!covers(C) && !pendingIn(Mine, C))
-        Both.push_back(C);
+  for (const CoveredAccess &C : Other.Covers)
+    if (!covers(C) && (Coarse ? !Mine.lookup(C.first) : !pendingIn(Mine, C)))
+      Both.push_back(C);
   llvm::sort(Both);
   Covers = std::move(Both);
 }
@@ -352,6 +357,8 @@ unsigned StreamState::join(
   // `b = torch.empty(...); v = b[1:]` in each branch) share one phi, so
   // they stay one storage after the join.
   std::map<std::pair<StorageId, StorageId>, VarId> FirstOfPair;
+  // Each new phi, with the storages it joins (mine, theirs).
+  std::vector<std::tuple<StorageId, StorageId, StorageId>> PhiSources;
   TensorVarMap::diff(
       TensorVars, O.TensorVars,
       [&](VarId V, const StorageId *Mine, const StorageId *Theirs) {
@@ -388,6 +395,7 @@ unsigned StreamState::join(
           return;
         }
         StorageId Phi = PhiFor(V, NoVar, *Mine);
+        PhiSources.push_back({Phi, *Mine, *Theirs});
         TensorState Merged;
         bool Any = false;
         for (const TensorState *T :
@@ -449,7 +457,26 @@ unsigned StreamState::join(
       continue;
     }
     EventState &E = It->second;
-    const EventState &OE = F->second;
+    EventState OE = F->second;
+    // A record after an access of a storage a phi now stands for covers
+    // the phi's access at that site (`x = x.max(y)` in a loop after an
+    // event chain: the phi of the first and the next value).
+    if (!PhiSources.empty() && !E.CoversAll && !OE.CoversAll) {
+      E.materialize();
+      OE.materialize();
+      auto Rename = [&](EventState &Ev, bool Mine) {
+        size_t N = Ev.Covers.size();
+        for (size_t K = 0; K < N; ++K)
+          for (const auto &[Phi, M, T] : PhiSources)
+            if (Ev.Covers[K].first == (Mine ? M : T))
+              Ev.Covers.push_back({Phi, Ev.Covers[K].second});
+        llvm::sort(Ev.Covers);
+        Ev.Covers.erase(std::unique(Ev.Covers.begin(), Ev.Covers.end()),
+                        Ev.Covers.end());
+      };
+      Rename(E, true);
+      Rename(OE, false);
+    }
     E.MustRecorded &= OE.MustRecorded;
     E.MayRecorded |= OE.MayRecorded;
     E.intersectCovers(OE, MineTensors, O.Tensors, Coarse);

@@ -450,6 +450,11 @@ struct Assumption {
   /// local): each run of the body binds it anew, so a caller does not
   /// split its paths on it. Not part of what the assumption is.
   bool Local = false;
+  /// Var is a test of a loop counter that holds for one iteration (`i < n`
+  /// of `range(n + 1)`, forgotten or ending the path at the next step,
+  /// fact::Forget): it is remembered past the bound on remembered tests, as
+  /// it cannot pile up. Not part of what the assumption is.
+  bool PerIteration = false;
   bool operator==(const Assumption &O) const {
     return Var == O.Var && Value == O.Value && On == O.On && Other == O.Other;
   }

@@ -20,7 +20,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/model/Accelerators.h"
+#include "lib/python/Api.h"
 #include "lib/python/Builder.h"
+#include "lib/python/StreamContexts.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
@@ -124,7 +126,7 @@ std::optional<Assumption> Builder::whenTrue(TSNode Cond) {
     return Parity; // LoopCounters.cpp
   auto T = testOf(Cond, F);
   if (!T)
-    return std::nullopt;
+    return orderingChoice(Cond);
   // The variable standing for the test: per name (or attribute of the
   // method's object) and kind of test; never named in messages.
   std::string Key;
@@ -162,6 +164,36 @@ std::optional<Assumption> Builder::whenTrue(TSNode Cond) {
   if (New)
     It->second = newSyntheticVar(Key, VarClass::Other);
   return Assumption{It->second, T->Holds};
+}
+
+std::optional<Assumption> Builder::orderingChoice(TSNode Cond) {
+  Cond = unparen(Cond);
+  TSNode If = ts_node_parent(Cond);
+  while (is(If, "parenthesized_expression"))
+    If = ts_node_parent(If);
+  if ((!is(If, "if_statement") && !is(If, "elif_clause")) ||
+      (!is(Cond, "call") && !is(Cond, "comparison_operator")) ||
+      St->S != Root || St->SiteScope != 0 || inLoop(If, Root->Node))
+    return std::nullopt;
+  // An arm that orders streams: a stream, event or tensor stream method
+  // (record_stream, wait_event, record_event, wait_stream, synchronize) or
+  // a stream context.
+  TSNode Stmt = is(If, "elif_clause") ? ts_node_parent(If) : If;
+  bool Orders = false;
+  ownCode(Stmt, [&](TSNode X) {
+    if (!is(X, "call") || Orders)
+      return;
+    TSNode Fn = field(X, "function");
+    Orders = (is(Fn, "attribute") &&
+              isStreamMethod(F.text(field(Fn, "attribute")))) ||
+             streamContextCall(X, F, I);
+  });
+  if (!Orders)
+    return std::nullopt;
+  auto [It, New] = Synthetic.try_emplace({"condition", Cond.id}, NoVar);
+  if (New)
+    It->second = newSyntheticVar("condition", VarClass::Other);
+  return Assumption{It->second, true};
 }
 
 std::optional<bool> Builder::constantCondition(TSNode Cond) {

@@ -78,12 +78,8 @@ void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
   for (TSNode T : Targets) {
     if (is(T, "identifier")) {
       bindName(T, V);
-    } else if (VarId E = is(T, "subscript") ? windowElement(T) : NoVar;
-               E != NoVar) {
-      // xs[i] = v of a counter loop's window (LoopCounters.cpp).
-      emit(site(SiteKind::Other, T),
-           fact::BindTensor{E, V.Class == VarClass::Tensor ? V.Tensor
-                                                           : TensorRef()});
+    } else if (storeWindowElement(T, V, Right)) {
+      continue; // xs[i] = v of a counter loop's window (LoopCounters.cpp)
     } else if (is(T, "subscript") &&
                (storeDictEntry(T, V) || dictAttributeStore(T, V))) {
       continue;
@@ -125,8 +121,8 @@ void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
         }
         if (is(Names[K], "identifier"))
           bindName(Names[K], E);
-        else if (VarId W = windowElement(Names[K]); W != NoVar)
-          emit(site(SiteKind::Other, Names[K]), fact::BindTensor{W, R});
+        else if (storeWindowElement(Names[K], E, TSNode{}))
+          continue;
         else
           escape(E, Names[K]);
       }
@@ -149,8 +145,8 @@ void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
         for (TSNode Name : children(T)) {
           if (is(Name, "identifier"))
             bindName(Name, elementByUse(Name, Right));
-          else if (VarId W = windowElement(Name); W != NoVar)
-            emit(site(SiteKind::Other, Name), fact::BindTensor{W, TensorRef()});
+          else
+            storeWindowElement(Name, Value(), TSNode{});
         }
     }
   }

@@ -236,7 +236,7 @@ void Builder::loop(TSNode N, bool IsFor) {
   // A counter tested against constants: its first iterations one by one
   // (LoopCounters.cpp).
   if (Counter)
-    peelCounterLoop(Iteration, Exhausted);
+    peelCounterLoop(Iteration, Exhausted, unparen(field(N, "left")));
   unsigned Head = newBlock();
   edge(St->Cur, Head);
   St->Cur = Head;
@@ -247,7 +247,7 @@ void Builder::loop(TSNode N, bool IsFor) {
   edge(Test, Body);
   St->Cur = Body;
   if (Counter)
-    counterIterations(Iteration, Head, Exhausted);
+    counterIterations(Iteration, Head, Exhausted, unparen(field(N, "left")));
   else
     Iteration(Head);
   edge(St->Cur, Head);

@@ -133,6 +133,11 @@ private:
   /// top of its body): its windows shift; a path that found `i < n` failing
   /// (range(n + 1)) ends there.
   void stepCounter(TSNode Counter);
+  /// An iteration of the copy being lowered ends (at its `continue`
+  /// target): what its windows hold is carried to the next iteration.
+  void carryCounter(TSNode Counter);
+  /// New element variables of a window of \p List.
+  CounterLoop::Elements windowVariables(const std::string &List);
   /// Lowers \p Lower as copy \p Id of the loop bodies being lowered: what
   /// it allocates is an object of its own.
   void inCopy(unsigned Id, const std::function<void()> &Lower);
@@ -141,11 +146,11 @@ private:
   /// counter is tested against constants; \p Exhausted: where the loop
   /// ends without a break.
   void peelCounterLoop(const std::function<void(unsigned)> &Iteration,
-                       unsigned Exhausted);
+                       unsigned Exhausted, TSNode Counter);
   /// Lowers the loop's body after those: once, or once per parity of the
   /// counter (the second copy's `continue` and end go to \p Head).
   void counterIterations(const std::function<void(unsigned)> &Iteration,
-                         unsigned Head, unsigned Exhausted);
+                         unsigned Head, unsigned Exhausted, TSNode Counter);
   /// The counter loop ends: its windows' elements stay in their lists.
   void endCounterLoop(TSNode For);
   /// A test of a counter that the copy being lowered decides.
@@ -156,6 +161,10 @@ private:
   /// `xs[i + c]` of a counter loop's window: its element variable (NoVar:
   /// none).
   VarId windowElement(TSNode Subscript);
+  /// `xs[i + c] = v` of a counter loop's window: binds its element (false:
+  /// \p Target is none). \p Right: the value's expression (null: an element
+  /// of a tuple code the analysis does not see gave).
+  bool storeWindowElement(TSNode Target, const Value &V, TSNode Right);
   /// `streams = [a, b]`, a list of streams bound once: a stream variable
   /// per element (false: \p Right is no such list; nothing is lowered).
   bool bindStreamList(TSNode Target, TSNode Right);
@@ -239,6 +248,11 @@ private:
   /// local bound once outside loops, or `self.attr` set only by __init__.
   /// Nothing when \p Cond tests anything else.
   std::optional<Assumption> whenTrue(TSNode Cond);
+  /// The condition of an `if` outside loops that is no name (`any(...)`,
+  /// `a is b`) and whose arms order streams differently (record_stream on
+  /// one, an event on the other): evaluated once, it keeps the two paths
+  /// apart as a value bound once would.
+  std::optional<Assumption> orderingChoice(TSNode Cond);
   /// Marks the two edges just added from \p Branch (true, then false) with
   /// what a branch on \p Cond tells; a condition whose value is known on a
   /// CUDA machine keeps only the edge it takes.

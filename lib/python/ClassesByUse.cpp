@@ -43,6 +43,21 @@ llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
     if (is(Arg, "identifier"))
       Into.insert(F.text(Arg));
   };
+  // The names bound once to a list or tuple literal.
+  llvm::StringMap<TSNode> Lists;
+  llvm::StringSet<> Rebound;
+  ownCode(field(Def, "body"), [&](TSNode X) {
+    if (!is(X, "assignment"))
+      return;
+    TSNode L = unparen(field(X, "left")), R = unparen(field(X, "right"));
+    if (!is(L, "identifier"))
+      return;
+    if ((is(R, "list") || is(R, "tuple")) && !Rebound.contains(F.text(L)) &&
+        Lists.try_emplace(F.text(L), R).second)
+      return;
+    Rebound.insert(F.text(L));
+    Lists.erase(F.text(L));
+  });
   // The function of each call seen (a call is visited before its parts).
   llvm::DenseSet<const void *> Callees;
   ownCode(field(Def, "body"), [&](TSNode X) {
@@ -98,6 +113,15 @@ llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
     bool TakesStream = streamContextCall(X, F, I);
     if (TakesStream && Args.size() == 1 && is(unparen(Args[0]), "identifier"))
       Streams.insert(F.text(unparen(Args[0])));
+    // torch.cuda.stream(streams[i % 2]) of `streams = [a, b]`: a and b are
+    // streams (or None) too.
+    if (TakesStream && Args.size() == 1 && is(unparen(Args[0]), "subscript"))
+      if (TSNode L = unparen(field(unparen(Args[0]), "value"));
+          is(L, "identifier"))
+        if (auto It = Lists.find(F.text(L)); It != Lists.end())
+          for (TSNode E : children(It->second))
+            if (is(unparen(E), "identifier"))
+              Streams.insert(F.text(unparen(E)));
     // a.wait_stream(b): b is a stream too.
     if (waitsForStream(Method) && Args.size() == 1 &&
         is(unparen(Args[0]), "identifier"))

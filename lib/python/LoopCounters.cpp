@@ -32,7 +32,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/model/UseEvidence.h"
 #include "lib/python/Builder.h"
+#include "lib/python/ClassesByUse.h"
+#include "lib/python/ExprClasses.h"
 #include "lib/python/Scope.h"
 #include "llvm/ADT/STLExtras.h"
 #include <functional>
@@ -311,15 +314,22 @@ bool Builder::beginCounterLoop(TSNode For) {
         rebinds(Body, List, F))
       return;
     auto [It, New] = L.Windows.try_emplace(List);
-    if (!New)
+    if (New)
+      It->second.Carried = windowVariables(List);
+  });
+  // `out[i - 1].transpose(0, 1)`, `out[i].dtype`: a tensor's element.
+  ownCode(Body, [&](TSNode X) {
+    TSNode Of = is(X, "attribute") ? unparen(field(X, "object")) : TSNode{};
+    if (!is(Of, "subscript") || !is(unparen(field(Of, "value")), "identifier"))
       return;
-    for (VarId &E : It->second) {
-      Variable V;
-      V.Name = List;
-      V.Class = VarClass::Tensor;
-      IR->Vars.push_back(std::move(V));
-      E = IR->Vars.size() - 1;
-    }
+    std::string List = F.text(unparen(field(Of, "value"))).str();
+    TSNode Call = ts_node_parent(X);
+    llvm::StringRef Name = F.text(field(X, "attribute"));
+    bool Proves = is(Call, "call") && ts_node_eq(field(Call, "function"), X)
+                      ? callProvesTensor(Call, Name, F)
+                      : pyAttributeProvesTensor(Name);
+    if (Proves && L.Windows.count(List))
+      L.TensorWindows.insert(List);
   });
   L.ByParity = (L.ByParity || !L.Windows.empty()) && !InCopies;
   if (L.ByParity && !L.Start)
@@ -334,8 +344,20 @@ bool Builder::beginCounterLoop(TSNode For) {
   return true;
 }
 
+CounterLoop::Elements Builder::windowVariables(const std::string &List) {
+  CounterLoop::Elements Out;
+  for (VarId &E : Out) {
+    Variable V;
+    V.Name = List;
+    V.Class = VarClass::Tensor;
+    IR->Vars.push_back(std::move(V));
+    E = IR->Vars.size() - 1;
+  }
+  return Out;
+}
+
 void Builder::stepCounter(TSNode Counter) {
-  const CounterLoop &L = St->Counters.Loops.back();
+  CounterLoop &L = St->Counters.Loops.back();
   SiteId At = site(SiteKind::Other, Counter);
   if (!L.Bounds.empty()) {
     // A path that failed `i < n` (of range(n + 1)) ended the loop: it
@@ -346,24 +368,45 @@ void Builder::stepCounter(TSNode Counter) {
     edge(St->Cur, Next);
     St->Cur = Next;
   }
-  for (const auto &[List, Elements] : L.Windows) {
-    // The element leaving the window stays in its list.
-    emit(At, fact::EscapeTensor{TensorRef::var(Elements.front())});
-    for (size_t K = 0; K + 1 < Elements.size(); ++K)
-      emit(At, fact::BindTensor{Elements[K], TensorRef::var(Elements[K + 1])});
-    emit(At, fact::BindTensor{Elements.back(), TensorRef()});
+  // This copy's window: what the previous iteration left, shifted by one.
+  for (auto &[List, W] : L.Windows) {
+    auto [It, New] = W.ByCopy.try_emplace(L.Copy);
+    if (New)
+      It->second = windowVariables(List);
+    const CounterLoop::Elements &E = It->second;
+    for (size_t K = 0; K + 1 < E.size(); ++K)
+      emit(At, fact::BindTensor{E[K], TensorRef::var(W.Carried[K + 1])});
+    emit(At, fact::BindTensor{E.back(), TensorRef()});
+  }
+}
+
+void Builder::carryCounter(TSNode Counter) {
+  const CounterLoop &L = St->Counters.Loops.back();
+  SiteId At = site(SiteKind::Other, Counter);
+  for (const auto &[List, W] : L.Windows) {
+    auto It = W.ByCopy.find(L.Copy);
+    if (It == W.ByCopy.end())
+      continue;
+    // Every element stays in its list, whatever the window holds next.
+    for (VarId E : It->second)
+      emit(At, fact::EscapeTensor{TensorRef::var(E)});
+    for (size_t K = 0; K < It->second.size(); ++K)
+      emit(At, fact::BindTensor{W.Carried[K], TensorRef::var(It->second[K])});
   }
 }
 
 void Builder::inCopy(unsigned Id, const std::function<void()> &Lower) {
   uint64_t Outer = St->Counters.Copy;
+  unsigned OuterCopy = St->Counters.Loops.back().Copy;
   St->Counters.Copy = Outer * 8 + Id;
+  St->Counters.Loops.back().Copy = Id;
   Lower();
   St->Counters.Copy = Outer;
+  St->Counters.Loops.back().Copy = OuterCopy;
 }
 
 void Builder::peelCounterLoop(const std::function<void(unsigned)> &Iteration,
-                              unsigned Exhausted) {
+                              unsigned Exhausted, TSNode Counter) {
   CounterLoop &L = St->Counters.Loops.back();
   if (!L.PeelTo)
     return;
@@ -374,10 +417,13 @@ void Builder::peelCounterLoop(const std::function<void(unsigned)> &Iteration,
     edge(St->Cur, Start);
     St->Cur = Start;
     St->Counters.Loops.back().Known = V;
-    unsigned Next = newBlock();
-    inCopy(1 + unsigned(V - *L.Start), [&] { Iteration(Next); });
-    edge(St->Cur, Next);
-    St->Cur = Next;
+    inCopy(1 + unsigned(V - *L.Start), [&] {
+      unsigned Next = newBlock();
+      Iteration(Next);
+      edge(St->Cur, Next);
+      St->Cur = Next;
+      carryCounter(Counter);
+    });
   }
   CounterLoop &After = St->Counters.Loops.back();
   After.Known.reset();
@@ -385,7 +431,8 @@ void Builder::peelCounterLoop(const std::function<void(unsigned)> &Iteration,
 }
 
 void Builder::counterIterations(const std::function<void(unsigned)> &Iteration,
-                                unsigned Head, unsigned Exhausted) {
+                                unsigned Head, unsigned Exhausted,
+                                TSNode Counter) {
   if (!St->Counters.Loops.back().ByParity) {
     Iteration(Head);
     return;
@@ -398,12 +445,16 @@ void Builder::counterIterations(const std::function<void(unsigned)> &Iteration,
     if (First)
       C.Odd = (*First + K) % 2 != 0;
     C.Opposite = K == 1;
-    // The second copy follows the first; the range may end between them.
-    unsigned Continue = K == 0 ? newBlock() : Head;
-    inCopy(MaxPeeled + 1 + K, [&] { Iteration(Continue); });
-    if (K == 0) {
+    // The second copy follows the first (the range may end between them);
+    // the loop's head, the second.
+    inCopy(MaxPeeled + 1 + K, [&] {
+      unsigned Continue = newBlock();
+      Iteration(Continue);
       edge(St->Cur, Continue);
       St->Cur = Continue;
+      carryCounter(Counter);
+    });
+    if (K == 0) {
       edge(St->Cur, Exhausted);
       unsigned Second = newBlock();
       edge(St->Cur, Second);
@@ -416,9 +467,13 @@ void Builder::endCounterLoop(TSNode For) {
   const CounterLoop &L = St->Counters.Loops.back();
   // The window's elements stay in their lists after the loop.
   SiteId At = site(SiteKind::Other, For);
-  for (const auto &[List, Elements] : L.Windows)
-    for (VarId E : Elements)
+  for (const auto &[List, W] : L.Windows) {
+    for (VarId E : W.Carried)
       emit(At, fact::EscapeTensor{TensorRef::var(E)});
+    for (const auto &[Copy, Elements] : W.ByCopy)
+      for (VarId E : Elements)
+        emit(At, fact::EscapeTensor{TensorRef::var(E)});
+  }
   St->Counters.Loops.pop_back();
 }
 
@@ -472,7 +527,9 @@ std::optional<Assumption> Builder::parityTest(TSNode Cond) {
     if (It == L->Bounds.end() || splitOffset(C->Other, F).second != 0 ||
         (C->Op != "<" && C->Op != ">="))
       return std::nullopt;
-    return Assumption{It->second, C->Op == "<"};
+    Assumption A{It->second, C->Op == "<"};
+    A.PerIteration = true;
+    return A;
   }
   return std::nullopt;
 }
@@ -487,6 +544,29 @@ VarId Builder::windowElement(TSNode Subscript) {
     return NoVar;
   const CounterLoop *L = St->Counters.loop(Off->first);
   return L ? L->element(F.text(Base).str(), Off->second) : NoVar;
+}
+
+bool Builder::storeWindowElement(TSNode Target, const Value &V, TSNode Right) {
+  VarId E = is(Target, "subscript") ? windowElement(Target) : NoVar;
+  if (E == NoVar)
+    return false;
+  TSNode Base = unparen(field(Target, "value"));
+  auto Off = counterOffset(fieldChildren(Target, "subscript")[0], F);
+  const CounterLoop *L = St->Counters.loop(Off->first);
+  TensorRef Stored = V.Class == VarClass::Tensor ? V.Tensor : TensorRef();
+  // A value of code the analysis does not see (an extension's result, an
+  // element of one), stored where the body uses only tensors: a tensor
+  // that code made on the current stream.
+  Right = unparen(Right);
+  bool Opaque =
+      ts_node_is_null(Right) ||
+      (V.Class == VarClass::Other && !V.List && !V.Object && V.Held.empty() &&
+       (is(Right, "subscript") ||
+        (is(Right, "call") && infer::opaqueValue(Right, F, I))));
+  if (!Stored && Opaque && L->TensorWindows.count(F.text(Base).str()))
+    Stored = newTensor(Target, /*Unowned=*/false).Tensor;
+  emit(site(SiteKind::Other, Target), fact::BindTensor{E, Stored});
+  return true;
 }
 
 bool Builder::bindStreamList(TSNode Target, TSNode Right) {

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -58,13 +59,29 @@ struct CounterLoop {
   std::optional<int64_t> Known, AtLeast, PeelTo;
   /// `i < x` of the stop's base x (of range(x + 1)): its remembered test.
   std::map<std::string, VarId> Bounds;
-  std::map<std::string, std::array<VarId, MaxOffset - MinOffset + 1>> Windows;
+  /// The element variables of one list's window. Each copy of the body
+  /// has its own (what a copy joins of them is its own), and the elements
+  /// an iteration leaves for the next are carried in variables of their own
+  /// from the end of one copy to the start of the next.
+  using Elements = std::array<VarId, MaxOffset - MinOffset + 1>;
+  struct Window {
+    std::map<unsigned, Elements> ByCopy;
+    Elements Carried{};
+  };
+  std::map<std::string, Window> Windows;
+  /// The windows whose elements the body uses as tensors only can be
+  /// (`out[i - 1].transpose(0, 1)`): what code the analysis does not see
+  /// stores there is a tensor it made.
+  std::set<std::string> TensorWindows;
+  /// The copy of the body being lowered.
+  unsigned Copy = 0;
 
   VarId element(const std::string &List, int Offset) const {
     auto It = Windows.find(List);
-    return It == Windows.end() || Offset < MinOffset || Offset > MaxOffset
-               ? NoVar
-               : It->second[Offset - MinOffset];
+    if (It == Windows.end() || Offset < MinOffset || Offset > MaxOffset)
+      return NoVar;
+    auto C = It->second.ByCopy.find(Copy);
+    return C == It->second.ByCopy.end() ? NoVar : C->second[Offset - MinOffset];
   }
 };
 

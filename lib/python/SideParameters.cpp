@@ -109,12 +109,29 @@ private:
     Nodes.push_back(At);
   }
 
+  /// `streams[k]` of a list the def binds once to a literal that names
+  /// the parameter (`streams = [torch.cuda.current_stream(), s]`): entering
+  /// it enters the parameter on some runs (LoopCounters.cpp picks which).
+  bool listHoldsParam(TSNode N) const {
+    N = argValue(N);
+    if (!is(N, "subscript") || !is(unparen(field(N, "value")), "identifier"))
+      return false;
+    auto B = S.Bindings.find(F.text(unparen(field(N, "value"))));
+    if (B == S.Bindings.end() || B->second.size() != 1 ||
+        ts_node_is_null(B->second[0]))
+      return false;
+    TSNode List = unparen(B->second[0]);
+    return (is(List, "list") || is(List, "tuple")) &&
+           llvm::any_of(children(List), [&](TSNode E) { return isParam(E); });
+  }
+
   void call(TSNode N) {
     TSNode Fn = field(N, "function");
     std::vector<TSNode> A = children(field(N, "arguments"));
     PyApi Api = apiOf(I.qualify(Fn));
     if ((streamContextCall(N, F, I) || Api == PyApi::SetStream) && !A.empty()) {
-      add(StreamUse::Enter, role(A[0]), N);
+      add(StreamUse::Enter,
+          listHoldsParam(A[0]) ? StreamRole::Parameter : role(A[0]), N);
       return;
     }
     if (!is(Fn, "attribute"))

@@ -20,6 +20,7 @@ def only_one_branch_waits(x: torch.Tensor, flag):
         # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 's' here
         # CHECK-NOTES: :[[@LINE-11]]:9: note: 'y' is written on the caller's current stream here
         # CHECK-NOTES: :[[@LINE-11]]:8: note: on the path reported, 'flag' is false
+        # CHECK-NOTES: :[[@LINE-10]]:10: note: on the path reported, 'x.dim() > 1' is true
     y.record_stream(s)
     return z
 

@@ -126,3 +126,33 @@ def prefetch_waited(batches, model, n):
             bufs[i + 1] = torch.empty(1024, device="cuda")
         torch.cuda.current_stream().wait_stream(side)
         model(bufs[i].sum())
+
+
+# Right (TransformerEngine's context-parallel max_logit, reduced): a value
+# carried from one step to the next under a flag, rebound on alternating
+# streams, ordered by the event chain.
+def max_logit_chained(q: torch.Tensor, n, side, fused, ret):
+    streams = [torch.cuda.current_stream(), side]
+    done = torch.cuda.Event()
+    mx = [None for _ in range(n)]
+    max_logit = None
+    for i in range(n + 1):
+        if i < n:
+            with torch.cuda.stream(streams[i % 2]):
+                if fused:
+                    mx[i] = q * 2
+                else:
+                    mx[i] = q * 3
+        if i > 0:
+            if i > 1:
+                streams[(i - 1) % 2].wait_event(done)
+            with torch.cuda.stream(streams[(i - 1) % 2]):
+                if ret:
+                    if i == 1:
+                        max_logit = torch.clone(mx[0])
+                    else:
+                        max_logit = torch.maximum(max_logit, mx[i - 1])
+            if i < n:
+                streams[(i - 1) % 2].record_event(done)
+    torch.cuda.current_stream().wait_stream(side)
+    return max_logit
