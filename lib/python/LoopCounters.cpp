@@ -285,20 +285,41 @@ bool Builder::beginCounterLoop(TSNode For) {
       break;
     }
   });
-  // (Not inside another loop lowered in copies: the copies would multiply.)
-  bool InCopies = llvm::any_of(St->Counters.Loops, [](const CounterLoop &O) {
-    return O.PeelTo || O.ByParity;
-  });
+  // Not inside another loop lowered in copies, nor in a helper run in
+  // place (a recursive one, or one called in a loop): the copies would
+  // multiply. Those loops are lowered once, as any loop.
+  bool InCopies = St->S != Root || St->SiteScope != 0 ||
+                  llvm::any_of(St->Counters.Loops, [](const CounterLoop &O) {
+                    return O.PeelTo || O.ByParity;
+                  });
   if (Peel >= 0 && !InCopies)
     L.PeelTo = Peel;
-  // The lists the body indexes by the counter plus a constant and stores
-  // into so, each a window of element variables named after the list.
-  std::set<std::string> Stored;
+  // The lists the body indexes by the counter plus a constant, reading an
+  // element a later iteration than the one that stored it (`xs[i] = v`,
+  // then `xs[i - 1]`), each a window of element variables named after the
+  // list. (`tgt[i] = src[i]` alone carries nothing from one iteration to
+  // the next.)
+  std::map<std::string, int> MaxStored, MinRead;
   ownCode(Body, [&](TSNode X) {
-    if (is(X, "subscript") && assigned(X) &&
-        is(unparen(field(X, "value")), "identifier"))
-      Stored.insert(F.text(unparen(field(X, "value"))).str());
+    if (!is(X, "subscript") || !is(unparen(field(X, "value")), "identifier"))
+      return;
+    std::vector<TSNode> Index = fieldChildren(X, "subscript");
+    auto Off = Index.size() == 1 ? counterOffset(Index[0], F) : std::nullopt;
+    if (!Off || Off->first != L.Name)
+      return;
+    std::string List = F.text(unparen(field(X, "value"))).str();
+    if (assigned(X)) {
+      auto [It, New] = MaxStored.try_emplace(List, Off->second);
+      It->second = std::max(It->second, Off->second);
+    } else {
+      auto [It, New] = MinRead.try_emplace(List, Off->second);
+      It->second = std::min(It->second, Off->second);
+    }
   });
+  std::set<std::string> Stored;
+  for (const auto &[List, Max] : MaxStored)
+    if (auto R = MinRead.find(List); R != MinRead.end() && R->second < Max)
+      Stored.insert(List);
   ownCode(Body, [&](TSNode X) {
     if (!is(X, "subscript"))
       return;
@@ -308,7 +329,7 @@ bool Builder::beginCounterLoop(TSNode For) {
       return;
     auto Off = counterOffset(Index[0], F);
     std::string List = F.text(Base).str();
-    if (!Off || Off->first != L.Name || Off->second < MinOffset ||
+    if (InCopies || !Off || Off->first != L.Name || Off->second < MinOffset ||
         Off->second > MaxOffset || List == L.Name || !Stored.count(List) ||
         St->Counters.StreamLists.count(List) || !listReshaped(List) ||
         rebinds(Body, List, F))
