@@ -14,11 +14,13 @@
 #include "lib/ir/IR.h"
 #include "lib/lower/UnknownCode.h"
 #include "lib/model/Recipes.h"
+#include "lib/python/BodyState.h"
 #include "lib/python/BuildMemo.h"
+#include "lib/python/CounterSyntax.h"
 #include "lib/python/HelperIndex.h"
 #include "lib/python/HelperRuns.h"
 #include "lib/python/ListTable.h"
-#include "lib/python/LoopCounters.h"
+#include "lib/python/LoweredFunction.h"
 #include "lib/python/Modules.h"
 #include "lib/python/ObjectTable.h"
 #include "lib/python/Scope.h"
@@ -33,44 +35,6 @@
 #include <tuple>
 
 namespace streamsafe::py {
-
-/// One analysed scope's IR, and what messages need of its sites.
-struct LoweredFunction {
-  std::unique_ptr<Function> IR;
-  /// The name of the function called at a site (for messages that name it).
-  llvm::DenseMap<SiteId, std::string> Callees;
-  /// The text of the branch conditions the engine keeps paths apart on.
-  llvm::DenseMap<SiteId, std::string> Conditions;
-  /// The bytes of each call site's call in its file, for messages that
-  /// quote a call whose result has no name.
-  llvm::DenseMap<SiteId, std::pair<uint32_t, uint32_t>> CallSpans;
-  /// The file of each helper's code (Site::Scope) that is not the analysed
-  /// file's: a helper of another module (Modules.h).
-  std::map<unsigned, const SourceFile *> ScopeFiles;
-};
-
-/// Site locations: line in the upper half, column in the lower.
-inline uint64_t packLoc(Position P) {
-  return (uint64_t(P.Line) << 32) | P.Column;
-}
-inline Position unpackLoc(uint64_t L) {
-  return {unsigned(L >> 32), unsigned(L & 0xffffffffu)};
-}
-
-/// What one method left in flight in a tensor field of its object, as the
-/// other methods of its class start from it (Analysis.cpp gathers them
-/// from each method's analysis; followSelf binds them).
-struct FieldCarry {
-  Site Write, Exit; ///< in the method that left it (this file)
-  std::string Method;
-  /// The field stream it runs on (`copy_stream`; "": the caller's current
-  /// stream, or OnOther: a stream of that method's own).
-  std::string Stream;
-  bool OnOther = false, Allocation = false, VisibleToEntry = false,
-       Complete = false;
-};
-/// By attribute name.
-using FieldCarries = llvm::StringMap<std::vector<FieldCarry>>;
 
 class Builder {
 public:
@@ -91,39 +55,8 @@ public:
   void carry(const FieldCarries *C) { Carries = C; }
 
 private:
-  /// Where a jump out of a statement must pass.
-  struct Frame {
-    enum Kind { Loop, With, Finally, Handler, Exit } K = Loop;
-    unsigned Break = 0, Continue = 0;  ///< Loop: the targets
-    VarId Guard = NoVar;               ///< With: the guard to restore
-    bool Capture = false;              ///< With: torch.cuda.graph (ends it)
-    VarId Graph = NoVar;               ///< With: the graph it captures into
-    TSNode Node = {};                  ///< With: its body; Finally: its block
-    unsigned Dispatch = 0;             ///< Handler: where exceptions go
-    BodyId ExitBody = 0;               ///< Exit: __exit__, run in place
-    std::string ExitName = "__exit__"; ///< ... named so in notes
-  };
-  /// The body being lowered.
-  struct BodyState {
-    Body B;
-    unsigned Cur = 0;
-    std::vector<Frame> Frames;
-    const Scope *S = nullptr;
-    bool OwnsLocals = false; ///< a def's body: its locals die at exit
-    /// Whose code this is (Site::Scope): 0, or the helper's number.
-    unsigned SiteScope = 0;
-    /// A method's body: the object `self` names (null: not followed).
-    const Instance *Self = nullptr;
-    /// A helper run in place: the variables its returns bind.
-    VarId ReturnTensor = NoVar, ReturnStream = NoVar, ReturnEvent = NoVar;
-    /// A @contextmanager half being lowered: the yield it splits at and
-    /// its part (a `with` around the yield is lowered in halves,
-    /// withStatement).
-    TSNode SplitYield = {};
-    int SplitPart = 0;
-    /// Counter loops and lists of streams (LoopCounters.cpp).
-    CounterState Counters;
-  };
+  using Frame = py::Frame;
+  using BodyState = py::BodyState;
 
   //===-- Counter loops and lists of streams (LoopCounters.cpp) -----------===//
   /// Starts lowering \p For as a counter loop when it is one (true): what
@@ -155,6 +88,9 @@ private:
   void endCounterLoop(TSNode For);
   /// A test of a counter that the copy being lowered decides.
   std::optional<bool> counterConstant(TSNode Cond);
+  /// \p Cond compares the counter of a loop being lowered (either side):
+  /// the comparison, the counter on its left, and the loop (null: none).
+  std::pair<Compare, const CounterLoop *> counterCompare(TSNode Cond) const;
   /// `(i + c) % 2` (`== k`, `!= k`) of a counter: the remembered test of
   /// its parity; `i < n` of `range(n + 1)`: that of the last iteration.
   std::optional<Assumption> parityTest(TSNode Cond);

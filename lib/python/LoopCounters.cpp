@@ -301,26 +301,30 @@ std::optional<bool> Builder::counterConstant(TSNode Cond) {
       return *L->Odd == P->Odd;
     return std::nullopt;
   }
-  for (bool Right : {false, true}) {
-    auto C = compareOf(Cond, F, Right);
-    const CounterLoop *L = C ? St->Counters.loop(C->Name) : nullptr;
-    if (!L)
-      continue;
-    if (auto K = literalInt(C->Other, F)) {
+  if (auto [C, L] = counterCompare(Cond); L) {
+    if (auto K = literalInt(C.Other, F)) {
       if (L->Known)
-        return holds(*L->Known, C->Op, *K);
+        return holds(*L->Known, C.Op, *K);
       if (L->AtLeast)
-        return holdsFrom(*L->AtLeast, C->Op, *K);
+        return holdsFrom(*L->AtLeast, C.Op, *K);
       return std::nullopt;
     }
     // `i < n` of range(n): always.
     if (L->StopOffset == 0 &&
-        splitOffset(C->Other, F) == std::pair{L->StopBase, int64_t(0)} &&
-        (C->Op == "<" || C->Op == ">="))
-      return C->Op == "<";
-    return std::nullopt;
+        splitOffset(C.Other, F) == std::pair{L->StopBase, int64_t(0)} &&
+        (C.Op == "<" || C.Op == ">="))
+      return C.Op == "<";
   }
   return std::nullopt;
+}
+
+std::pair<Compare, const CounterLoop *>
+Builder::counterCompare(TSNode Cond) const {
+  for (bool Right : {false, true})
+    if (auto C = compareOf(Cond, F, Right))
+      if (const CounterLoop *L = St->Counters.loop(C->Name))
+        return {*C, L};
+  return {Compare(), nullptr};
 }
 
 std::optional<Assumption> Builder::parityTest(TSNode Cond) {
@@ -333,20 +337,16 @@ std::optional<Assumption> Builder::parityTest(TSNode Cond) {
     return std::nullopt;
   }
   // `i < n` of range(n + 1): it fails in the last iteration only.
-  for (bool Right : {false, true}) {
-    auto C = compareOf(Cond, F, Right);
-    const CounterLoop *L = C ? St->Counters.loop(C->Name) : nullptr;
-    if (!L)
-      continue;
-    auto It = L->Bounds.find(splitOffset(C->Other, F).first);
-    if (It == L->Bounds.end() || splitOffset(C->Other, F).second != 0 ||
-        (C->Op != "<" && C->Op != ">="))
-      return std::nullopt;
-    Assumption A{It->second, C->Op == "<"};
-    A.PerIteration = true;
-    return A;
-  }
-  return std::nullopt;
+  auto [C, L] = counterCompare(Cond);
+  if (!L)
+    return std::nullopt;
+  auto [Base, Offset] = splitOffset(C.Other, F);
+  auto It = L->Bounds.find(Base);
+  if (It == L->Bounds.end() || Offset != 0 || (C.Op != "<" && C.Op != ">="))
+    return std::nullopt;
+  Assumption A{It->second, C.Op == "<"};
+  A.PerIteration = true;
+  return A;
 }
 
 VarId Builder::windowElement(TSNode Subscript) {
