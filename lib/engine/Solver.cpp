@@ -31,7 +31,7 @@ using bounds::MaxBodyNesting;
 constexpr unsigned VisitSlack = 16;
 /// States kept apart at one block because their paths contradict each other
 /// on a never-changing variable; past this, they are joined as one.
-constexpr unsigned MaxPartitions = 4;
+constexpr unsigned MaxPartitions = 8;
 
 /// The states at a program point, one per combination of branch outcomes on
 /// never-changing variables (usually one). Empty: unreachable.
@@ -166,6 +166,40 @@ private:
     return Tested[Id] = std::move(Found);
   }
 
+  /// The variables whose outcome an edge reachable from \p Block of body
+  /// \p Id tests, a body run in place there included (sorted): what a
+  /// state there still gains by remembering.
+  const std::vector<VarId> &testedFrom(BodyId Id, unsigned Block) {
+    auto [It, New] = TestedFrom.try_emplace({Id, Block});
+    if (!New)
+      return It->second;
+    const Body &B = IR.Bodies[Id];
+    std::vector<VarId> Vars;
+    std::vector<char> Seen(B.Blocks.size(), 0);
+    std::vector<unsigned> Work{Block};
+    Seen[Block] = 1;
+    while (!Work.empty()) {
+      const struct Block &X = B.Blocks[Work.back()];
+      Work.pop_back();
+      for (const EdgeCondition &C : X.SuccConds)
+        for (const Assumption &A : C)
+          if (A.On == Assumption::Test::Remembered && A.Var != NoVar)
+            Vars.push_back(A.Var);
+      for (const Fact &F : X.Facts)
+        if (const auto *S = F.as<fact::Spawn>(); S && S->InPlace)
+          for (const auto &P : testedBy(S->Body, 1))
+            Vars.push_back(P.first.Var);
+      for (unsigned Next : X.Succs)
+        if (!Seen[Next]) {
+          Seen[Next] = 1;
+          Work.push_back(Next);
+        }
+    }
+    llvm::sort(Vars);
+    Vars.erase(std::unique(Vars.begin(), Vars.end()), Vars.end());
+    return TestedFrom[{Id, Block}] = std::move(Vars);
+  }
+
   const BodyOrder &orderOf(BodyId Id) {
     auto &Slot = Orders[Id];
     if (Slot.Order.empty()) {
@@ -205,13 +239,48 @@ private:
     };
     // Paths that agree on every never-changing variable they tested are
     // joined; paths that contradict each other are kept apart.
-    auto Add = [&](StateSet &Set, StreamState S, bool IsCoarse) {
+    auto Add = [&](StateSet &Set, StreamState S, bool IsCoarse,
+                   unsigned Block) {
       for (StreamState &Have : Set)
         if (Have.Assumed == S.Assumed) {
           JoinWork += Have.join(S, PhiFor, IsCoarse);
           return;
         }
       Set.push_back(std::move(S));
+      if (Set.size() > MaxPartitions) {
+        // Too many: first, a state reached under other outcomes as well
+        // keeps only what all its paths assumed (they chose nothing it
+        // holds; a later test splits them again where it matters), and
+        // outcomes no edge from here tests again are forgotten. Neither
+        // keeps apart what a later branch needs.
+        const std::vector<VarId> &Live = testedFrom(Id, Block);
+        StateSet Kept;
+        for (StreamState &Have : Set) {
+          llvm::erase_if(Have.Assumed, [&](const Assumption &A) {
+            return !A.PerIteration &&
+                   !std::binary_search(Live.begin(), Live.end(), A.Var);
+          });
+          auto Same = llvm::find_if(Kept, [&](const StreamState &K) {
+            return K.sameBesidesAssumed(Have);
+          });
+          if (Same != Kept.end())
+            llvm::erase_if(Same->Assumed, [&](const Assumption &A) {
+              return !llvm::is_contained(Have.Assumed, A);
+            });
+          else
+            Kept.push_back(std::move(Have));
+        }
+        Set.clear();
+        for (StreamState &Have : Kept) {
+          auto Same = llvm::find_if(Set, [&](const StreamState &K) {
+            return K.Assumed == Have.Assumed;
+          });
+          if (Same == Set.end())
+            Set.push_back(std::move(Have));
+          else
+            JoinWork += Same->join(Have, PhiFor, IsCoarse);
+        }
+      }
       if (Set.size() > MaxPartitions) {
         // Joined, but for the tests of a loop counter that hold for one
         // iteration (they end a path at the next step).
@@ -235,7 +304,7 @@ private:
       StateSet Set;
       bool IsCoarse = Coarse(Block);
       if (Block == B.Entry)
-        Add(Set, Entry, IsCoarse);
+        Add(Set, Entry, IsCoarse, Block);
       for (unsigned P : B.Blocks[Block].Preds) {
         EdgeCondition C = edgeCondition(B.Blocks[P], Block);
         for (const StreamState &From : OutState[P]) {
@@ -246,7 +315,7 @@ private:
             for (const Assumption &A : C)
               if (A.NoneTensor != NoVar)
                 T.holdsNone(S, A.NoneTensor);
-            Add(Set, std::move(S), IsCoarse);
+            Add(Set, std::move(S), IsCoarse, Block);
           }
         }
       }
@@ -278,9 +347,9 @@ private:
       if (Visited[Block] && ++Visits[Block] > GrowOnlyAfterVisits) {
         StateSet Grown;
         for (const StreamState &S : In[Block])
-          Add(Grown, S, /*IsCoarse=*/true);
+          Add(Grown, S, /*IsCoarse=*/true, Block);
         for (StreamState &S : NewIn)
-          Add(Grown, std::move(S), /*IsCoarse=*/true);
+          Add(Grown, std::move(S), /*IsCoarse=*/true, Block);
         NewIn = std::move(Grown);
       }
       // Work, not only visits: the entries joins and sweeps touched (states
@@ -463,6 +532,7 @@ private:
   // nested AT_DISPATCH lambdas, docs/realworld.md).
   std::map<BodyId, BodyOrder> Orders;
   std::map<BodyId, std::vector<std::pair<Assumption, Assumption>>> Tested;
+  std::map<std::pair<BodyId, unsigned>, std::vector<VarId>> TestedFrom;
   std::map<BodyId, std::vector<char>> RunsHelper;
   unsigned Depth = 0;
 };

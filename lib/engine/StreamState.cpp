@@ -8,12 +8,16 @@
 namespace streamsafe {
 
 bool StreamState::operator==(const StreamState &O) const {
+  return Assumed == O.Assumed && sameBesidesAssumed(O);
+}
+
+bool StreamState::sameBesidesAssumed(const StreamState &O) const {
   return Reachable == O.Reachable && Current == O.Current &&
          CurrentSetAt == O.CurrentSetAt && CurrentDevice == O.CurrentDevice &&
          OtherDevices == O.OtherDevices && StreamVars == O.StreamVars &&
          NoneStreams == O.NoneStreams && TensorVars == O.TensorVars &&
          Tensors == O.Tensors && Events == O.Events && Guards == O.Guards &&
-         Unrestored == O.Unrestored && Idle == O.Idle && Assumed == O.Assumed &&
+         Unrestored == O.Unrestored && Idle == O.Idle &&
          SelfWaits == O.SelfWaits && ThreadStart == O.ThreadStart &&
          SpawnerStream == O.SpawnerStream && SpawnerSetAt == O.SpawnerSetAt &&
          Deferred == O.Deferred && Signalled == O.Signalled &&

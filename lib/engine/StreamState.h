@@ -290,6 +290,8 @@ struct StreamState {
   bool CollectAll = false;
 
   bool operator==(const StreamState &O) const;
+  /// Equal but for the branch outcomes each path assumed.
+  bool sameBesidesAssumed(const StreamState &O) const;
   bool operator!=(const StreamState &O) const { return !(*this == O); }
   /// Join: this := this ⊔ O, true of both paths (the finer join of event covers
   /// is used away from loop heads, see intersectCovers). A tensor variable that

@@ -68,8 +68,9 @@ bool StreamTable::knownDistinct(StreamId A, StreamId B) const {
   // for itself. A member (attribute, global) that only ever holds fresh
   // streams differs from the caller's current stream, the default stream and
   // every other such member, but may be what a parameter or an unknown call
-  // hands over. A parameter the function uses as a side stream differs from
-  // the caller's current stream only. Anything else may alias: a parameter
+  // hands over. A parameter the function uses as a side stream, or a local
+  // it so uses that unread code gave it, differs from the caller's current
+  // stream only. Anything else may alias: a parameter
   // may be the current stream, the caller's current stream may be the
   // default stream.
   // A process group's internal stream is no stream the code can name
@@ -90,7 +91,8 @@ bool StreamTable::knownDistinct(StreamId A, StreamId B) const {
     return Syms[S].Kind == StreamKind::EntryCurrent;
   };
   auto Side = [&](StreamId S) {
-    return Syms[S].Kind == StreamKind::SideParameter;
+    return Syms[S].Kind == StreamKind::SideParameter ||
+           Syms[S].Kind == StreamKind::SideLocal;
   };
   auto Pair = [&](StreamId X, StreamId Y) {
     return (Held(X) && (Held(Y) || Entry(Y) || Y == Default)) ||

@@ -53,6 +53,8 @@ std::string streamName(const Function &IR, StreamDesc D) {
     return "global " + Name;
   case StreamKind::SideParameter:
     return "side-parameter " + Name;
+  case StreamKind::SideLocal:
+    return "side-local " + Name;
   case StreamKind::Collective:
     return "collective " + Name;
   case StreamKind::Parameter:

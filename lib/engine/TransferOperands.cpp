@@ -137,6 +137,7 @@ static StreamKind heldKind(StreamProof P) {
     return StreamKind::Global;
   case StreamProof::None:
   case StreamProof::SideParameter: // a parameter is never persistent
+  case StreamProof::SideLocal:     // nor is a local
     return StreamKind::Other;
   }
   llvm_unreachable("every proof is handled");
@@ -177,6 +178,14 @@ StreamId Transfer::streamOf(const StreamRef &R, const StreamState &S) {
     StreamId Id =
         Streams.get(StreamKind::Collective, keyOf(KeySpace::Var, R.Id));
     Streams.nameBy(Id, R.Id);
+    return Id;
+  }
+  case StreamRef::Side: {
+    // One symbol per local: the function binds it once.
+    StreamId Id =
+        Streams.get(StreamKind::SideLocal, keyOf(KeySpace::Var, R.Id));
+    Streams.nameBy(Id, R.Id);
+    Streams.setProvenAt(Id, IR.var(R.Id).ProvenAt);
     return Id;
   }
   case StreamRef::Other: {

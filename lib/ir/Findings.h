@@ -35,6 +35,7 @@ enum class StreamKind {
   Attribute,     ///< a Python attribute (`self.x`) likewise
   Global,        ///< a global or static only ever given a fresh stream
   SideParameter, ///< a parameter the function uses as a side stream
+  SideLocal,     ///< a local given a stream by unread code, used likewise
   Collective,    ///< a process group's internal (NCCL) stream
   Other          ///< members, external streams, results of unknown calls
 };

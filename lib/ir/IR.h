@@ -67,6 +67,10 @@ enum class StreamProof : uint8_t {
   /// metaclass may give the same object at every call (a singleton's):
   /// held by that object, like Attribute.
   SharedAttribute,
+  /// A local the function binds once to what code it cannot read returns
+  /// (`s = mgr.h2d_stream()`) and itself uses as a side stream: a stream of
+  /// its own, bound by StreamRef::Side.
+  SideLocal,
 };
 
 struct Variable {
@@ -121,7 +125,11 @@ struct StreamRef {
     Other,   ///< another stream with a key of its own (Id: the object)
     /// A process group's internal (NCCL) stream (Id and Named: the
     /// variable that stands for the group)
-    Collective
+    Collective,
+    /// What the local Id (StreamProof::SideLocal) was given by code the
+    /// analysis cannot read: a stream that differs from the caller's
+    /// current one, as the function's own use of it says
+    Side
   } K = Current;
   unsigned Id = 0;
   /// For Other: the variable that names it in messages, if any.
@@ -136,6 +144,7 @@ struct StreamRef {
   static StreamRef unknown() { return {Unknown, 0, NoVar}; }
   static StreamRef legacy() { return {Default, 0, NoVar}; }
   static StreamRef var(VarId V) { return {Var, V, NoVar}; }
+  static StreamRef side(VarId V) { return {Side, V, V}; }
   /// The current stream of device \p D (queried, not implied by an op).
   static StreamRef currentOf(int8_t D) { return {Queried, 0, NoVar, D}; }
 };

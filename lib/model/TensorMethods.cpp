@@ -235,11 +235,17 @@ bool viewMayCopy(llvm::StringRef Name) {
   return index().MayCopy.contains(Name);
 }
 
+bool accessesStorage(llvm::StringRef Name) {
+  return Name == "untyped_storage" || Name == "storage" ||
+         Name == "_typed_storage";
+}
+
 bool freesStorageAtZero(llvm::StringRef Accessor, llvm::StringRef Method) {
-  return (Accessor == "untyped_storage" || Accessor == "storage" ||
-          Accessor == "_typed_storage") &&
+  return accessesStorage(Accessor) &&
          (Method == "resize_" || Method == "_resize_");
 }
+
+bool setsStorage(llvm::StringRef Name) { return Name == "set_"; }
 
 bool swapsStorage(llvm::StringRef Name) { return Name == "data"; }
 

@@ -57,6 +57,14 @@ bool viewMayCopy(llvm::StringRef Name);
 /// to nothing (`resize_`, `_resize_`), as FSDP and ZeRO free the full
 /// parameters they gathered.
 bool freesStorageAtZero(llvm::StringRef Accessor, llvm::StringRef Method);
+/// Whether the tensor method \p Name names the tensor's storage
+/// (`untyped_storage()`, `storage()`, `_typed_storage()`).
+bool accessesStorage(llvm::StringRef Name);
+/// Whether the in-place method \p Name (`t.set_(source, offset, size,
+/// stride)`) makes the tensor a view of its source's storage (a tensor, or
+/// a storage of one): no kernel runs, and `t`'s old storage loses a
+/// reference. `aten/src/ATen/native/TensorShape.cpp` (`set_storage_`).
+bool setsStorage(llvm::StringRef Name);
 /// Whether the op \p Name (a tensor method, or a torch function) returns
 /// a tuple of new tensors (`values, indices = x.sort()`, `torch.topk(x,
 /// k)`, `x.max(dim)`, `torch.unique(x, return_inverse=True)`): each is a

@@ -24,19 +24,11 @@
 #include "lib/python/Builder.h"
 #include "lib/python/StreamContexts.h"
 #include "llvm/ADT/STLExtras.h"
+#include <set>
 
 namespace streamsafe::py {
 
 namespace {
-
-/// Whether \p N lies inside a loop below \p Top.
-bool inLoop(TSNode N, TSNode Top) {
-  for (TSNode P = ts_node_parent(N); !ts_node_is_null(P) && !ts_node_eq(P, Top);
-       P = ts_node_parent(P))
-    if (is(P, "for_statement") || is(P, "while_statement"))
-      return true;
-  return false;
-}
 
 /// The test \p Cond makes of one value: the value, whether it is the value's
 /// truth (else whether it is not None), and whether the true edge means
@@ -49,7 +41,32 @@ struct Test {
   /// operator and constant, as written; the test is then neither a truth
   /// nor a None test.
   std::string Compare;
+  /// For `x == c` and `x != c` of an integer or a plain string: the
+  /// constant's value (`5`, `'overlap`); Compare is then `==` and the value,
+  /// whichever way it is written, and `!=` is its test not holding.
+  std::string Equal;
 };
+
+/// The value of an integer or plain string constant, written one way
+/// (`-1`, `'abc`); empty for anything else.
+std::string equalityValue(TSNode N, const SourceFile &F) {
+  N = unparen(N);
+  bool Minus = false;
+  if (is(N, "unary_operator") && F.text(field(N, "operator")) == "-") {
+    Minus = true;
+    N = unparen(field(N, "argument"));
+  }
+  if (is(N, "integer")) {
+    int64_t V = 0;
+    if (F.text(N).getAsInteger(0, V))
+      return "";
+    return std::to_string(Minus ? -V : V);
+  }
+  if (Minus || !is(N, "string"))
+    return "";
+  llvm::StringRef Text = plainString(N, F);
+  return Text.data() ? "'" + Text.str() : "";
+}
 
 /// A constant a comparison may test a value against.
 bool constantOperand(TSNode N) {
@@ -69,7 +86,7 @@ std::optional<Test> testOf(TSNode Cond, const SourceFile &F) {
     return T;
   }
   if (is(Cond, "identifier") || is(Cond, "attribute"))
-    return Test{Cond, true, true, ""};
+    return Test{Cond, true, true, "", ""};
   if (!is(Cond, "comparison_operator"))
     return std::nullopt;
   std::vector<TSNode> Operands = children(Cond);
@@ -78,15 +95,22 @@ std::optional<Test> testOf(TSNode Cond, const SourceFile &F) {
   // `n > 1` tested twice takes the same branch both times.
   if (constantOperand(Operands[1]) && (is(unparen(Operands[0]), "identifier") ||
                                        is(unparen(Operands[0]), "attribute"))) {
-    Test T{unparen(Operands[0]), true, true, ""};
-    T.Compare = operatorBetween(Cond, Operands[0], Operands[1], F) +
-                F.text(Operands[1]).str();
+    Test T{unparen(Operands[0]), true, true, "", ""};
+    std::string Op = operatorBetween(Cond, Operands[0], Operands[1], F);
+    T.Compare = Op + F.text(Operands[1]).str();
+    if (Op == "==" || Op == "!=") {
+      T.Equal = equalityValue(Operands[1], F);
+      if (!T.Equal.empty()) {
+        T.Compare = "==" + T.Equal;
+        T.Holds = Op == "==";
+      }
+    }
     return T;
   }
   if (!is(Operands[1], "none"))
     return std::nullopt;
   std::string Norm = operatorBetween(Cond, Operands[0], Operands[1], F);
-  Test T{unparen(Operands[0]), false, true, ""};
+  Test T{unparen(Operands[0]), false, true, "", ""};
   if (Norm == "isnot" || Norm == "!=")
     return T;
   if (Norm == "is" || Norm == "==") {
@@ -118,7 +142,8 @@ bool Builder::stableName(TSNode Id) {
   if (Param)
     return B == Owner->Bindings.end();
   return B != Owner->Bindings.end() && B->second.size() == 1 &&
-         !ts_node_is_null(B->second[0]) && !inLoop(B->second[0], Owner->Node);
+         !ts_node_is_null(B->second[0]) &&
+         !inLoopBelow(B->second[0], Owner->Node);
 }
 
 std::optional<Assumption> Builder::whenTrue(TSNode Cond) {
@@ -127,25 +152,34 @@ std::optional<Assumption> Builder::whenTrue(TSNode Cond) {
   auto T = testOf(Cond, F);
   if (!T)
     return orderingChoice(Cond);
+  VarId V = testVar(T->Of, !T->Compare.empty() ? "compare " + T->Compare + ": "
+                           : T->Truth          ? "truth of "
+                                               : "not None: ");
+  if (V == NoVar)
+    return std::nullopt;
+  return Assumption{V, T->Holds};
+}
+
+VarId Builder::testVar(TSNode Of, const std::string &Kind) {
   // The variable standing for the test: per name (or attribute of the
   // method's object) and kind of test; never named in messages.
   std::string Key;
   const void *Owner = nullptr;
-  if (is(T->Of, "identifier")) {
-    if (!stableName(T->Of))
-      return std::nullopt;
-    Key = F.text(T->Of).str();
-    Owner = St->S->owner(F.text(T->Of));
+  if (is(Of, "identifier")) {
+    if (!stableName(Of))
+      return NoVar;
+    Key = F.text(Of).str();
+    Owner = St->S->owner(F.text(Of));
   } else {
-    TSNode Object = unparen(field(T->Of, "object"));
+    TSNode Object = unparen(field(Of, "object"));
     const Scope &S = *St->S;
     bool OwnSelf =
         S.K == Scope::Def && !S.Params.empty() && is(Object, "identifier") &&
         F.text(Object) == F.text(S.Params.front()) &&
         !S.Bindings.count(F.text(Object)) && !ts_node_is_null(classOf(S.Node));
-    llvm::StringRef Attr = F.text(field(T->Of, "attribute"));
+    llvm::StringRef Attr = F.text(field(Of, "attribute"));
     if (!OwnSelf || !X->setOnlyAtConstruction(classOf(S.Node), Attr))
-      return std::nullopt;
+      return NoVar;
     // The method's object: the one followed here, or the analysed
     // method's own.
     if (St->Self)
@@ -153,17 +187,36 @@ std::optional<Assumption> Builder::whenTrue(TSNode Cond) {
     else if (St->S == Root)
       Owner = Root;
     else
-      return std::nullopt;
+      return NoVar;
     Key = "self." + Attr.str();
   }
-  Key = (!T->Compare.empty() ? "compare " + T->Compare + ": "
-         : T->Truth          ? "truth of "
-                             : "not None: ") +
-        Key;
+  Key = Kind + Key;
   auto [It, New] = Synthetic.try_emplace({Key, Owner}, NoVar);
   if (New)
     It->second = newSyntheticVar(Key, VarClass::Other);
-  return Assumption{It->second, T->Holds};
+  return It->second;
+}
+
+EdgeCondition Builder::otherValuesFail(TSNode Cond) {
+  auto T = testOf(Cond, F);
+  EdgeCondition Others;
+  if (!T || T->Equal.empty())
+    return Others;
+  // The values the scope's own code compares the same name with.
+  llvm::StringRef Of = F.text(T->Of);
+  std::set<std::string> Seen{T->Equal};
+  ownCode(field(St->S->Node, "body"), [&](TSNode X) {
+    if (!is(X, "comparison_operator"))
+      return;
+    auto U = testOf(X, F);
+    if (!U || U->Equal.empty() || F.text(U->Of) != Of ||
+        !Seen.insert(U->Equal).second)
+      return;
+    VarId V = testVar(U->Of, "compare " + U->Compare + ": ");
+    if (V != NoVar)
+      Others.push_back(Assumption{V, false});
+  });
+  return Others;
 }
 
 std::optional<Assumption> Builder::orderingChoice(TSNode Cond) {
@@ -173,7 +226,7 @@ std::optional<Assumption> Builder::orderingChoice(TSNode Cond) {
     If = ts_node_parent(If);
   if ((!is(If, "if_statement") && !is(If, "elif_clause")) ||
       (!is(Cond, "call") && !is(Cond, "comparison_operator")) ||
-      St->S != Root || St->SiteScope != 0 || inLoop(If, Root->Node))
+      St->S != Root || St->SiteScope != 0 || inLoopBelow(If, Root->Node))
     return std::nullopt;
   // An arm that orders streams: a stream, event or tensor stream method
   // (record_stream, wait_event, record_event, wait_stream, synchronize) or
@@ -320,6 +373,11 @@ void Builder::markBranch(unsigned Branch, TSNode Cond) {
     (T && T->Holds ? Else : *A).NoneTensor = Tensor;
     True.push_back(*A);
     False.push_back(Else);
+    // `x == 1` holds: `x == 2` and `x != 3` of the same x are decided too.
+    for (Assumption O : otherValuesFail(Cond)) {
+      O.At = A->At;
+      (T && T->Holds ? True : False).push_back(O);
+    }
   }
   // `isinstance(x, tuple)` of a tensor name: x is no tensor on the true
   // edge (a dict of several kinds, told apart); `isinstance(x,

@@ -283,6 +283,61 @@ Value Builder::elementByUse(TSNode Name, TSNode Container) {
   return V;
 }
 
+VarId Builder::callerElements(TSNode Name) {
+  if (!holdsCallerElements(Name))
+    return NoVar;
+  Name = unparen(Name);
+  llvm::StringRef Text = F.text(Name);
+  auto Param =
+      llvm::find_if(Root->Params, [&](TSNode P) { return F.text(P) == Text; });
+  auto [It, New] =
+      Synthetic.try_emplace({"element of " + Text.str(), Root->Node.id}, NoVar);
+  if (New) {
+    It->second = newSyntheticVar(Text.str() + "[]", VarClass::Tensor);
+    ElementParams.push_back({It->second, site(SiteKind::ParamReady, *Param)});
+  }
+  return It->second;
+}
+
+bool Builder::holdsCallerElements(TSNode Name) {
+  Name = unparen(Name);
+  if (!is(Name, "identifier") || St->S != Root || St->SiteScope != 0 ||
+      Root->owner(F.text(Name)) != Root)
+    return false;
+  llvm::StringRef Text = F.text(Name);
+  auto Param =
+      llvm::find_if(Root->Params, [&](TSNode P) { return F.text(P) == Text; });
+  if (Param == Root->Params.end() || Root->Elements.count(Text))
+    return false;
+  if (classOfExpr(Name, *Root, F, I) != VarClass::Other)
+    return false;
+  // Rebound only to a part of itself (`inputs = inputs[0]`): still the
+  // caller's.
+  if (auto B = Root->Bindings.find(Text); B != Root->Bindings.end())
+    for (TSNode V : B->second) {
+      TSNode Of = is(unparen(V), "subscript")
+                      ? unparen(field(unparen(V), "value"))
+                      : TSNode{};
+      if (ts_node_is_null(Of) || !is(Of, "identifier") || F.text(Of) != Text)
+        return false;
+    }
+  return true;
+}
+
+Value Builder::parameterElement(TSNode N) {
+  N = unparen(N);
+  if (!is(N, "subscript"))
+    return Value();
+  VarId Elements = callerElements(field(N, "value"));
+  if (Elements == NoVar)
+    return Value();
+  Value V;
+  V.Node = N;
+  V.Class = VarClass::Tensor;
+  V.Tensor = TensorRef::var(Elements);
+  return V;
+}
+
 Value Builder::unknownResult(TSNode Call) {
   // Produced by code the analysis does not see, on the current stream; the
   // caching allocator's part in it is not known (no record_stream owed).
@@ -317,12 +372,14 @@ void Builder::bindName(TSNode Target, const Value &V) {
          fact::BindTensor{Var, V.Class == VarClass::Tensor ? V.Tensor
                                                            : TensorRef()});
     return;
-  case VarClass::Stream:
-    emit(site(SiteKind::Other, Target),
-         fact::BindStream{
-             Var, V.Class == VarClass::Stream ? V.Stream : StreamRef::unknown(),
-             !ts_node_is_null(V.Node) && is(unparen(V.Node), "none")});
+  case VarClass::Stream: {
+    StreamRef R = V.Class == VarClass::Stream ? V.Stream : StreamRef::unknown();
+    bool None = !ts_node_is_null(V.Node) && is(unparen(V.Node), "none");
+    if (R.K == StreamRef::Unknown && !None && sideLocal(Var, Target))
+      R = StreamRef::side(Var);
+    emit(site(SiteKind::Other, Target), fact::BindStream{Var, R, None});
     return;
+  }
   case VarClass::Event:
     bindEvent(Var, V, Target);
     return;

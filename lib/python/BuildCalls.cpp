@@ -94,6 +94,9 @@ Value Builder::call(TSNode N) {
   // t.untyped_storage().resize_(0): t's memory goes back to the allocator.
   if (freeStorage(N, A))
     return Value();
+  // t.set_(h.untyped_storage(), ...): t now names h's storage.
+  if (setStorage(N, A))
+    return Value();
   // t.join(), ev.set(), concurrent.futures.wait(fs): then the call itself.
   // (Its wait or signal is the model's: no other wait of code not seen.)
   bool HostOrdered = hostOrderCall(N, Q);
@@ -123,6 +126,12 @@ Value Builder::call(TSNode N) {
         is(Of, "call") && infer::opaqueValue(Of, F, I) &&
         callProvesTensor(N, Method, F))
       Self = unknownResult(Of);
+    // inputs[k].copy_(...) of a parameter: an element of the caller's.
+    if (Self.Class == VarClass::Other && !Self.Object && !Self.List &&
+        callProvesTensor(N, Method, F))
+      if (Value E = parameterElement(field(Fn, "object"));
+          E.Class == VarClass::Tensor)
+        Self = E;
     switch (Self.Class) {
     case VarClass::Tensor:
       return tensorMethod(N, Self, Method, A);
@@ -206,6 +215,29 @@ bool Builder::freeStorage(TSNode N, const Args &A) {
   if (T.Class != VarClass::Tensor || !T.Tensor)
     return false;
   emit(site(SiteKind::StorageFree, N), fact::Free{T.Tensor});
+  return true;
+}
+
+bool Builder::setStorage(TSNode N, const Args &A) {
+  TSNode Fn = field(N, "function");
+  if (!is(Fn, "attribute") || !setsStorage(F.text(field(Fn, "attribute"))))
+    return false;
+  TSNode Of = unparen(field(Fn, "object"));
+  VarId Var = is(Of, "identifier") ? varOf(F.text(Of)) : NoVar;
+  if (Var == NoVar || IR->var(Var).Class != VarClass::Tensor ||
+      IR->var(Var).Persistent)
+    return false;
+  // The source: a tensor, or the storage of one (`h.untyped_storage()`).
+  TSNode Source = unparen(A.get(0, "source"));
+  if (is(Source, "call") && is(field(Source, "function"), "attribute") &&
+      accessesStorage(F.text(field(field(Source, "function"), "attribute"))))
+    Source = unparen(field(field(Source, "function"), "object"));
+  Value Src = ts_node_is_null(Source) ? Value() : expr(Source);
+  // What t held loses this reference; with no source (`t.set_()`), or one
+  // not followed, t names a storage the analysis does not follow.
+  emit(site(SiteKind::Other, N),
+       fact::BindTensor{Var, Src.Class == VarClass::Tensor ? Src.Tensor
+                                                           : TensorRef()});
   return true;
 }
 

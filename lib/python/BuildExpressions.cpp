@@ -186,7 +186,7 @@ Value Builder::name(TSNode N) {
   switch (V.Class) {
   case VarClass::Tensor:
     V.Tensor = TensorRef::var(Var);
-    V.Tensor.Part = nameRegion(F.text(N));
+    V.Tensor.Part = nameRegion(F.text(N), N);
     break;
   case VarClass::Stream:
     V.Stream = StreamRef::var(Var);

@@ -4,7 +4,8 @@
 // look up: the region a name stands for (Regions.cpp), whether the scope
 // names a device other than cuda:0 (Placement.cpp), whether a def sets a
 // stream for the rest of the program (ProcessStreams.cpp), the variable of
-// each process group's internal stream (Collectives.cpp).
+// each process group's internal stream (Collectives.cpp), which stream
+// locals are side locals (SideParameters.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 #include "lib/ir/IR.h"
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -31,6 +33,14 @@ struct BuildMemo {
   mutable std::map<std::pair<const void *, std::string>, bool> ProcessSets;
   /// Process groups as written, each standing for its internal stream.
   std::map<std::string, VarId> Groups;
+  /// Stream locals asked whether they are side locals (SideParameters.cpp),
+  /// with the answer.
+  std::map<VarId, bool> SideLocals;
+  /// The symbols of the names a region's bound may be (Regions.cpp): 0,
+  /// a name that may change while the def runs.
+  std::map<std::string, uint32_t> RegionSymbols;
+  /// The names whose reaching region is being computed (Regions.cpp).
+  std::set<std::pair<const Scope *, std::string>> ReachingNow;
 };
 
 } // namespace streamsafe::py

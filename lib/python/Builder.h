@@ -17,6 +17,7 @@
 #include "lib/python/BodyState.h"
 #include "lib/python/BuildMemo.h"
 #include "lib/python/CounterSyntax.h"
+#include "lib/python/HelperCalls.h"
 #include "lib/python/HelperIndex.h"
 #include "lib/python/HelperRuns.h"
 #include "lib/python/ListTable.h"
@@ -160,17 +161,21 @@ private:
   /// Binds the event variable \p Var to \p V (a new event, one recorded
   /// now, another variable's, or one not followed).
   void bindEvent(VarId Var, const Value &V, TSNode At);
-  /// The value of \p Call, not followed, bound to a local its uses say is
-  /// a tensor (Scope::ByUse).
   /// Whether the local \p Name is a tensor by its uses alone
   /// (Scope::ByUse): given a value not followed, it is one made there.
   bool heldByUse(TSNode Name);
-  /// What the name \p Name bound to an element of \p Container holds
-  /// (unpacked, or a loop's variable) when the analysis does not follow
-  /// the container: a tensor when its uses say so (heldByUse), which is
-  /// the caller's, ready at entry, when the container is a parameter of
-  /// the analysed def, else one made here; otherwise nothing.
+  /// What \p Name, bound to an element of \p Container not followed
+  /// (unpacked, a loop's variable), holds: a tensor when its uses say so,
+  /// the caller's when the container is a parameter, else one made here.
   Value elementByUse(TSNode Name, TSNode Container);
+  /// `p[k]` where only a tensor may stand (`t.copy_(p[k])`): the caller's
+  /// tensors in parameter p (callerElements), or no value.
+  Value parameterElement(TSNode N);
+  /// The tensors (`p[]`) in the analysed def's parameter \p Name when it is
+  /// not followed and only ever rebound to parts of itself (else NoVar);
+  /// holdsCallerElements asks the same, making no variable.
+  VarId callerElements(TSNode Name);
+  bool holdsCallerElements(TSNode Name);
   Value unknownResult(TSNode Call);
   /// A new tensor made at \p At on the current stream (where \p Like
   /// lives, when given); \p Unowned: the caching allocator's part in it is
@@ -184,6 +189,12 @@ private:
   /// local bound once outside loops, or `self.attr` set only by __init__.
   /// Nothing when \p Cond tests anything else.
   std::optional<Assumption> whenTrue(TSNode Cond);
+  /// The variable of the test \p Kind of \p Of (a name the def never
+  /// changes, `self.attr` set only at construction); NoVar: not one.
+  VarId testVar(TSNode Of, const std::string &Kind);
+  /// For `x == c` (or `x != c`): that x equals each other value the
+  /// scope's code compares it with fails, on the edge where x equals c.
+  EdgeCondition otherValuesFail(TSNode Cond);
   /// The condition of an `if` outside loops that is no name (`any(...)`,
   /// `a is b`) and whose arms order streams differently (record_stream on
   /// one, an event on the other): evaluated once, it keeps the two paths
@@ -239,10 +250,16 @@ private:
 
   //===-- Regions (Regions.cpp) -------------------------------------------===//
   std::optional<int64_t> constantInt(TSNode N);
-  Region nameRegion(llvm::StringRef Name);
+  /// What \p Name, used at \p At, covers: one binding's region, or (bound
+  /// in several places) what those that may reach \p At agree on.
+  Region nameRegion(llvm::StringRef Name, TSNode At);
+  Region reachingRegion(const Scope &Owner, llvm::StringRef Name, TSNode At);
   Region exprRegion(TSNode N);
   Region viewRegion(TSNode Call, llvm::StringRef Method);
   Region subscriptRegion(TSNode Subscript);
+  std::optional<SliceBound> boundOf(TSNode N);
+  /// The symbol of a name of the analysed def holding one value (else 0).
+  uint32_t regionSymbol(TSNode Name);
   /// Element \p Index of a container (chunk(), a literal, a list name).
   Region elementRegion(TSNode Container, int64_t Index);
 
@@ -298,6 +315,9 @@ private:
   /// `t.untyped_storage().resize_(0)` of a tensor followed here: a free of
   /// its memory (lib/model/TensorMethods.h, freesStorageAtZero).
   bool freeStorage(TSNode Call, const Args &A);
+  /// `t.set_(source, ...)` of a local tensor: t names the source's storage
+  /// from here (lib/model/TensorMethods.h, setsStorage).
+  bool setStorage(TSNode Call, const Args &A);
   Value call(TSNode N);
   Value apiCall(TSNode N, int Api, const std::string &Q, const Args &A);
   /// torch.X(...): the model's recipe for \p Effect.
@@ -390,25 +410,12 @@ private:
   /// \p A and runs its body in place at \p Call. False: over the bound.
   /// The def of this file \p Fn names: a def of this scope or an enclosing
   /// one, `x.method` of an object followed here, `self.method` in a method.
-  struct CalleeDef {
-    TSNode Def = {};
-    const Scope *Outer = nullptr;
-    const Instance *Self = nullptr;
-    bool Method = false;
-  };
   std::optional<CalleeDef> calleeDef(TSNode Fn);
   /// Whether \p Def runs as written: undecorated, or decorated only with
   /// modes that touch no stream (`@torch.no_grad()`).
   bool runsAsWritten(TSNode Def) const;
   /// Which argument each parameter of \p Def gets (a method's first
   /// parameter is its object), and the classes they hold.
-  struct ArgumentMatch {
-    std::vector<std::pair<std::string, TSNode>> Bound;
-    std::vector<TSNode> Extra;
-    llvm::StringMap<VarClass> Classes;
-    llvm::StringMap<VarId> Events;
-    bool GivenStreams = false;
-  };
   ArgumentMatch matchArguments(TSNode Def, const Args &A, bool Method);
   /// Lowers the arguments of \p M and binds the parameters of \p Callee's
   /// scope to them at \p At (\p Escapes: each may also be kept beyond this
@@ -540,6 +547,9 @@ private:
   /// The root def's stream parameters it uses as side streams
   /// (SideParameters.cpp): StreamProof::SideParameter.
   void proveSideParameters(const Scope &S);
+  /// Whether the local \p Var, bound at \p Target to what unread code gives,
+  /// is a side stream by its use (SideParameters.cpp): StreamProof::SideLocal.
+  bool sideLocal(VarId Var, TSNode Target);
 
   //===-- Variables, objects, sites, facts --------------------------------===//
   VarId varOf(llvm::StringRef Name);

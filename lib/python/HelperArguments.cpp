@@ -10,13 +10,13 @@
 #include "lib/model/Arguments.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
+#include "lib/python/ClassesByUse.h"
 #include "lib/python/HelperIndex.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
 
-Builder::ArgumentMatch Builder::matchArguments(TSNode Def, const Args &A,
-                                               bool Method) {
+ArgumentMatch Builder::matchArguments(TSNode Def, const Args &A, bool Method) {
   ArgumentMatch M;
   std::vector<std::string> Params = paramNames(Def, F);
   unsigned First = Method ? 1 : 0;
@@ -36,8 +36,23 @@ Builder::ArgumentMatch Builder::matchArguments(TSNode Def, const Args &A,
     else
       M.Extra.push_back(P);
   }
+  std::optional<llvm::StringMap<VarClass>> ByUse;
   for (const auto &[Name, P] : M.Bound) {
     VarClass C = classOfExpr(P, *St->S, F, I);
+    // The analysed def's parameter that it does not follow (a dict of the
+    // caller's tensors), handed to a callee that uses it as a tensor: the
+    // callee works on the caller's tensors (Megatron's recursive
+    // clone_tensors_in_struct).
+    if (C == VarClass::Other) {
+      if (holdsCallerElements(P)) {
+        if (!ByUse)
+          ByUse = classesByUse(Def, F, I);
+        if (ByUse->lookup(Name) == VarClass::Tensor) {
+          C = VarClass::Tensor;
+          M.CallerData[Name] = P;
+        }
+      }
+    }
     M.Classes[Name] = C;
     M.GivenStreams |= C == VarClass::Stream || C == VarClass::Event;
     if (C == VarClass::Event && is(unparen(P), "identifier"))
@@ -66,6 +81,11 @@ llvm::SmallVector<VarId, 4> Builder::bindArguments(const ArgumentMatch &M,
   llvm::SmallVector<VarId, 4> Unbind;
   for (const auto &[Name, P] : M.Bound) {
     Value V = expr(P);
+    if (auto Given = M.CallerData.find(Name); Given != M.CallerData.end())
+      if (VarId Elements = callerElements(Given->second); Elements != NoVar) {
+        V.Class = VarClass::Tensor;
+        V.Tensor = TensorRef::var(Elements);
+      }
     VarId Param = paramVar(Callee, Name);
     if (Escapes || Param == NoVar || IR->var(Param).Class != V.Class)
       escape(V, P); // not followed there, or kept beyond this function

@@ -290,7 +290,7 @@ bool Builder::runsAsWritten(TSNode Def) const {
   return true;
 }
 
-std::optional<Builder::CalleeDef> Builder::calleeDef(TSNode Fn) {
+std::optional<CalleeDef> Builder::calleeDef(TSNode Fn) {
   Fn = unparen(Fn);
   if (is(Fn, "identifier")) {
     // A def of this scope or an enclosing one, bound to nothing else.

@@ -16,6 +16,7 @@
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "llvm/ADT/STLExtras.h"
+#include <algorithm>
 #include <cstdint>
 
 namespace streamsafe::py {
@@ -51,7 +52,7 @@ std::optional<int64_t> Builder::constantArg(const Args &A, unsigned Index,
   return constantInt(N);
 }
 
-Region Builder::nameRegion(llvm::StringRef Name) {
+Region Builder::nameRegion(llvm::StringRef Name, TSNode At) {
   const Scope *Owner = St->S->owner(Name);
   if (!Owner)
     return Region::some();
@@ -84,8 +85,57 @@ Region Builder::nameRegion(llvm::StringRef Name) {
     auto [Container, Index] = E->second.front();
     if (Index >= 0)
       R = elementRegion(Container, Index);
+  } else if (Binds > 1) {
+    // Bound in several places: what the bindings that may reach the use
+    // give, when they agree (the use's own arm of an if, or one region).
+    Memo.NameRegions.erase(Key);
+    return reachingRegion(*Owner, Name, At);
   }
   return Memo.NameRegions[Key] = R;
+}
+
+Region Builder::reachingRegion(const Scope &Owner, llvm::StringRef Name,
+                               TSNode At) {
+  if (ts_node_is_null(At))
+    return Region::some();
+  auto Key = std::make_pair(&Owner, Name.str());
+  // A name bound from itself (`x = x[1:]`) while its region is computed.
+  if (!Memo.ReachingNow.insert(Key).second)
+    return Region::some();
+  std::optional<Region> R;
+  bool Agree = true;
+  auto Reaches = [&](TSNode Bound) {
+    // With no loop around a binding, one that ends after the use, or lies
+    // in another arm of an if, does not reach it.
+    return ts_node_end_byte(Bound) <= ts_node_start_byte(At) &&
+           !exclusiveArms(Bound, At);
+  };
+  auto Meet = [&](Region Of) {
+    Agree &= !R || *R == Of;
+    R = Of;
+  };
+  auto B = Owner.Bindings.find(Name);
+  auto E = Owner.Elements.find(Name);
+  std::vector<std::pair<TSNode, int>> All;
+  if (B != Owner.Bindings.end())
+    for (TSNode V : B->second)
+      All.push_back({V, -2});
+  if (E != Owner.Elements.end())
+    for (auto [Container, Index] : E->second)
+      All.push_back({Container, Index});
+  for (auto [Node, Index] : All) {
+    if (ts_node_is_null(Node) || inLoopBelow(Node, Owner.Node)) {
+      Agree = false;
+      break;
+    }
+    if (!Reaches(Node))
+      continue;
+    Meet(Index == -2  ? exprRegion(Node)
+         : Index >= 0 ? elementRegion(Node, Index)
+                      : Region::some());
+  }
+  Memo.ReachingNow.erase(Key);
+  return Agree && R ? *R : Region::some();
 }
 
 Region Builder::exprRegion(TSNode N) {
@@ -95,7 +145,7 @@ Region Builder::exprRegion(TSNode N) {
   auto ClassOf = [&](TSNode X) { return classOfExpr(X, *St->S, F, I); };
   llvm::StringRef T = type(N);
   if (T == "identifier")
-    return ClassOf(N) == VarClass::Tensor ? nameRegion(F.text(N))
+    return ClassOf(N) == VarClass::Tensor ? nameRegion(F.text(N), N)
                                           : Region::some();
   if (T == "attribute") {
     // x.data is all of x; x.T and the others are not rows of it.
@@ -148,13 +198,25 @@ Region Builder::subscriptRegion(TSNode Subscript) {
   for (TSNode Item : Items)
     if (is(Item, "ellipsis") || is(Item, "none"))
       return Region::some();
-  TSNode First = unparen(Items.front());
-  if (std::optional<int64_t> K = constantInt(First))
-    return *K >= 0 ? Region::rows(*K, *K + 1) : Region::some();
+  // t[:, :, a:b]: rows of the first dimension not taken whole, when every
+  // later one is (`t[:, a:b, :]`); t[a:b, k]: rows of the first.
+  size_t Dim = 0;
+  while (Dim + 1 < Items.size() && wholeSlice(Items[Dim]))
+    ++Dim;
+  if (Dim > 0 && (Dim > UINT8_MAX ||
+                  !std::all_of(Items.begin() + Dim + 1, Items.end(),
+                               [&](TSNode X) { return wholeSlice(X); })))
+    return Region::some();
+  TSNode First = unparen(Items[Dim]);
+  if (std::optional<SliceBound> K = boundOf(First))
+    return K->Sym || K->Offset >= 0
+               ? Region::rowsOf(Dim, K->Sym, K->Offset, K->Sym, K->Offset + 1)
+               : Region::some();
   if (!is(First, "slice"))
     return Region::some();
   // start:stop:step, each part optional; a step touches a subset.
-  std::optional<int64_t> Parts[3] = {0, INT64_MAX, 1};
+  std::optional<SliceBound> Parts[3] = {
+      SliceBound{0, 0}, SliceBound{0, INT64_MAX}, SliceBound{0, 1}};
   unsigned Part = 0;
   uint32_t Count = ts_node_child_count(First);
   for (uint32_t K = 0; K < Count; ++K) {
@@ -165,12 +227,76 @@ Region Builder::subscriptRegion(TSNode Subscript) {
       continue;
     }
     if (Part < 3 && !is(C, "comment"))
-      Parts[Part] = constantInt(C);
+      Parts[Part] = boundOf(C);
   }
-  if (Parts[0] && *Parts[0] >= 0 && Parts[1] && *Parts[1] >= *Parts[0] &&
-      Parts[2] && *Parts[2] > 0)
-    return Region::rows(*Parts[0], *Parts[1]);
-  return Region::some();
+  // A constant bound counts from the end when negative; a name's is taken
+  // as it is (a size, a count).
+  if (!Parts[0] || !Parts[1] || !Parts[2] || Parts[2]->Sym ||
+      Parts[2]->Offset <= 0 || (!Parts[0]->Sym && Parts[0]->Offset < 0) ||
+      (!Parts[1]->Sym && Parts[1]->Offset < 0))
+    return Region::some();
+  if (!Parts[0]->Sym && !Parts[1]->Sym && Parts[1]->Offset < Parts[0]->Offset)
+    return Region::some();
+  return Region::rowsOf(Dim, Parts[0]->Sym, Parts[0]->Offset, Parts[1]->Sym,
+                        Parts[1]->Offset);
+}
+
+std::optional<SliceBound> Builder::boundOf(TSNode N) {
+  N = unparen(N);
+  if (std::optional<int64_t> K = constantInt(N))
+    return SliceBound{0, *K};
+  if (is(N, "identifier")) {
+    uint32_t Sym = regionSymbol(N);
+    return Sym ? std::optional<SliceBound>(SliceBound{Sym, 0}) : std::nullopt;
+  }
+  // name + c, name - c, c + name.
+  if (!is(N, "binary_operator"))
+    return std::nullopt;
+  llvm::StringRef Op = F.text(field(N, "operator"));
+  std::optional<SliceBound> L = boundOf(field(N, "left")),
+                            R = boundOf(field(N, "right"));
+  if (!L || !R || (L->Sym && R->Sym))
+    return std::nullopt;
+  if (Op == "+")
+    return SliceBound{L->Sym | R->Sym, L->Offset + R->Offset};
+  if (Op == "-" && !R->Sym)
+    return SliceBound{L->Sym, L->Offset - R->Offset};
+  return std::nullopt;
+}
+
+uint32_t Builder::regionSymbol(TSNode Name) {
+  llvm::StringRef Text = F.text(Name);
+  // The analysed def's own names only: a helper run twice binds its own
+  // anew each time.
+  if (St->S != Root || St->SiteScope != 0 || Root->K != Scope::Def ||
+      Root->owner(Text) != Root || Root->Augmented.contains(Text))
+    return 0;
+  auto [It, New] = Memo.RegionSymbols.try_emplace(Text.str(), 0);
+  if (!New)
+    return It->second;
+  // One value while the def runs: a parameter it never binds, or a name
+  // whose bindings lie outside loops, on paths of their own (the arms of
+  // an if).
+  std::vector<TSNode> Binds;
+  if (auto B = Root->Bindings.find(Text); B != Root->Bindings.end())
+    Binds = B->second;
+  if (auto E = Root->Elements.find(Text); E != Root->Elements.end())
+    for (auto [Node, Position] : E->second)
+      Binds.push_back(Node);
+  bool Param =
+      llvm::any_of(Root->Params, [&](TSNode P) { return F.text(P) == Text; });
+  if (Param != Binds.empty())
+    return 0;
+  if (llvm::any_of(Binds, [&](TSNode B) {
+        return ts_node_is_null(B) || inLoopBelow(B, Root->Node);
+      }))
+    return 0;
+  for (size_t A = 0; A < Binds.size(); ++A) {
+    for (size_t B = A + 1; B < Binds.size(); ++B)
+      if (!exclusiveArms(Binds[A], Binds[B]))
+        return 0;
+  }
+  return It->second = uint32_t(Memo.RegionSymbols.size());
 }
 
 Region Builder::elementRegion(TSNode Container, int64_t Index) {

@@ -13,6 +13,13 @@
 // (default true) turns this off, as for the C++ checks. docs/python.md,
 // "Streams kept in objects, globals and parameters".
 //
+// The same holds of a local the def binds once to what code the analysis
+// cannot read returns (`s = mgr.h2d_stream()`, `s = state.comm_stream`):
+// the def's own use says it is another stream than the current one
+// (StreamProof::SideLocal), unless what gave it may be the current stream
+// or None as written (a getter of the project that returns
+// `torch.cuda.current_stream()`).
+//
 //===----------------------------------------------------------------------===//
 
 #include "lib/lower/SideParameters.h"
@@ -298,6 +305,121 @@ void Builder::proveSideParameters(const Scope &S) {
     V.ProvenAt =
         siteAt(SiteKind::StreamProven, start(Use), ts_node_start_byte(Use));
   }
+}
+
+namespace {
+
+/// Whether \p Expr, as written, may give the current or the default
+/// stream, or None.
+bool givesCurrentOrNone(TSNode Expr, const Imports &I) {
+  bool Found = false;
+  ownCode(Expr, [&](TSNode X) {
+    Found |= is(X, "none") || isCurrentStreamCall(X, I) ||
+             (is(X, "call") &&
+              apiOf(I.qualify(field(X, "function"))) == PyApi::DefaultStream);
+  });
+  return Found;
+}
+
+/// Whether a return of \p Def's own code may give the current or the
+/// default stream, or None (a bare `return`, falling off its end).
+bool mayReturnCurrentOrNone(TSNode Def, const Imports &I) {
+  bool Found = false, Returns = false;
+  ownCode(field(Def, "body"), [&](TSNode X) {
+    if (!is(X, "return_statement"))
+      return;
+    Returns = true;
+    TSNode V =
+        ts_node_named_child_count(X) ? ts_node_named_child(X, 0) : TSNode{};
+    Found |= ts_node_is_null(V) || givesCurrentOrNone(V, I);
+  });
+  return Found || !Returns;
+}
+
+} // namespace
+
+bool Builder::sideLocal(VarId Var, TSNode Target) {
+  if (!SideStreamParameters || !St || !is(Target, "identifier"))
+    return false;
+  auto [Memo, New] = this->Memo.SideLocals.try_emplace(Var, false);
+  if (!New)
+    return Memo->second;
+  const Scope &S = *St->S;
+  llvm::StringRef Name = F.text(Target);
+  if (S.K != Scope::Def || S.owner(Name) != &S ||
+      llvm::any_of(S.Params, [&](TSNode P) { return F.text(P) == Name; }) ||
+      S.Elements.count(Name) || S.Augmented.count(Name))
+    return false;
+  // Bound once, to a call or to a field of something other than the
+  // object (whose attributes have proofs of their own).
+  auto B = S.Bindings.find(Name);
+  if (B == S.Bindings.end() || B->second.size() != 1 ||
+      ts_node_is_null(B->second[0]))
+    return false;
+  TSNode Given = unparen(B->second[0]);
+  if (is(Given, "await"))
+    Given = unparen(ts_node_named_child(Given, 0));
+  bool Call = is(Given, "call");
+  if (!Call && !is(Given, "attribute"))
+    return false;
+  TSNode Fn = Call ? unparen(field(Given, "function")) : Given;
+  TSNode Base = Fn;
+  while (is(Base, "attribute") || is(Base, "call") || is(Base, "subscript"))
+    Base = unparen(is(Base, "attribute") ? field(Base, "object")
+                   : is(Base, "call")    ? field(Base, "function")
+                                         : field(Base, "value"));
+  // The object's name: the first parameter of the method this def is, or
+  // is nested in.
+  llvm::StringRef Self;
+  TSNode OwnMethod{};
+  for (const Scope *M = &S; M && Self.empty(); M = M->Parent)
+    if (M->K == Scope::Def && !ts_node_is_null(py::classOf(M->Node)) &&
+        !M->Params.empty()) {
+      Self = F.text(M->Params[0]);
+      OwnMethod = M->Node;
+    }
+  if (!Call && is(Base, "identifier") && !Self.empty() && F.text(Base) == Self)
+    return false;
+  if (givesCurrentOrNone(Given, I))
+    return false;
+  // A def the analysis reads that may return the current stream or None.
+  if (Call) {
+    TSNode Callee{};
+    if (std::optional<CalleeDef> C = calleeDef(Fn))
+      Callee = C->Def;
+    else if (is(Fn, "attribute")) {
+      TSNode Object = unparen(field(Fn, "object"));
+      llvm::StringRef Method = F.text(field(Fn, "attribute"));
+      TSNode Class = is(Object, "identifier") && F.text(Object) == Self
+                         ? py::classOf(OwnMethod)
+                     : is(Object, "identifier") ? X->moduleClass(F.text(Object))
+                                                : TSNode{};
+      // Any def of that name, a classmethod or a property too.
+      for (TSNode C :
+           ts_node_is_null(Class) ? std::vector<TSNode>() : X->lineage(Class))
+        for (TSNode M : children(field(C, "body"))) {
+          TSNode Def =
+              is(M, "decorated_definition") ? field(M, "definition") : M;
+          if (ts_node_is_null(Callee) && is(Def, "function_definition") &&
+              F.text(field(Def, "name")) == Method)
+            Callee = Def;
+        }
+    }
+    if (!ts_node_is_null(Callee) && mayReturnCurrentOrNone(Callee, I))
+      return false;
+  }
+  SideUseReader Reader(S.Node, Name, S, F, I);
+  std::vector<StreamUse> Uses = Reader.read();
+  const StreamUse *Found =
+      lower::sideStreamUse(Uses, lower::ParameterFacts(), [] { return false; });
+  if (!Found)
+    return false;
+  TSNode Use = Reader.Nodes[Found - Uses.data()];
+  Variable &V = IR->Vars[Var];
+  V.Proof = StreamProof::SideLocal;
+  V.ProvenAt =
+      siteAt(SiteKind::StreamProven, start(Use), ts_node_start_byte(Use));
+  return Memo->second = true;
 }
 
 } // namespace streamsafe::py

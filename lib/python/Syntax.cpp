@@ -189,6 +189,39 @@ bool insideWith(TSNode N, TSNode Def) {
   return false;
 }
 
+bool wholeSlice(TSNode Item) {
+  Item = unparen(Item);
+  return is(Item, "slice") && ts_node_named_child_count(Item) == 0;
+}
+
+bool inLoopBelow(TSNode N, TSNode Top) {
+  for (TSNode P = ts_node_parent(N); !ts_node_is_null(P) && P.id != Top.id;
+       P = ts_node_parent(P))
+    if (is(P, "for_statement") || is(P, "while_statement"))
+      return true;
+  return false;
+}
+
+bool exclusiveArms(TSNode A, TSNode B) {
+  if (ts_node_is_null(A) || ts_node_is_null(B))
+    return false;
+  // A's ancestors, each with its child on the way to A.
+  std::vector<std::pair<TSNode, TSNode>> Up;
+  for (TSNode C = A, P = ts_node_parent(A); !ts_node_is_null(P);
+       C = P, P = ts_node_parent(P))
+    Up.push_back({P, C});
+  auto Arm = [](TSNode X) {
+    return is(X, "block") || is(X, "elif_clause") || is(X, "else_clause");
+  };
+  for (TSNode C = B, P = ts_node_parent(B); !ts_node_is_null(P);
+       C = P, P = ts_node_parent(P))
+    for (auto [Ancestor, Toward] : Up)
+      if (Ancestor.id == P.id)
+        return is(P, "if_statement") && Toward.id != C.id && Arm(Toward) &&
+               Arm(C);
+  return false;
+}
+
 bool selfAttribute(TSNode N, llvm::StringRef Self, const SourceFile &F,
                    llvm::StringRef &Attr) {
   N = unparen(N);

@@ -125,6 +125,13 @@ llvm::StringRef plainString(TSNode N, const SourceFile &F);
 /// Whether \p N is inside a `with` statement of \p Def (where the current
 /// stream may be another one).
 bool insideWith(TSNode N, TSNode Def);
+/// Whether \p Item of a subscript is `:` alone, a whole dimension.
+bool wholeSlice(TSNode Item);
+/// Whether \p N lies inside a loop (`for`, `while`) below \p Top.
+bool inLoopBelow(TSNode N, TSNode Top);
+/// Whether \p A and \p B lie in two arms of one `if` (its body, an
+/// `elif`, its `else`): no run passes both.
+bool exclusiveArms(TSNode A, TSNode B);
 /// Whether \p Def is decorated with `@staticmethod` and nothing else.
 bool staticMethod(TSNode Def, const SourceFile &F);
 

@@ -181,6 +181,10 @@ Value Builder::tensorMethod(TSNode N, const Value &Self, llvm::StringRef Method,
   case ApiEffect::TensorCopyFrom: {
     TSNode SrcNode = A.get(0, "src");
     Value Src = expr(SrcNode);
+    // t.copy_(inputs[k]): only a tensor is copied from.
+    if (Src.Class != VarClass::Tensor && !Src.Object && !Src.List)
+      if (Value E = parameterElement(SrcNode); E.Class == VarClass::Tensor)
+        Src = E;
     if (Src.Class == VarClass::Tensor) {
       C.Args.push_back({Src.Tensor, unsigned(Nodes.size())});
       Nodes.push_back(SrcNode);

@@ -138,6 +138,14 @@ void Writer::noteProven(StreamDesc D) {
     return;
   Proven.push_back(D.ProvenAt);
   std::string Name = IR.var(D.Named).Name;
+  if (D.Kind == StreamKind::SideLocal) {
+    note(D.ProvenAt,
+         sub("'%0', given by code the analysis does not read, is used as a "
+             "side stream here, so it is taken to differ from the caller's "
+             "current stream",
+             {Name}));
+    return;
+  }
   if (D.Kind == StreamKind::SideParameter ||
       IR.var(D.Named).Proof == StreamProof::SideAttribute) {
     note(D.ProvenAt, sub("'%0' is used as a side stream here, so it is taken "
@@ -459,6 +467,7 @@ std::string describeStream(const Function &IR, StreamDesc D) {
       return "the NCCL stream of the default process group";
     return "the NCCL stream of process group " + Name;
   case StreamKind::Parameter:
+  case StreamKind::SideLocal:
   case StreamKind::Other:
     return Name.empty() ? "another stream" : "stream " + Name;
   }

@@ -235,3 +235,76 @@ def rows_not_joined(x: torch.Tensor, out: torch.Tensor):
     # CHECK-NOTES: :[[@LINE-3]]:24: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
     # CHECK-NOTES: :[[@LINE-6]]:9: note: 'out' is written on pool stream 's1' here
     # CHECK-NOTES: :[[@LINE-8]]:10: note: the current stream was set to pool stream 's1' here
+
+
+# Right (apex's spatial bottleneck halo exchange, reduced): rows of another
+# dimension, bounded by a name that holds one value while the def runs
+# (`h`, bound once in each arm of an if): the halo rows [0, 1) and
+# [h + 1, h + 2) and the interior [1, h + 1) do not overlap. A name bound
+# in both arms of an if covers, where it is used, what the binding of its
+# own arm covers (after the if, what both cover when they agree).
+def halo_rows(x: torch.Tensor, hx, nhwc: bool):
+    s1 = torch.cuda.Stream()
+    if nhwc:
+        n, h, w, c = list(x.shape)
+        pad = torch.empty([n, h + 2, w, c], device="cuda")
+    else:
+        n, c, h, w = list(x.shape)
+        pad = torch.empty([n, c, h + 2, w], device="cuda")
+    s1.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s1):
+        if nhwc:
+            top = pad[:, :1, :, :]
+            btm = pad[:, h + 1 : h + 2, :, :]
+            hx.exchange(top, btm)
+        else:
+            top = pad[:, :, :1, :]
+            btm = pad[:, :, h + 1 : h + 2, :]
+            hx.exchange(top, btm)
+    if nhwc:
+        pad[:, 1 : h + 1, :, :].copy_(x)
+    else:
+        pad[:, :, 1 : h + 1, :].copy_(x)
+    torch.cuda.current_stream().wait_stream(s1)
+    return pad
+
+
+# Wrong: [h, h + 1) is inside [1, h + 1).
+def halo_overlaps(x: torch.Tensor):
+    s1 = torch.cuda.Stream()
+    n, c, h, w = list(x.shape)
+    pad = torch.empty([n, c, h + 2, w], device="cuda")
+    s1.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s1):
+        pad[:, :, h : h + 1, :].zero_()
+    pad[:, :, 1 : h + 1, :].copy_(x)
+    # CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'pad' is written on the caller's current stream while its write on pool stream 's1' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-3]]:40: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+    # CHECK-NOTES: :[[@LINE-4]]:9: note: 'pad' is written on pool stream 's1' here
+    # CHECK-NOTES: :[[@LINE-6]]:10: note: the current stream was set to pool stream 's1' here
+    torch.cuda.current_stream().wait_stream(s1)
+    return pad
+
+
+# Wrong: a bound whose name changes while the def runs (bound in a loop)
+# is no bound: the rows may be any.
+def moving_bound(x: torch.Tensor, steps):
+    s1 = torch.cuda.Stream()
+    pad = torch.empty([4, 64], device="cuda")
+    k = 0
+    s1.wait_stream(torch.cuda.current_stream())
+    for step in steps:
+        with torch.cuda.stream(s1):
+            pad[:, k : k + 1].zero_()
+            # CHECK-NOTES: :[[@LINE-1]]:13: warning: tensor 'pad' is written on pool stream 's1' while its write on the caller's current stream may still be pending; nothing makes pool stream 's1' wait for it [streamsafe-unsynchronized-access]
+            # CHECK-NOTES: :[[@LINE-3]]:14: note: the current stream is set to pool stream 's1' here
+            # CHECK-NOTES: :[[@LINE+3]]:9: note: 'pad' is written on the caller's current stream here
+            # CHECK-NOTES: :[[@LINE-4]]:38: note: the current stream was restored to the caller's current stream here, when the guard goes out of scope
+        k = step
+        pad[:, k + 1 : k + 2].copy_(x)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'pad' is written on the caller's current stream while its write on pool stream 's1' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-8]]:38: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+        # CHECK-NOTES: :[[@LINE-9]]:13: note: 'pad' is written on pool stream 's1' here
+        # CHECK-NOTES: :[[@LINE-11]]:14: note: the current stream was set to pool stream 's1' here
+    torch.cuda.current_stream().wait_stream(s1)
+    return pad

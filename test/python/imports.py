@@ -45,11 +45,17 @@ def submodule_from_torch(x: th.Tensor):
 
 
 def shadowed_locally(x: th.Tensor, Stream):
-    # Stream is this function's parameter here, not torch.cuda.Stream.
+    # Stream is this function's parameter here, not torch.cuda.Stream: s is
+    # no pool stream. The def enters it, so it is another stream by that
+    # use (side-stream-locals.py).
     s = Stream()
     y = x + 1
     with on_stream(s):
         z = y * 2
+        # CHECK-NOTES: :[[@LINE-1]]:13: warning: tensor 'y' is read on stream 's' while its write on the caller's current stream may still be pending; nothing makes stream 's' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to stream 's' here
+        # CHECK-NOTES: :[[@LINE-5]]:9: note: 'y' is written on the caller's current stream here
+        # CHECK-NOTES: :[[@LINE-5]]:10: note: 's', given by code the analysis does not read, is used as a side stream here, so it is taken to differ from the caller's current stream
     y.record_stream(s)
     return z
 

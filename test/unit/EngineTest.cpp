@@ -394,7 +394,7 @@ protected:
     static const char *const Kinds[] = {
         "unknown",        "default",    "entry-current", "pool",      "created",
         "parameter",      "executor",   "member",        "attribute", "global",
-        "side-parameter", "collective", "other"};
+        "side-parameter", "side-local", "collective",    "other"};
     static_assert(std::size(Kinds) == size_t(StreamKind::Other) + 1,
                   "one name per stream kind");
     std::string S = Kinds[static_cast<int>(D.Kind)];

@@ -182,6 +182,8 @@ std::string str(const Function &IR, const StreamRef &R) {
     return "other";
   case StreamRef::Collective:
     return "collective " + str(IR, VarId(R.Id));
+  case StreamRef::Side:
+    return "side " + str(IR, VarId(R.Id));
   }
   return "?";
 }
