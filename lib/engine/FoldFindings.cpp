@@ -46,7 +46,8 @@ Distinction distinction(const Finding &F) {
 // Deterministic: sorted by site order, one finding per (kind, site, cause);
 // one per tensor, cause and line (t.mm(t) reads t twice); one
 // thread-current-stream finding per spawn (the first work in the body); one
-// graph-capture finding per rule and line.
+// graph-capture finding per rule and line; one host write per copy it races
+// with.
 } // namespace
 
 std::vector<Finding> sortAndFold(const Function &IR,
@@ -65,8 +66,15 @@ std::vector<Finding> sortAndFold(const Function &IR,
   // One graph-capture finding per rule and line (y.add_(x) on a stream
   // outside the capture is one piece of work, though it reads and writes).
   std::set<std::tuple<size_t, unsigned, SiteId>> CaptureRulesReported;
+  // One host write per copy it races with: the views of one pinned buffer
+  // that a method fills before the next copy of the whole buffer are one
+  // hazard, told at the first.
+  std::set<SiteId> CopiesReported;
   std::vector<Finding> Unique;
   for (Finding &F : Findings) {
+    if (const auto *X = F.as<finding::HostReadBeforeSync>();
+        X && X->Write && !CopiesReported.insert(X->Copy.Site).second)
+      continue;
     if (const auto *X = F.as<finding::ThreadCurrentStream>();
         X && !SpawnsReported.insert(X->ThreadStart).second)
       continue;

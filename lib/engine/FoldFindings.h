@@ -16,7 +16,8 @@ namespace streamsafe {
 
 /// Sorted by site order, one finding per (kind, site, cause); one per
 /// tensor, cause and line; one thread-current-stream finding per spawn; one
-/// graph-capture finding per rule and line.
+/// graph-capture finding per rule and line; one host write per
+/// non_blocking copy it races with.
 std::vector<Finding> sortAndFold(const Function &IR,
                                  std::vector<Finding> Findings);
 

@@ -45,10 +45,13 @@ struct LeftWrite {
   bool VisibleToEntry = false;
   /// Only where the block was allocated: no work in flight.
   bool Complete = false;
+  /// A read, not a write, still in flight (a reduction, an async copy out
+  /// of the field).
+  bool Read = false;
   bool operator<(const LeftWrite &O) const {
-    return std::tie(Field, Site, Stream, OnOther, Allocation, Complete) <
+    return std::tie(Field, Site, Stream, OnOther, Allocation, Complete, Read) <
            std::tie(O.Field, O.Site, O.Stream, O.OnOther, O.Allocation,
-                    O.Complete);
+                    O.Complete, O.Read);
   }
 };
 

@@ -101,7 +101,8 @@ void Transfer::dump(const Fact &F, const StreamState &S,
   S.Tensors.forEach([&](StorageId Id, const TensorState &T) {
     VarId Named = Storages[Id].Named;
     OS << "    tensor " << (Named == NoVar ? "<tmp>" : IR.var(Named).Name)
-       << " alloc=" << Stream(T.AllocStream) << (T.Escaped ? " escaped" : "");
+       << " alloc=" << Stream(T.AllocStream) << (T.Escaped ? " escaped" : "")
+       << (T.Host ? " host" : "") << (T.Pinned ? " pinned" : "");
     auto List = [&](const char *Name, const AccessList &L) {
       for (const Access &A : L) {
         OS << " " << Name << "@" << IR.Sites[A.Site].Line << "["

@@ -21,6 +21,8 @@ namespace streamsafe {
 void Transfer::bindFields(StreamState &S) {
   unsigned Others = 0;
   for (const ObjectField &F : IR.Fields) {
+    if (F.ViewOf != NoVar)
+      continue;
     // Bound even when nothing is carried: a path that does not touch the
     // field still holds it where paths meet, so what another path leaves
     // in flight in it is not lost there.
@@ -33,7 +35,9 @@ void Transfer::bindFields(StreamState &S) {
       Access A;
       A.Site = W.Site;
       A.Via = W.Exit;
-      A.Mode = W.Allocation ? AccessMode::Allocate : AccessMode::Write;
+      A.Mode = W.Read         ? AccessMode::Read
+               : W.Allocation ? AccessMode::Allocate
+                              : AccessMode::Write;
       if (W.OnOther)
         // Past the objects the facts use: a stream of its own.
         A.Stream =
@@ -58,12 +62,19 @@ void Transfer::bindFields(StreamState &S) {
         T.AllocSite = First ? A.Site : T.AllocSite;
         continue;
       }
-      if (!llvm::is_contained(T.Writes, A))
-        T.Writes.push_back(A);
+      AccessList &Into = W.Read ? T.Reads : T.Writes;
+      if (!llvm::is_contained(Into, A))
+        Into.push_back(A);
     }
     S.Tensors.set(Id, T);
     bindVar(S, F.Var, Id);
   }
+  // Views of another field name its storage (what is carried is carried
+  // there).
+  for (const ObjectField &F : IR.Fields)
+    if (F.ViewOf != NoVar)
+      if (const StorageId *Base = S.TensorVars.lookup(F.ViewOf))
+        bindVar(S, F.Var, *Base);
 }
 
 /// Whether an event field of the object was recorded after the access
@@ -128,6 +139,24 @@ std::vector<LeftWrite> Transfer::fieldsLeft(const StreamState &Exit) const {
       L.Site = A.Site;
       L.Exit = IR.EntrySite;
       L.Allocation = A.Mode == AccessMode::Allocate;
+      L.VisibleToEntry = A.visibleTo(StreamTable::EntryCurrent);
+      if (Portable(A.Stream, L))
+        Out.push_back(L);
+    }
+    // Reads still in flight (a reduction on a side stream, an async copy
+    // out of a pinned buffer): the next call may write the field under
+    // them. One on the caller's current stream orders the next call's
+    // device work, not its host writes.
+    for (const Access &A : T->Reads) {
+      if (A.Stream == StreamTable::Unknown ||
+          (A.Stream == StreamTable::EntryCurrent && !T->Host) ||
+          orderedByFieldEvent(IR, Exit, A.Site))
+        continue;
+      LeftWrite L;
+      L.Field = F.Var;
+      L.Site = A.Site;
+      L.Exit = IR.EntrySite;
+      L.Read = true;
       L.VisibleToEntry = A.visibleTo(StreamTable::EntryCurrent);
       if (Portable(A.Stream, L))
         Out.push_back(L);

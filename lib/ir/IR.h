@@ -513,6 +513,8 @@ struct CarriedWrite {
   /// Only where its block was allocated (whose pool it belongs to): no
   /// work in flight.
   bool Complete = false;
+  /// A read of the field in flight, not a write.
+  bool Read = false;
 };
 
 /// A tensor field of the object a method runs on (`self.buf`), followed
@@ -522,6 +524,10 @@ struct ObjectField {
   /// Every value the class gives it is host memory (pinned, too).
   bool Host = false, Pinned = false;
   std::vector<CarriedWrite> Carried;
+  /// Every value the class gives it is a view of this other field
+  /// (`self.status = self.buf[a:b].view(torch.int32)`): it names that
+  /// field's storage.
+  VarId ViewOf = NoVar;
 };
 
 /// A function as the solver sees it.

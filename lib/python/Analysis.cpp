@@ -273,6 +273,7 @@ private:
       C.Allocation = W.Allocation;
       C.VisibleToEntry = W.VisibleToEntry;
       C.Complete = W.Complete;
+      C.Read = W.Read;
       std::string Field = Attribute(W.Field);
       if (!Field.empty())
         Run.Left.emplace_back(Field, C);

@@ -210,7 +210,10 @@ const std::vector<HelperIndex::AttributeWrite> &HelperIndex::attributeWrites() {
     }
     if (Assign && ts_node_is_null(Right))
       continue; // `self.x: torch.cuda.Stream`: an annotation, no value
-    bool Unpacked = !is(Left, "attribute");
+    // `a, self.x = ...` unpacks; `self.x[k] = v` stores into what x holds
+    // and assigns no attribute.
+    bool Unpacked = is(Left, "pattern_list") || is(Left, "tuple_pattern") ||
+                    is(Left, "list_pattern");
     std::vector<TSNode> Targets{Left};
     if (Unpacked)
       Targets = children(Left);

@@ -132,6 +132,19 @@ Value Builder::call(TSNode N) {
       if (Value E = parameterElement(field(Fn, "object"));
           E.Class == VarClass::Tensor)
         Self = E;
+    // other.view._buf.copy_(src, non_blocking=True): a tensor the analysis
+    // does not follow receives the copy; what it copies from is read.
+    if (TSNode Of = unparen(field(Fn, "object"));
+        Self.Class == VarClass::Other && !Self.Object && !Self.List &&
+        is(Of, "attribute") &&
+        py::tensorMethod(Method) == ApiEffect::TensorCopyFrom) {
+      auto [It, New] = Synthetic.try_emplace({"copied into", Of.id}, NoVar);
+      if (New)
+        It->second = newSyntheticVar("", VarClass::Tensor);
+      Self.Class = VarClass::Tensor;
+      Self.Node = Of;
+      Self.Tensor = TensorRef::var(It->second);
+    }
     switch (Self.Class) {
     case VarClass::Tensor:
       return tensorMethod(N, Self, Method, A);

@@ -144,6 +144,9 @@ public:
   /// thread's channel made here (`threading.Event()`, `queue.Queue()`:
   /// lib/model/HostOrder.h), and at least one is.
   bool hostChannelAttribute(TSNode Class, llvm::StringRef Name);
+  /// The attribute of which every value the family gives \p Name is a
+  /// view (`self.status = self.buf[a:b].view(torch.int32)`); "": none.
+  std::string viewBase(TSNode Class, llvm::StringRef Name);
   /// Whether a method of \p Class's family calls `self.Name(...)`: Name
   /// runs in place in its caller there (HelperIndex.cpp).
   bool calledOnSelf(TSNode Class, llvm::StringRef Name);

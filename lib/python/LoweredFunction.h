@@ -52,7 +52,7 @@ struct FieldCarry {
   /// stream, or OnOther: a stream of that method's own).
   std::string Stream;
   bool OnOther = false, Allocation = false, VisibleToEntry = false,
-       Complete = false;
+       Complete = false, Read = false;
 };
 /// By attribute name.
 using FieldCarries = llvm::StringMap<std::vector<FieldCarry>>;

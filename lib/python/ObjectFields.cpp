@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/model/HostOrder.h"
+#include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "lib/python/HelperIndex.h"
 #include "llvm/ADT/STLExtras.h"
@@ -72,6 +73,46 @@ bool HelperIndex::hostAttribute(TSNode Class, llvm::StringRef Name,
   return Any;
 }
 
+std::string HelperIndex::viewBase(TSNode Class, llvm::StringRef Name) {
+  std::vector<TSNode> Family = family(Class);
+  std::string Base;
+  for (const AttributeWrite &W : attributeWrites()) {
+    if (W.Name != Name)
+      continue;
+    if (W.K != AttributeWrite::Member || ts_node_is_null(W.Owner) ||
+        ts_node_is_null(W.Value))
+      return "";
+    if (llvm::none_of(Family, [&](TSNode C) { return ts_node_eq(C, W.Owner); }))
+      continue;
+    // self.B[...], self.B.view(...), self.B[a:b].view(...), narrow, ...
+    llvm::StringRef Self = F.text(unparen(field(W.Target, "object")));
+    TSNode V = unparen(W.Value);
+    bool Viewed = false;
+    for (;;) {
+      if (is(V, "subscript")) {
+        V = unparen(field(V, "value"));
+      } else if (is(V, "call") && is(field(V, "function"), "attribute") &&
+                 tensorMethod(
+                     F.text(field(field(V, "function"), "attribute"))) ==
+                     ApiEffect::TensorView) {
+        V = unparen(field(field(V, "function"), "object"));
+      } else {
+        break;
+      }
+      Viewed = true;
+    }
+    if (!Viewed || !is(V, "attribute") ||
+        !is(unparen(field(V, "object")), "identifier") ||
+        F.text(unparen(field(V, "object"))) != Self)
+      return "";
+    std::string Of = F.text(field(V, "attribute")).str();
+    if (Of == Name || (!Base.empty() && Of != Base))
+      return "";
+    Base = Of;
+  }
+  return Base;
+}
+
 bool HelperIndex::hostChannelAttribute(TSNode Class, llvm::StringRef Name) {
   std::vector<TSNode> Family = family(Class);
   bool Any = false;
@@ -101,6 +142,12 @@ void Builder::followFields(const Scope &S, TSNode Class, Instance &O,
     ObjectField Field;
     Field.Var = O.Attrs[E.getKey()];
     Field.Host = X->hostAttribute(Class, E.getKey(), Field.Pinned);
+    std::string Base = X->viewBase(Class, E.getKey());
+    if (auto B = O.Attrs.find(Base); !Base.empty() && B != O.Attrs.end() &&
+                                     Attrs.lookup(Base) == VarClass::Tensor) {
+      Field.ViewOf = B->second;
+      Field.Host = X->hostAttribute(Class, Base, Field.Pinned);
+    }
     auto C =
         Carries ? Carries->find(E.getKey()) : FieldCarries::const_iterator();
     // Nothing carries into __init__: its object is new.
@@ -123,6 +170,7 @@ void Builder::followFields(const Scope &S, TSNode Class, Instance &O,
         W.Allocation = Carry.Allocation;
         W.VisibleToEntry = Carry.VisibleToEntry;
         W.Complete = Carry.Complete;
+        W.Read = Carry.Read;
         Field.Carried.push_back(W);
       }
     IR->Fields.push_back(std::move(Field));

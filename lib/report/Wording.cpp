@@ -242,14 +242,9 @@ void Writer::word(const finding::UnsynchronizedAccess &X) {
            IR.Sites[A].Line == IR.Sites[B].Line;
   };
   // Or by another method of the object, which returned with it in flight.
-  if (X.Prior.Via != NoSite &&
-      IR.Sites[X.Prior.Via].Kind == SiteKind::FunctionEntry)
-    note(X.Prior.Via,
-         sub("in '%0', a method of the same object, which returns with it "
-             "in flight; '%1' may run after it",
-             {callee(X.Prior.Via, "another method"), IR.Name}));
-  else if (X.Prior.Via != NoSite && X.Prior.Via != F.CallSite &&
-           !OnLineOf(At, X.Prior.Via) && !OnLineOf(X.Prior.Site, X.Prior.Via))
+  if (!noteLeftInFlight(X.Prior) && X.Prior.Via != NoSite &&
+      X.Prior.Via != F.CallSite && !OnLineOf(At, X.Prior.Via) &&
+      !OnLineOf(X.Prior.Site, X.Prior.Via))
     note(X.Prior.Via,
          sub("in '%0', called here", {callee(X.Prior.Via, "the helper")}));
   noteCaptured(X.Prior, Storage);
@@ -268,6 +263,15 @@ void Writer::noteSelfWait(const finding::UnsynchronizedAccess &X) {
                        "itself: the wait orders nothing (make it wait "
                        "before it is made current)",
                        {Stream}));
+}
+
+bool Writer::noteLeftInFlight(const AccessInfo &A) {
+  if (A.Via == NoSite || IR.Sites[A.Via].Kind != SiteKind::FunctionEntry)
+    return false;
+  note(A.Via, sub("in '%0', a method of the same object, which returns with "
+                  "it in flight; '%1' may run after it",
+                  {callee(A.Via, "another method"), IR.Name}));
+  return true;
 }
 
 void Writer::noteAllocatedVia(const finding::MissingRecordStream &X) {
@@ -434,6 +438,7 @@ void Writer::word(const finding::HostReadBeforeSync &X) {
            {tensorPhrase(X.Tensor, X.Copy.Site), CopyStream}));
   note(X.Copy.Site,
        sub("the non_blocking copy is enqueued on %0 here", {CopyStream}));
+  noteLeftInFlight(X.Copy);
 }
 
 std::string describeStream(const Function &IR, StreamDesc D) {
