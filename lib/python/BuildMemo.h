@@ -13,6 +13,7 @@
 #define STREAMSAFE_LIB_PYTHON_BUILDMEMO_H
 
 #include "lib/ir/IR.h"
+#include "llvm/ADT/StringMap.h"
 #include <map>
 #include <optional>
 #include <set>
@@ -39,6 +40,9 @@ struct BuildMemo {
   /// The symbols of the names a region's bound may be (Regions.cpp): 0,
   /// a name that may change while the def runs.
   std::map<std::string, uint32_t> RegionSymbols;
+  /// What each def (by node) uses its names as (ClassesByUse.h), asked by
+  /// calls that hand it the caller's data (HelperArguments.cpp).
+  std::map<const void *, llvm::StringMap<VarClass>> DefsByUse;
   /// The names whose reaching region is being computed (Regions.cpp).
   std::set<std::pair<const Scope *, std::string>> ReachingNow;
 };

@@ -36,7 +36,7 @@ ArgumentMatch Builder::matchArguments(TSNode Def, const Args &A, bool Method) {
     else
       M.Extra.push_back(P);
   }
-  std::optional<llvm::StringMap<VarClass>> ByUse;
+  const llvm::StringMap<VarClass> *ByUse = nullptr;
   for (const auto &[Name, P] : M.Bound) {
     VarClass C = classOfExpr(P, *St->S, F, I);
     // The analysed def's parameter that it does not follow (a dict of the
@@ -45,8 +45,12 @@ ArgumentMatch Builder::matchArguments(TSNode Def, const Args &A, bool Method) {
     // clone_tensors_in_struct).
     if (C == VarClass::Other) {
       if (holdsCallerElements(P)) {
-        if (!ByUse)
-          ByUse = classesByUse(Def, F, I);
+        if (!ByUse) {
+          auto [It, New] = Memo.DefsByUse.try_emplace(Def.id);
+          if (New)
+            It->second = classesByUse(Def, F, I);
+          ByUse = &It->second;
+        }
         if (ByUse->lookup(Name) == VarClass::Tensor) {
           C = VarClass::Tensor;
           M.CallerData[Name] = P;
