@@ -341,9 +341,9 @@ bool mayReturnCurrentOrNone(TSNode Def, const Imports &I) {
 bool Builder::sideLocal(VarId Var, TSNode Target) {
   if (!SideStreamParameters || !St || !is(Target, "identifier"))
     return false;
-  auto [Memo, New] = this->Memo.SideLocals.try_emplace(Var, false);
+  auto [Known, New] = Memo.SideLocals.try_emplace(Var, false);
   if (!New)
-    return Memo->second;
+    return Known->second;
   const Scope &S = *St->S;
   llvm::StringRef Name = F.text(Target);
   if (S.K != Scope::Def || S.owner(Name) != &S ||
@@ -419,7 +419,7 @@ bool Builder::sideLocal(VarId Var, TSNode Target) {
   V.Proof = StreamProof::SideLocal;
   V.ProvenAt =
       siteAt(SiteKind::StreamProven, start(Use), ts_node_start_byte(Use));
-  return Memo->second = true;
+  return Known->second = true;
 }
 
 } // namespace streamsafe::py
