@@ -239,6 +239,20 @@ private:
     };
     // Paths that agree on every never-changing variable they tested are
     // joined; paths that contradict each other are kept apart.
+    // Joins the states of \p Set that now assume the same outcomes.
+    auto Regroup = [&](StateSet &Set, bool IsCoarse) {
+      StateSet Kept;
+      for (StreamState &Have : Set) {
+        auto Same = llvm::find_if(Kept, [&](const StreamState &K) {
+          return K.Assumed == Have.Assumed;
+        });
+        if (Same == Kept.end())
+          Kept.push_back(std::move(Have));
+        else
+          JoinWork += Same->join(Have, PhiFor, IsCoarse);
+      }
+      Set = std::move(Kept);
+    };
     auto Add = [&](StateSet &Set, StreamState S, bool IsCoarse,
                    unsigned Block) {
       for (StreamState &Have : Set)
@@ -270,34 +284,17 @@ private:
           else
             Kept.push_back(std::move(Have));
         }
-        Set.clear();
-        for (StreamState &Have : Kept) {
-          auto Same = llvm::find_if(Set, [&](const StreamState &K) {
-            return K.Assumed == Have.Assumed;
-          });
-          if (Same == Set.end())
-            Set.push_back(std::move(Have));
-          else
-            JoinWork += Same->join(Have, PhiFor, IsCoarse);
-        }
+        Set = std::move(Kept);
+        Regroup(Set, IsCoarse);
       }
       if (Set.size() > MaxPartitions) {
         // Joined, but for the tests of a loop counter that hold for one
         // iteration (they end a path at the next step).
         ++R.PathBoundHits;
-        StateSet Kept;
-        for (StreamState &Have : Set) {
+        for (StreamState &Have : Set)
           llvm::erase_if(Have.Assumed,
                          [](const Assumption &A) { return !A.PerIteration; });
-          auto Same = llvm::find_if(Kept, [&](const StreamState &K) {
-            return K.Assumed == Have.Assumed;
-          });
-          if (Same == Kept.end())
-            Kept.push_back(std::move(Have));
-          else
-            JoinWork += Same->join(Have, PhiFor, IsCoarse);
-        }
-        Set = std::move(Kept);
+        Regroup(Set, IsCoarse);
       }
     };
     auto InputOf = [&](unsigned Block) {

@@ -121,6 +121,18 @@ std::vector<LeftWrite> Transfer::fieldsLeft(const StreamState &Exit) const {
       return false;
     return true;
   };
+  // An access of field \p Field still in flight at the exit.
+  auto Leave = [&](VarId Field, const Access &A, bool Read) {
+    LeftWrite L;
+    L.Field = Field;
+    L.Site = A.Site;
+    L.Exit = IR.EntrySite;
+    L.Read = Read;
+    L.Allocation = A.Mode == AccessMode::Allocate;
+    L.VisibleToEntry = A.visibleTo(StreamTable::EntryCurrent);
+    if (Portable(A.Stream, L))
+      Out.push_back(L);
+  };
   for (const ObjectField &F : IR.Fields) {
     const StorageId *Id = Exit.TensorVars.lookup(F.Var);
     const TensorState *T = Id ? Exit.Tensors.lookup(*Id) : nullptr;
@@ -134,14 +146,7 @@ std::vector<LeftWrite> Transfer::fieldsLeft(const StreamState &Exit) const {
           A.Stream == StreamTable::Unknown || (T->Host && !A.DeviceOnly) ||
           orderedByFieldEvent(IR, Exit, A.Site))
         continue;
-      LeftWrite L;
-      L.Field = F.Var;
-      L.Site = A.Site;
-      L.Exit = IR.EntrySite;
-      L.Allocation = A.Mode == AccessMode::Allocate;
-      L.VisibleToEntry = A.visibleTo(StreamTable::EntryCurrent);
-      if (Portable(A.Stream, L))
-        Out.push_back(L);
+      Leave(F.Var, A, /*Read=*/false);
     }
     // Reads still in flight (a reduction on a side stream, an async copy
     // out of a pinned buffer): the next call may write the field under
@@ -152,14 +157,7 @@ std::vector<LeftWrite> Transfer::fieldsLeft(const StreamState &Exit) const {
           (A.Stream == StreamTable::EntryCurrent && !T->Host) ||
           orderedByFieldEvent(IR, Exit, A.Site))
         continue;
-      LeftWrite L;
-      L.Field = F.Var;
-      L.Site = A.Site;
-      L.Exit = IR.EntrySite;
-      L.Read = true;
-      L.VisibleToEntry = A.visibleTo(StreamTable::EntryCurrent);
-      if (Portable(A.Stream, L))
-        Out.push_back(L);
+      Leave(F.Var, A, /*Read=*/true);
     }
     // Where its block was allocated: the block stays that stream's, and a
     // caller it is handed to must record it on its own stream.

@@ -52,6 +52,22 @@ std::optional<int64_t> Builder::constantArg(const Args &A, unsigned Index,
   return constantInt(N);
 }
 
+/// bindingsOf's index of a binding of the whole value (`x = v`).
+constexpr int WholeValue = -2;
+
+/// Every place \p S binds \p Name: the value bound (WholeValue), or a
+/// container and the element's position in it (-1: not known).
+static std::vector<std::pair<TSNode, int>> bindingsOf(const Scope &S,
+                                                      llvm::StringRef Name) {
+  std::vector<std::pair<TSNode, int>> All;
+  if (auto B = S.Bindings.find(Name); B != S.Bindings.end())
+    for (TSNode V : B->second)
+      All.push_back({V, WholeValue});
+  if (auto E = S.Elements.find(Name); E != S.Elements.end())
+    All.insert(All.end(), E->second.begin(), E->second.end());
+  return All;
+}
+
 Region Builder::nameRegion(llvm::StringRef Name, TSNode At) {
   const Scope *Owner = St->S->owner(Name);
   if (!Owner)
@@ -114,25 +130,16 @@ Region Builder::reachingRegion(const Scope &Owner, llvm::StringRef Name,
     Agree &= !R || *R == Of;
     R = Of;
   };
-  auto B = Owner.Bindings.find(Name);
-  auto E = Owner.Elements.find(Name);
-  std::vector<std::pair<TSNode, int>> All;
-  if (B != Owner.Bindings.end())
-    for (TSNode V : B->second)
-      All.push_back({V, -2});
-  if (E != Owner.Elements.end())
-    for (auto [Container, Index] : E->second)
-      All.push_back({Container, Index});
-  for (auto [Node, Index] : All) {
+  for (auto [Node, Index] : bindingsOf(Owner, Name)) {
     if (ts_node_is_null(Node) || inLoopBelow(Node, Owner.Node)) {
       Agree = false;
       break;
     }
     if (!Reaches(Node))
       continue;
-    Meet(Index == -2  ? exprRegion(Node)
-         : Index >= 0 ? elementRegion(Node, Index)
-                      : Region::some());
+    Meet(Index == WholeValue ? exprRegion(Node)
+         : Index >= 0        ? elementRegion(Node, Index)
+                             : Region::some());
   }
   Memo.ReachingNow.erase(Key);
   return Agree && R ? *R : Region::some();
@@ -278,11 +285,8 @@ uint32_t Builder::regionSymbol(TSNode Name) {
   // whose bindings lie outside loops, on paths of their own (the arms of
   // an if).
   std::vector<TSNode> Binds;
-  if (auto B = Root->Bindings.find(Text); B != Root->Bindings.end())
-    Binds = B->second;
-  if (auto E = Root->Elements.find(Text); E != Root->Elements.end())
-    for (auto [Node, Position] : E->second)
-      Binds.push_back(Node);
+  for (auto [Node, Index] : bindingsOf(*Root, Text))
+    Binds.push_back(Node);
   bool Param =
       llvm::any_of(Root->Params, [&](TSNode P) { return F.text(P) == Text; });
   if (Param != Binds.empty())
