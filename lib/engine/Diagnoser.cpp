@@ -111,12 +111,26 @@ const Access *Diagnoser::conflict(const Access &A, const TensorState &Found,
   // that runs on the stream it is given), so only what this function itself
   // did on the current stream conflicts with the parameter.
   bool SideStream = Streams.kind(A.Stream) == StreamKind::SideParameter;
+  // Of several, the story told is the likeliest: an access that certainly
+  // touches what A touches (one of the two is all of the storage), then one
+  // that may, then a parameter only known to be ready at entry.
+  int Rank = -1;
   auto Find = [&](const AccessList &L) {
-    for (const Access &P : L)
-      if (!Conflict && !P.visibleTo(A.Stream) && P.Part.mayOverlap(A.Part) &&
-          !(SideStream && P.Mode == AccessMode::EntryReady) &&
-          Streams.knownDistinct(P.Stream, A.Stream))
+    for (const Access &P : L) {
+      if (P.visibleTo(A.Stream) || !P.Part.mayOverlap(A.Part) ||
+          (SideStream && P.Mode == AccessMode::EntryReady) ||
+          !Streams.knownDistinct(P.Stream, A.Stream))
+        continue;
+      int R = P.Mode == AccessMode::EntryReady                         ? 0
+              : P.Part.K == Region::Whole || A.Part.K == Region::Whole ? 2
+                                                                       : 1;
+      // A later access of an unknown part on the stream of the one chosen
+      // (a write through a name that may be a view) follows it: its story.
+      if (R > Rank || (R == 1 && Rank > 0 && P.Stream == Conflict->Stream)) {
         Conflict = &P;
+        Rank = R;
+      }
+    }
   };
   Find(Found.Writes);
   if (A.Mode != AccessMode::Read)
@@ -142,6 +156,7 @@ void Diagnoser::race(VarId Tensor, StorageId Id, const Access &A,
   for (const auto &[Stream, At] : S.SelfWaits)
     if (Stream == A.Stream)
       Fi.SelfWait = At;
+  Fi.ApartAt = T.streams().apartAt(A.Stream, Prior.Stream);
   Out.emplace_back(std::move(Fi));
 }
 

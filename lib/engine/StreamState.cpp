@@ -26,6 +26,19 @@ bool StreamState::sameBesidesAssumed(const StreamState &O) const {
 }
 
 // Visible to one of the streams of \p Streams (bit per stream).
+void TensorState::fill(const Region &Part) {
+  if (!Blank || llvm::is_contained(Filled, Part))
+    return;
+  // A write of all of it, or of more parts than are worth keeping apart:
+  // nothing of it is known blank.
+  if (Part.K == Region::Whole || Part.K == Region::Some || Filled.size() >= 4) {
+    Blank = false;
+    Filled.clear();
+    return;
+  }
+  Filled.push_back(Part);
+}
+
 static bool visibleToAny(const Access &A, uint64_t Streams) {
   return (StreamTable::bit(A.Stream) & Streams) || (A.VisibleTo & Streams);
 }
@@ -229,6 +242,14 @@ static void joinTensor(TensorState &Mine, const TensorState &T) {
   // Recorded on either path: its uses there are not reported (precision
   // first).
   Mine.RecordedOn |= T.RecordedOn;
+  // Blank only where no path wrote it.
+  if (!T.Blank) {
+    Mine.Blank = false;
+    Mine.Filled.clear();
+  } else if (Mine.Blank) {
+    for (const Region &R : T.Filled)
+      Mine.fill(R);
+  }
   // A block not made here on one path (a parameter, a field at entry) says
   // nothing of its pool: the other path's allocation is what is known of
   // it there. Two allocations on different streams: no one pool.

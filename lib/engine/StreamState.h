@@ -18,6 +18,7 @@
 #include "lib/ir/Findings.h"
 #include "lib/ir/IR.h"
 #include "lib/ir/Sites.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
@@ -97,12 +98,26 @@ struct TensorState {
   /// record_stream: the allocator waits for their work at the free,
   /// however late it was enqueued, so later uses there are covered too.
   uint64_t RecordedOn = 0;
+  /// Allocated without values (empty*()) and, but for the parts in
+  /// Filled, written by nothing since: code that does not read memory
+  /// nobody wrote must fill what it is handed of it.
+  bool Blank = false;
+  llvm::SmallVector<Region, 1> Filled;
+  /// Whether no write may have touched \p Part since the allocation.
+  bool blank(const Region &Part) const {
+    return Blank && llvm::none_of(Filled, [&](const Region &R) {
+             return R.mayOverlap(Part);
+           });
+  }
+  /// A write of \p Part: what of the block is no longer blank.
+  void fill(const Region &Part);
   bool operator==(const TensorState &O) const {
     return Writes == O.Writes && Reads == O.Reads &&
            CrossStreamUses == O.CrossStreamUses && RecordedOn == O.RecordedOn &&
            AllocStream == O.AllocStream && AllocSite == O.AllocSite &&
            AllocVia == O.AllocVia && Escaped == O.Escaped && Host == O.Host &&
-           Pinned == O.Pinned && Undefined == O.Undefined && Device == O.Device;
+           Pinned == O.Pinned && Undefined == O.Undefined &&
+           Device == O.Device && Blank == O.Blank && Filled == O.Filled;
   }
 };
 

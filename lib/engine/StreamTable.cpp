@@ -1,6 +1,8 @@
 //===--- StreamTable.cpp - Streams as symbols -----------------------------===//
 
 #include "lib/engine/StreamTable.h"
+#include "llvm/ADT/STLExtras.h"
+#include <algorithm>
 
 namespace streamsafe {
 
@@ -54,6 +56,35 @@ uint64_t StreamTable::mayBe(StreamId Id) const {
   return M;
 }
 
+void StreamTable::orderedApart(VarId A, VarId B, SiteId At) {
+  if (A == B)
+    return;
+  auto [Lo, Hi] = std::minmax(A, B);
+  if (llvm::none_of(Apart, [&, Lo = Lo, Hi = Hi](const ApartPair &P) {
+        return P.A == Lo && P.B == Hi;
+      }))
+    Apart.push_back({Lo, Hi, At});
+}
+
+const StreamTable::ApartPair *StreamTable::apart(StreamId A, StreamId B) const {
+  auto Side = [&](StreamId S) {
+    return Syms[S].Kind == StreamKind::SideParameter ||
+           Syms[S].Kind == StreamKind::SideLocal;
+  };
+  if (A == B || A >= Syms.size() || B >= Syms.size() || !Side(A) || !Side(B))
+    return nullptr;
+  auto [Lo, Hi] = std::minmax(Syms[A].Named, Syms[B].Named);
+  for (const ApartPair &P : Apart)
+    if (P.A == Lo && P.B == Hi)
+      return &P;
+  return nullptr;
+}
+
+SiteId StreamTable::apartAt(StreamId A, StreamId B) const {
+  const ApartPair *P = apart(A, B);
+  return P ? P->At : NoSite;
+}
+
 bool StreamTable::knownDistinct(StreamId A, StreamId B) const {
   if (A == B || A == Unknown || B == Unknown)
     return false;
@@ -94,6 +125,9 @@ bool StreamTable::knownDistinct(StreamId A, StreamId B) const {
     return Syms[S].Kind == StreamKind::SideParameter ||
            Syms[S].Kind == StreamKind::SideLocal;
   };
+  // Two side streams the function orders one against the other.
+  if (apart(A, B))
+    return true;
   auto Pair = [&](StreamId X, StreamId Y) {
     return (Held(X) && (Held(Y) || Entry(Y) || Y == Default)) ||
            (Side(X) && Entry(Y));

@@ -12,6 +12,7 @@
 
 #include "lib/ir/Findings.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <vector>
 
@@ -56,6 +57,14 @@ public:
       Syms[Id].ProvenAt = At;
   }
 
+  /// The function makes the side stream named \p A (a side parameter or
+  /// side local) wait for side stream \p B, or the other way round: it
+  /// takes them to be different streams (waiting for itself orders
+  /// nothing), and so does the analysis.
+  void orderedApart(VarId A, VarId B, SiteId At);
+  /// Where the function ordered \p A and \p B apart, when that is why the
+  /// analysis takes them to differ (NoSite otherwise).
+  SiteId apartAt(StreamId A, StreamId B) const;
   /// True only when the two symbols certainly denote different streams.
   bool knownDistinct(StreamId A, StreamId B) const;
   /// The streams (bit per StreamId) that \p Id may be: itself and every
@@ -68,6 +77,14 @@ public:
 private:
   std::vector<StreamDesc> Syms;
   llvm::DenseMap<uint64_t, StreamId> ByKey;
+  /// Pairs of side streams' variables (smaller first) orderedApart, and
+  /// the first wait that did.
+  struct ApartPair {
+    VarId A = NoVar, B = NoVar;
+    SiteId At = NoSite;
+  };
+  llvm::SmallVector<ApartPair, 2> Apart;
+  const ApartPair *apart(StreamId A, StreamId B) const;
 };
 
 } // namespace streamsafe

@@ -35,6 +35,7 @@ void Transfer::apply(const Fact &F, const fact::Allocate &X, StreamState &S) {
   Fresh.AllocVia = A.Via;
   Fresh.Host = Host;
   Fresh.Pinned = X.Pinned;
+  Fresh.Blank = X.AllocateOnly && !Host;
   if (X.Stream.Device != StreamRef::NoDevice)
     Fresh.Device = X.Stream.Device;
   else if (std::optional<StorageId> Src =
@@ -134,6 +135,7 @@ void Transfer::enqueue(StorageId Id, TensorState T, const Access &A,
     llvm::erase_if(T.Writes, Covered);
     llvm::erase_if(T.Reads, Covered);
     T.Writes.push_back(A);
+    T.fill(A.Part);
   }
   // Uses on a stream other than the allocation stream are what the caching
   // allocator must be told of (record_stream) before the block is freed.

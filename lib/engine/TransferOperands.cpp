@@ -7,17 +7,43 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/engine/Transfer.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe {
 
 Transfer::Transfer(const Function &IR) : IR(IR) {
+  // The side streams (parameters, locals) an event is recorded on and then
+  // waited by in one block: `s2.wait_stream(s1)` anywhere in the function
+  // says s1 and s2 differ, on every path (they are bound once).
+  auto SideVar = [&](const StreamRef &R) {
+    if (R.K == StreamRef::Side)
+      return VarId(R.Id);
+    if (R.K != StreamRef::Var)
+      return NoVar;
+    StreamProof P = IR.var(R.Id).Proof;
+    bool Side = P == StreamProof::SideLocal ||
+                (P == StreamProof::SideParameter &&
+                 llvm::is_contained(IR.Params, VarId(R.Id)));
+    return Side ? VarId(R.Id) : NoVar;
+  };
   for (const Body &B : IR.Bodies)
-    for (const Block &Bl : B.Blocks)
-      for (const Fact &F : Bl.Facts)
+    for (const Block &Bl : B.Blocks) {
+      llvm::SmallDenseMap<VarId, VarId, 4> RecordedOn;
+      for (const Fact &F : Bl.Facts) {
         if (const auto *A = F.as<fact::Allocate>();
             A && A->Stream.Device != StreamRef::NoDevice)
           TensorsOnDevices = true;
+        if (const auto *R = F.as<fact::EventRecord>(); R && R->Event != NoVar)
+          RecordedOn[R->Event] = SideVar(R->Stream);
+        if (const auto *W = F.as<fact::EventWait>(); W && W->Event != NoVar) {
+          auto On = RecordedOn.find(W->Event);
+          VarId By = SideVar(W->Stream);
+          if (On != RecordedOn.end() && On->second != NoVar && By != NoVar)
+            Streams.orderedApart(On->second, By, F.Site);
+        }
+      }
+    }
 }
 
 StorageId Transfer::storageFor(uint64_t Key, VarId Named, bool Persistent) {
@@ -206,6 +232,11 @@ Access Transfer::accessOf(const Fact &F, const StreamState &S) {
   if (const auto *Acc = F.as<fact::Access>()) {
     A.Mode = Acc->Write ? AccessMode::Write : AccessMode::Read;
     A.Part = Acc->Tensor.Part;
+    if (Acc->FillsIfBlank && !Acc->Write)
+      if (std::optional<StorageId> Id = storageOf(Acc->Tensor, S))
+        if (const TensorState *T = S.Tensors.lookup(*Id);
+            T && !T->Host && T->blank(A.Part))
+          A.Mode = AccessMode::Fill;
     Ref = Acc->Stream;
     // An ATen op runs on the current stream of its tensor's device.
     if (Ref.K == StreamRef::Current && TensorsOnDevices)

@@ -155,8 +155,12 @@ void Lowering::lowerUnknownCall(const CallExpr *CE, FactList &Out) {
   if (Effects.MayWaitForThreads)
     emit(Out, site(SiteKind::Other, CE), fact::HostWait{NoVar});
   for (const Expr *T : Tensors) {
-    if (Effects.ReadsTensors)
-      access(Out, /*Write=*/false, T, StreamRef::current());
+    // It reads them, and fills what nothing has written (UnknownCode.h).
+    if (Effects.ReadsTensors) {
+      fact::Access Read{false, tensorRef(T), StreamRef::current()};
+      Read.FillsIfBlank = true;
+      emit(Out, site(SiteKind::Access, T), Read);
+    }
     if (Effects.KeepsTensors)
       escape(Out, site(SiteKind::Other, CE), T);
   }

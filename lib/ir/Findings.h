@@ -20,7 +20,10 @@
 
 namespace streamsafe {
 
-enum class AccessMode { Read, Write, Allocate, EntryReady };
+/// Fill: a write by code the analysis does not read, handed a part of a
+/// block nothing has written since its allocation without values (it does
+/// not read memory nobody wrote).
+enum class AccessMode { Read, Write, Allocate, EntryReady, Fill };
 
 /// Where a stream symbol came from.
 enum class StreamKind {
@@ -123,6 +126,9 @@ struct UnsynchronizedAccess {
   /// current_stream())` while s is current): what the code meant as the
   /// ordering, which orders nothing.
   SiteId SelfWait = NoSite;
+  /// The two streams are side streams the function orders one against
+  /// the other here, which is why they are taken to differ.
+  SiteId ApartAt = NoSite;
   SiteId site() const { return Access.Site; }
 };
 

@@ -183,6 +183,11 @@ struct Access {
   StreamRef Stream;
   bool Async = false; ///< a copy that does not block the host
   bool Copy = false;  ///< a copy (a DMA on host memory), not a computation
+  /// A read by code the analysis does not see, which writes instead what
+  /// nothing has written since it was allocated without values: code does
+  /// not read memory nobody wrote, so it is handed that part to fill
+  /// (`exchange(out[:1], ...)` of a fresh `empty`).
+  bool FillsIfBlank = false;
 };
 /// A use says where a tensor lives that the analysis has not seen made (a
 /// parameter, a value of code it does not see): a non_blocking copy to a

@@ -7,9 +7,9 @@
 // `pad[:, :, 1:h + 1]` rows 1 to h of the third dimension, all of the
 // others. A bound may be a name's value plus a constant (`h + 1`), when the
 // name holds one value while the function runs: two bounds of one name
-// compare. Two accesses conflict only when their regions may overlap.
-// Whatever else is written is the whole storage (precision first: regions
-// only ever remove conflicts that cannot happen).
+// compare. Two accesses conflict only when their regions may overlap, and
+// a write replaces, as what later accesses wait for, only the accesses to
+// parts it certainly covers (an unknown part covers none).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +24,8 @@ struct Region {
   enum Kind : uint8_t {
     Whole, ///< all of the storage, through a name for all of it
     Some,  ///< an unknown part (a view not along the first dimension, a
-           ///< name that may denote a view): treated as all of it
+           ///< name that may denote a view): it may overlap anything,
+           ///< and is not known to cover any other part
     Rows,  ///< rows [Lo, Hi) of dimension Dim, all of the others
     Piece  ///< piece Lo of Hi equal pieces of the first dimension (chunk)
   } K = Whole;
@@ -60,10 +61,13 @@ struct Region {
     return !atMost(HiSym, Hi, O.LoSym, O.Lo) &&
            !atMost(O.HiSym, O.Hi, LoSym, Lo);
   }
-  /// True when every element of \p O is in this region.
+  /// True when every element of \p O is certainly in this region (an
+  /// unknown part contains nothing for certain).
   bool contains(const Region &O) const {
-    if (K == Whole || K == Some)
+    if (K == Whole)
       return true;
+    if (K == Some)
+      return false;
     if (K != O.K)
       return false;
     if (K == Piece)
@@ -80,9 +84,12 @@ struct Region {
 
 private:
   /// Whether the bound A + a is certainly at most B + b: the same name (or
-  /// none) on both sides.
+  /// none) on both sides, or a constant against a name plus at least as
+  /// much. A name a bound is made of is a size or a count, never negative
+  /// (a negative one would count from the end, which the front ends take
+  /// only for a constant).
   static bool atMost(uint32_t A, int64_t a, uint32_t B, int64_t b) {
-    return A == B && a <= b;
+    return (A == B || A == 0) && a <= b;
   }
 };
 

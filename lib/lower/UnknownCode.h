@@ -6,7 +6,9 @@
 // do with what it is handed, as far as the callee is known:
 //  * a function, method or module of the program (or an op of PyTorch's
 //    the model lacks) computes with the tensors it is handed on the
-//    current stream, keeps them, may record or wait on events with a
+//    current stream (and fills there what it is handed that nothing has
+//    written since an allocation without values: fact::Access::
+//    FillsIfBlank), keeps them, may record or wait on events with a
 //    stream it is handed, and may wait for another thread of the program
 //    (a join, a latch of its own): taken to, precision first;
 //  * library code that only stores what it is handed (C++ std:: and c10::,

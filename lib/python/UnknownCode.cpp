@@ -106,16 +106,19 @@ Value Builder::unknownCall(const Args &A, bool Escapes, bool Reads) {
   // on the current stream (a module's forward, an extension, a CPU op that
   // reads a host tensor now), as the C++ front end's unknown callee
   // (lib/frontend/LowerOtherCalls.cpp); and it may keep it.
+  // It does not read memory nobody wrote: that part it fills.
+  auto Read = [&](const TensorRef &T, TSNode P) {
+    fact::Access X{false, T, StreamRef::current()};
+    X.FillsIfBlank = true;
+    emit(site(SiteKind::Access, P), X);
+  };
   auto Argument = [&](TSNode P) {
     Value V = expr(P);
     if (Reads) {
-      access(false, V, P);
-      for (const TensorRef &T : elements(V)) {
-        Value E;
-        E.Class = VarClass::Tensor;
-        E.Tensor = T;
-        access(false, E, P);
-      }
+      if (V.Class == VarClass::Tensor && V.Tensor)
+        Read(V.Tensor, P);
+      for (const TensorRef &T : elements(V))
+        Read(T, P);
     }
     if (Escapes) {
       escape(V, P);

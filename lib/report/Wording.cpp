@@ -36,6 +36,7 @@ const char *verb(AccessMode M) {
   case AccessMode::Read:
     return "read";
   case AccessMode::Write:
+  case AccessMode::Fill:
     return "written";
   case AccessMode::Allocate:
     return "allocated";
@@ -225,12 +226,24 @@ void Writer::word(const finding::UnsynchronizedAccess &X) {
                  {Name, verb(X.Access.Mode), Stream, noun(X.Prior.Mode),
                   PriorStream}));
   NoteHelperAccess();
+  if (X.Access.Mode == AccessMode::Fill)
+    note(X.Access.Site,
+         sub("code the analysis does not read is handed '%0' here, which "
+             "nothing has written since it was allocated without values: the "
+             "call is taken to fill it",
+             {Tensor}));
   noteCaptured(X.Access, Storage);
   noteStreamSetAt(X.Access, "is");
   if (X.Prior.CapturedAt != NoSite)
     note(X.Prior.Site,
          sub("'%0' is %1 on %2 here, by the replay of CUDA graph '%3'",
              {Storage, verb(X.Prior.Mode), PriorStream, name(X.Prior.Graph)}));
+  else if (X.Prior.Mode == AccessMode::Fill)
+    note(X.Prior.Site,
+         sub("'%0' is written on %1 here, by code the analysis does not "
+             "read: nothing has written this part of it since it was "
+             "allocated without values, so the call is taken to fill it",
+             {Storage, PriorStream}));
   else
     note(X.Prior.Site, sub("'%0' is %1 on %2 here",
                            {Storage, verb(X.Prior.Mode), PriorStream}));
@@ -253,6 +266,15 @@ void Writer::word(const finding::UnsynchronizedAccess &X) {
   noteSelfWait(X);
   noteProven(X.Access.Stream);
   noteProven(X.Prior.Stream);
+  noteApart(X);
+}
+
+void Writer::noteApart(const finding::UnsynchronizedAccess &X) {
+  if (X.ApartAt == NoSite)
+    return;
+  note(X.ApartAt, sub("%0 and %1 are ordered one after the other here, so they "
+                      "are taken to be different streams",
+                      {stream(X.Access.Stream), stream(X.Prior.Stream)}));
 }
 
 void Writer::noteSelfWait(const finding::UnsynchronizedAccess &X) {

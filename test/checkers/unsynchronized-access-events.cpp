@@ -165,9 +165,9 @@ void loop_carried(at::Tensor &acc, int n) {
     // CHECK-NOTES: :[[@LINE+1]]:31: note: the current stream was set to pool stream 's' here
     at::cuda::CUDAStreamGuard guard(s);
     acc.add_(1);
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'acc' is written on pool stream 's', but it is only known to be ready on the caller's current stream; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: tensor 'acc' is written on pool stream 's' while its read on the caller's current stream may still be pending; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
     // CHECK-NOTES: :[[@LINE-3]]:31: note: the current stream is set to pool stream 's' here
-    // CHECK-NOTES: :[[@LINE-11]]:31: note: 'acc' is assumed ready on the caller's current stream at function entry
+    // CHECK-NOTES: :[[@LINE-8]]:20: note: 'acc' is read on the caller's current stream here
   }
 }
 

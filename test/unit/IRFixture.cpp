@@ -79,6 +79,8 @@ const char *modeName(AccessMode M) {
     return "allocate";
   case AccessMode::EntryReady:
     return "entry-ready";
+  case AccessMode::Fill:
+    return "fill";
   }
   return "?";
 }
