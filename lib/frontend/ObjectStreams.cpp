@@ -9,6 +9,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace clang;
 
@@ -71,6 +73,12 @@ public:
       : SM(Ctx.getSourceManager()), Table(Table), Tracked(Tracked) {}
 
   llvm::DenseMap<const ValueDecl *, VarWrites> Writes;
+  /// Members named through a dependent expression (`this->s` in a derived
+  /// template): such a use may write a member of that name of the class
+  /// templates it may reach (DependentIn), or of any class (DependentAny:
+  /// a base that is a template parameter).
+  llvm::StringMap<llvm::SmallPtrSet<const CXXRecordDecl *, 2>> DependentIn;
+  llvm::StringSet<> DependentAny;
   llvm::DenseSet<std::pair<const FunctionDecl *, unsigned>> GivenCurrent;
   llvm::DenseSet<const FunctionDecl *> ThreadBodies;
 
@@ -108,6 +116,37 @@ public:
     if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
         FD && Tracked(FD))
       use(ME, FD);
+    return true;
+  }
+  bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *E) {
+    std::string Name = E->getMember().getAsString();
+    QualType T = E->isImplicitAccess() ? QualType() : E->getBaseType();
+    if (!T.isNull() && E->isArrow() && T->isPointerType())
+      T = T->getPointeeType();
+    const CXXRecordDecl *RD = T.isNull() ? nullptr : T->getAsCXXRecordDecl();
+    if (!RD || !reachTemplates(RD, Name, 0))
+      DependentAny.insert(Name);
+    return true;
+  }
+
+  /// Adds \p RD and the class templates it derives from to the classes a
+  /// dependent \p Name may name a member of; false when a base is not a
+  /// class template of the unit (a template parameter).
+  bool reachTemplates(const CXXRecordDecl *RD, llvm::StringRef Name,
+                      unsigned Depth) {
+    if (!RD || !RD->hasDefinition() || Depth > 8)
+      return false;
+    DependentIn[Name].insert(RD);
+    for (const CXXBaseSpecifier &B : RD->bases()) {
+      const auto *TST = B.getType()->getAs<TemplateSpecializationType>();
+      const auto *TD = TST ? dyn_cast_or_null<ClassTemplateDecl>(
+                                 TST->getTemplateName().getAsTemplateDecl())
+                           : nullptr;
+      const CXXRecordDecl *Base =
+          TD ? TD->getTemplatedDecl() : B.getType()->getAsCXXRecordDecl();
+      if (!reachTemplates(Base, Name, Depth + 1))
+        return false;
+    }
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *DR) {
@@ -376,12 +415,16 @@ bool ObjectStreams::trackable(const ValueDecl *D) const {
            !V->getDeclContext()->isDependentContext();
   const auto *FD = dyn_cast<FieldDecl>(D);
   const auto *RD = FD ? dyn_cast<CXXRecordDecl>(FD->getParent()) : nullptr;
-  // Templates (each instantiation has its own fields) are not followed, nor
-  // aggregates of a header (their members are set by braces, from any
+  // A class template's own fields are followed in its code (the pattern
+  // every instantiation is made from, heldInInstance); an instantiation's
+  // fields only in what explicitly specializes its methods (the scan does
+  // not visit instantiations). Not a class nested in other templated code,
+  // nor aggregates of a header (their members are set by braces, from any
   // unit); an aggregate of the main file is built only here, and the scan
   // reads its brace initialisers.
-  if (!RD || !RD->hasDefinition() || RD->isUnion() || RD->isLambda() ||
-      RD->isDependentContext() || isa<ClassTemplateSpecializationDecl>(RD))
+  if (!RD || !RD->hasDefinition() || RD->isUnion() || RD->isLambda())
+    return false;
+  if (RD->isDependentContext() && !RD->getDescribedClassTemplate())
     return false;
   if (RD->isAggregate())
     return SM.isInMainFile(RD->getLocation());
@@ -424,8 +467,40 @@ void ObjectStreams::scan() {
         First = F.At;
     Vars[D] = First;
   }
+  // A member of a template's pattern a dependent expression may name may
+  // be written there; one of an instantiation written in an explicit
+  // specialization of a method holds what that gives it too.
+  for (auto &[D, W] : S.Writes) {
+    const auto *FD = dyn_cast<FieldDecl>(D);
+    if (!FD)
+      continue;
+    if (FD->getParent()->isDependentContext() &&
+        (S.DependentAny.contains(FD->getName()) ||
+         S.DependentIn.lookup(FD->getName())
+             .contains(cast<CXXRecordDecl>(FD->getParent()))))
+      Vars.erase(FD);
+    if (isa<ClassTemplateSpecializationDecl>(FD->getParent()) &&
+        (W.Other || !W.Fresh.empty()))
+      Specialized.insert(FD);
+  }
   GivenCurrent = std::move(S.GivenCurrent);
   ThreadBodies = std::move(S.ThreadBodies);
+}
+
+const FieldDecl *ObjectStreams::patternField(const FieldDecl *FD) const {
+  // Only an instantiation of the template's code: an explicit
+  // specialization of the class has code of its own.
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(FD->getParent());
+  if (!Spec || Spec->getSpecializationKind() == TSK_ExplicitSpecialization ||
+      Specialized.contains(FD))
+    return nullptr;
+  const CXXRecordDecl *Pattern = Spec->getTemplateInstantiationPattern();
+  if (!Pattern)
+    return nullptr;
+  for (const FieldDecl *P : Pattern->fields())
+    if (P->getName() == FD->getName())
+      return P;
+  return nullptr;
 }
 
 bool ObjectStreams::threadBody(const FunctionDecl *FD) {
@@ -437,6 +512,11 @@ bool ObjectStreams::threadBody(const FunctionDecl *FD) {
 HeldStream ObjectStreams::held(const ValueDecl *D) {
   if (!Scanned)
     scan();
+  // A member of an instance of a class template holds what the template's
+  // code gives it.
+  if (const auto *FD = dyn_cast<FieldDecl>(D))
+    if (const FieldDecl *P = patternField(FD))
+      D = P;
   auto It = Vars.find(D);
   if (It == Vars.end())
     return {};

@@ -104,6 +104,9 @@ private:
 
   void scan();
   bool trackable(const clang::ValueDecl *D) const;
+  /// For a member of an implicit instantiation of a class template: the
+  /// template's own member it is made from (null otherwise).
+  const clang::FieldDecl *patternField(const clang::FieldDecl *FD) const;
 
   clang::ASTContext &Ctx;
   ApiLookup &Table;
@@ -114,6 +117,9 @@ private:
   /// current stream.
   llvm::DenseSet<std::pair<const clang::FunctionDecl *, unsigned>> GivenCurrent;
   llvm::DenseSet<const clang::FunctionDecl *> ThreadBodies;
+  /// Members of an instantiation that an explicit specialization of a
+  /// method writes.
+  llvm::SmallPtrSet<const clang::FieldDecl *, 2> Specialized;
 };
 
 } // namespace streamsafe
