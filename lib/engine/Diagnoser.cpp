@@ -350,6 +350,7 @@ void Diagnoser::atExit(const StreamState &S, SiteId Exit) {
     finding::UnrestoredCurrentStream Fi;
     Fi.SetAt = U;
     Fi.Exit = Exit;
+    Fi.DefaultAt = T.defaultSetBack(U);
     Out.emplace_back(std::move(Fi));
   }
 }

@@ -109,6 +109,12 @@ public:
   /// per StreamId (bit 0: one that cannot be named), once the states have
   /// converged: every record was applied at least once by then.
   uint64_t recordStreams(VarId E) const { return RecordStreams.lookup(E); }
+  /// Where the default stream was set in place of the stream set at \p At
+  /// (NoSite: nowhere).
+  SiteId defaultSetBack(SiteId At) const {
+    auto It = DefaultSetBack.find(At);
+    return It == DefaultSetBack.end() ? NoSite : It->second;
+  }
   /// Whether the function records a stream on a tensor it cannot name or
   /// did not see made (a loop variable over a braced list of tensors),
   /// once the states have converged: that may be any of its tensors.
@@ -188,6 +194,9 @@ private:
   llvm::DenseMap<uint64_t, StorageId> StorageByKey;
   unsigned Work = 0;
   llvm::DenseMap<VarId, uint64_t> RecordStreams;
+  /// For a set of the current stream still pending: where the default
+  /// stream was then set in its place, as if that restored it.
+  llvm::DenseMap<SiteId, SiteId> DefaultSetBack;
   /// Some allocation names a device: tensors may carry one. Single-device
   /// code never looks them up.
   bool TensorsOnDevices = false;

@@ -17,14 +17,25 @@ namespace streamsafe {
 void Transfer::apply(const Fact &F, const fact::SetCurrent &X, StreamState &S) {
   S.Current = streamOf(X.Stream, S);
   S.CurrentSetAt = F.Site;
-  // Setting the entry stream back restores; anything else is pending.
-  // Setting the default stream back is the common "reset" idiom: treated as
-  // a restore rather than a guess at what the caller had. A stream set for
-  // the rest of the program on purpose is no scope's to restore.
+  // Setting the entry stream back restores; anything else is pending. A
+  // stream set for the rest of the program on purpose is no scope's to
+  // restore. Setting the default stream while the caller's stream is
+  // current is the "reset" idiom; setting it "back" after another stream
+  // is no restore: the caller's stream need not be the default stream
+  // (TransformerEngine's userbuffers left the legacy stream current in
+  // code captured on a side stream). That set stays pending, with where
+  // the default stream was set (defaultSetBack).
+  llvm::SmallVector<SiteId, 2> Pending = std::move(S.Unrestored);
   S.Unrestored.clear();
-  if (!X.ForProcess && !X.Restores && S.Current != StreamTable::EntryCurrent &&
-      S.Current != StreamTable::Default)
+  if (X.ForProcess || X.Restores || S.Current == StreamTable::EntryCurrent)
+    return;
+  if (S.Current != StreamTable::Default) {
     S.Unrestored.push_back(F.Site);
+    return;
+  }
+  for (SiteId U : Pending)
+    DefaultSetBack.try_emplace(U, F.Site);
+  S.Unrestored = std::move(Pending);
 }
 
 void Transfer::apply(const Fact &F, const fact::GuardEnter &X, StreamState &S) {

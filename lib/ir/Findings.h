@@ -167,6 +167,9 @@ struct ThreadCurrentStream {
 struct UnrestoredCurrentStream {
   SiteId SetAt = NoSite;
   SiteId Exit = NoSite; ///< the path's exit
+  /// Where the default stream was set in its place, as if that were the
+  /// caller's stream (NoSite: nothing was set back).
+  SiteId DefaultAt = NoSite;
   SiteId site() const { return SetAt; }
 };
 

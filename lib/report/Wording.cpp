@@ -387,6 +387,21 @@ void Writer::word(const finding::ThreadCurrentStream &X) {
 }
 
 void Writer::word(const finding::UnrestoredCurrentStream &X) {
+  if (X.DefaultAt != NoSite) {
+    warn(X.SetAt,
+         sub("the current stream set here is not restored on every path out "
+             "of '%0': the default stream is set in its place, and the "
+             "caller's stream need not be the default stream; the caller's "
+             "later work silently runs on the default stream (use %1 to set "
+             "the stream for a scope)",
+             {V.FunctionName, V.ScopedStreamSetter}));
+    note(X.DefaultAt, sub("the default stream is set here, not the stream "
+                          "that was current when '%0' was entered",
+                          {V.FunctionName}));
+    note(X.Exit, sub("'%0' can return here with the default stream set",
+                     {V.FunctionName}));
+    return;
+  }
   warn(X.SetAt, sub("the current stream set here is not restored on every path "
                     "out of '%0'; the caller's later work silently runs on it "
                     "(use %1 to set the stream for a scope)",

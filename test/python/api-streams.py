@@ -77,6 +77,27 @@ def set_stream_restored(x: torch.Tensor):
     return y
 
 
+# Setting the default stream "back" is no restore: the caller's stream need
+# not be the default stream.
+def set_default_back(x: torch.Tensor):
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    torch.cuda.set_stream(s)
+    # CHECK-NOTES: :[[@LINE-1]]:5: warning: the current stream set here is not restored on every path out of 'set_default_back': the default stream is set in its place, and the caller's stream need not be the default stream; the caller's later work silently runs on the default stream (use a `with torch.cuda.stream(...)` block to set the stream for a scope) [streamsafe-unrestored-current-stream]
+    # CHECK-NOTES: :[[@LINE+3]]:5: note: the default stream is set here, not the stream that was current when 'set_default_back' was entered
+    # CHECK-NOTES: :[[@LINE+4]]:5: note: 'set_default_back' can return here with the default stream set
+    y = x + 1
+    torch.cuda.set_stream(torch.cuda.default_stream())
+    torch.cuda.current_stream().wait_stream(s)
+    return y
+
+
+# A reset while the caller's stream is current: on purpose, not reported.
+def reset_first(x: torch.Tensor):
+    torch.cuda.set_stream(torch.cuda.default_stream())
+    return x + 1
+
+
 def set_stream_on_one_path(x: torch.Tensor, flag):
     s = torch.cuda.Stream()
     s.wait_stream(torch.cuda.current_stream())
