@@ -417,6 +417,18 @@ const Expr *Lowering::tensorBehindPointer(const Expr *E) {
         V->getType()->isPointerType() && V->getInit() &&
         !isa<DeclRefExpr>(stripValue(V->getInit(), Table)))
       return tensorBehindPointer(V->getInit());
+    // auto acc = t.accessor<float, 2>(): a host view of the tensor's
+    // memory, read and written through acc[i][j].
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+        V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) &&
+        V->getType()->isRecordType() && V->getInit())
+      if (const auto *MC =
+              dyn_cast<CXXMemberCallExpr>(stripValue(V->getInit(), Table));
+          MC && MC->getMethodDecl() && MC->getMethodDecl()->getIdentifier() &&
+          MC->getMethodDecl()->getName() == "accessor" &&
+          Table.classify(MC->getImplicitObjectArgument()->getType()) ==
+              ValueClass::Tensor)
+        return MC->getImplicitObjectArgument();
     // A pointer parameter: the tensor a caller running this body in place
     // bound it to (nothing, when the function is analysed on its own).
     if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl());

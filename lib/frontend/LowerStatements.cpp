@@ -282,6 +282,19 @@ VarId Lowering::returnVar(const FunctionDecl &F) {
 const Expr *Lowering::pointerElementBase(const Expr *E) const {
   E = E->IgnoreParens();
   const Expr *Base = nullptr;
+  // acc[i][j] of a host accessor (`auto acc = t.accessor<float, 2>()`): an
+  // element of the tensor's memory, as p[i] is.
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+      OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2 &&
+      !OC->getType()->isRecordType()) {
+    const Expr *Acc = OC->getArg(0)->IgnoreParenImpCasts();
+    while (const auto *Inner = dyn_cast<CXXOperatorCallExpr>(Acc)) {
+      if (Inner->getOperator() != OO_Subscript || Inner->getNumArgs() != 2)
+        return nullptr;
+      Acc = Inner->getArg(0)->IgnoreParenImpCasts();
+    }
+    return isa<DeclRefExpr>(Acc) ? Acc : nullptr;
+  }
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
     Base = AS->getBase();
   else if (const auto *U = dyn_cast<UnaryOperator>(E);
