@@ -148,6 +148,12 @@ void Lowering::lowerTensorOperator(const CXXOperatorCallExpr *OC,
     const auto *DR = dyn_cast<DeclRefExpr>(stripValue(Self, Table));
     if (const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr)
       return emit(Out, At, fact::BindTensor{varOf(V), tensorRef(RHS)});
+    // h.t = u of a local struct followed member by member: a local's bind.
+    if (Records.ownerOf(stripValue(Self, Table), analysedRoot()))
+      if (const auto *ME = dyn_cast<MemberExpr>(stripValue(Self, Table)))
+        return emit(
+            Out, At,
+            fact::BindTensor{varOf(ME->getMemberDecl()), tensorRef(RHS)});
     if (lowerContainerCall(OC, Out))
       return; // v[k] = t
     // `buf_ = t` in a method: the object holds t from now on, for this

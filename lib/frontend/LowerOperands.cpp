@@ -179,8 +179,9 @@ VarId Lowering::varOf(const NamedDecl *D) {
   }
   if (const auto *Var = dyn_cast<VarDecl>(D))
     V.Persistent = Var->hasGlobalStorage();
-  else if (isa<FieldDecl>(D))
-    V.Persistent = true;
+  else if (const auto *FD = dyn_cast<FieldDecl>(D))
+    // A member of a local struct followed member by member is a local.
+    V.Persistent = !Records.followedMember(FD, Root);
   // A member or global the whole unit only ever gives fresh streams: the
   // note of a finding points at where it is created, in whatever function.
   if (V.Persistent && V.Class == VarClass::Stream && Held)

@@ -18,7 +18,7 @@ Lowering::Lowering(ASTContext &Ctx, ApiTable &Table, Function &IR,
                    ObjectStreams *Held)
     : Ctx(Ctx), SM(Ctx.getSourceManager()), Table(Table), IR(IR), Held(Held),
       LowerBody(std::move(LowerBody)), LowerCallee(std::move(LowerCallee)),
-      Containers(Ctx, Table) {}
+      Containers(Ctx, Table), Records(Table) {}
 
 void Lowering::setContext(const FunctionDecl &F, const ParentMap &P,
                           const BranchConditions &C, unsigned Index,
@@ -99,6 +99,17 @@ void Lowering::lowerDtor(const CFGAutomaticObjDtor &D, FactList &Out) {
                                  : V->getLocation(),
               D.getTriggerStmt(), V),
          fact::CaptureModeExchange{Id, CaptureMode::Unknown});
+  // A struct followed member by member dies with its members.
+  if (C == VarClass::Other && Records.followed(V, analysedRoot()))
+    if (const auto *RD = V->getType()->getAsCXXRecordDecl())
+      for (const FieldDecl *FD : RD->fields())
+        if (auto It = Vars.find(FD); It != Vars.end())
+          emit(Out,
+               site(SiteKind::LifetimeEnd,
+                    D.getTriggerStmt() ? D.getTriggerStmt()->getEndLoc()
+                                       : V->getLocation(),
+                    D.getTriggerStmt(), V),
+               fact::Unbind{It->second});
   if (C == VarClass::Other)
     return;
   bool IsGuard = C == VarClass::Guard;
@@ -186,6 +197,22 @@ void Lowering::lowerDecl(const VarDecl *V, const Stmt *DS, FactList &Out) {
     hoistLoopRecords(DS, Out); // the range of a range-for
   switch (Table.classify(V->getType())) {
   case ValueClass::None: {
+    // Holder h{t}: a struct followed member by member binds each.
+    if (Records.followed(V, analysedRoot())) {
+      const auto *IL =
+          Init ? dyn_cast<InitListExpr>(Init->IgnoreImplicit()) : nullptr;
+      const auto *RD = V->getType()->getAsCXXRecordDecl();
+      unsigned I = 0;
+      for (const FieldDecl *FD : RD->fields()) {
+        const Expr *Value =
+            IL && I < IL->getNumInits() ? IL->getInit(I) : nullptr;
+        ++I;
+        if (Value && Table.classify(FD->getType()) == ValueClass::Tensor)
+          emit(Out, site(SiteKind::Other, V->getLocation(), DS, V),
+               fact::BindTensor{varOf(FD), tensorRef(Value)});
+      }
+      return;
+    }
     // std::vector<at::Tensor> v{a, b}; Pair p{a, b}: the object keeps them.
     llvm::SmallVector<const Expr *, 2> Kept;
     if (Init && !V->getType()->isReferenceType())

@@ -20,6 +20,7 @@
 #include "lib/frontend/ApiTable.h"
 #include "lib/frontend/BranchConditions.h"
 #include "lib/frontend/Containers.h"
+#include "lib/frontend/LocalRecords.h"
 #include "lib/frontend/ValueExprs.h"
 #include "lib/ir/IR.h"
 #include "lib/model/Recipes.h"
@@ -306,6 +307,12 @@ private:
   llvm::DenseMap<const clang::NamedDecl *, VarId> Vars;
   llvm::DenseMap<const void *, ObjectId> Objects;
   ContainerModel Containers;
+  /// Local structs followed member by member (LocalRecords.h): only the
+  /// analysed function's own, not a helper's run in place.
+  LocalRecords Records;
+  const clang::FunctionDecl *analysedRoot() const {
+    return CurrentFunction == Root ? Root : nullptr;
+  }
   // Each feature's state, in a unit of its own.
   /// Regions (LowerRegions.cpp): the part of a storage each variable
   /// stands for, and the variables each function rebinds.

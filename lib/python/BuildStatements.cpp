@@ -363,6 +363,20 @@ void Builder::exitBody(TSNode At, Position P) {
              fact::Unbind{V});
     }
   }
+  // A local record or dict used only through its members dies with them
+  // (an object of a class with methods of its own is not so read: what
+  // its methods did with its fields is their story).
+  if (St->OwnsLocals)
+    for (const auto &E : St->S->Locals)
+      if (const Instance *O = Objs.named(St->S, E.getKey().str());
+          O && ts_node_is_null(O->Class) &&
+          usedOnlyThroughMembers(St->S->Node, E.getKey(), F))
+        for (const auto &A : O->Attrs)
+          if (!IR->var(A.second).Persistent &&
+              IR->var(A.second).Class == VarClass::Tensor)
+            emit(siteAt(SiteKind::LifetimeEnd, P,
+                        ts_node_end_byte(lastToken(At))),
+                 fact::Unbind{A.second});
   if (St->OwnsLocals)
     unbindLists(
         siteAt(SiteKind::LifetimeEnd, P, ts_node_end_byte(lastToken(At))));

@@ -299,4 +299,31 @@ std::string operatorBetween(TSNode Cond, TSNode Left, TSNode Right,
   return Op;
 }
 
+bool usedOnlyThroughMembers(TSNode Def, llvm::StringRef Name,
+                            const SourceFile &F) {
+  // A closure that names it keeps all of it alive.
+  unsigned Own = 0, All = 0;
+  auto Count = [&](unsigned &C) {
+    return [&, Ptr = &C](TSNode N) {
+      *Ptr += is(N, "identifier") && F.text(N) == Name;
+    };
+  };
+  ownCode(Def, Count(Own));
+  everyNode(Def, Count(All));
+  if (Own != All)
+    return false;
+  bool Whole = false;
+  ownCode(Def, [&](TSNode N) {
+    if (Whole || !is(N, "identifier") || F.text(N) != Name)
+      return;
+    TSNode Up = ts_node_parent(N);
+    // h.t, d["k"]: a member; h = ... (its binding) and h.t = ...: no use.
+    bool Member = (is(Up, "attribute") && ts_node_eq(field(Up, "object"), N)) ||
+                  (is(Up, "subscript") && ts_node_eq(field(Up, "value"), N));
+    bool Bound = is(Up, "assignment") && ts_node_eq(field(Up, "left"), N);
+    Whole = !Member && !Bound;
+  });
+  return !Whole;
+}
+
 } // namespace streamsafe::py

@@ -132,6 +132,11 @@ bool inLoopBelow(TSNode N, TSNode Top);
 /// Whether \p A and \p B lie in two arms of one `if` (its body, an
 /// `elif`, its `else`): no run passes both.
 bool exclusiveArms(TSNode A, TSNode B);
+/// Whether every use of \p Name in \p Def's own code names a member of
+/// it (`h.t`, `d["k"]`), besides its bindings: it is never handed on,
+/// returned or stored whole.
+bool usedOnlyThroughMembers(TSNode Def, llvm::StringRef Name,
+                            const SourceFile &F);
 /// Whether \p Def is decorated with `@staticmethod` and nothing else.
 bool staticMethod(TSNode Def, const SourceFile &F);
 

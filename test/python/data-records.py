@@ -48,11 +48,15 @@ def dict_stored_race(x: torch.Tensor):
     s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):
         staged["out"].copy_(x)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'staged["out"]' is used on pool stream 's' but was allocated on the caller's current stream; when its last reference dies the caching allocator may reuse its memory while pool stream 's' is still using it [streamsafe-missing-record-stream]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 's' here
+        # CHECK-NOTES: :[[@LINE-6]]:21: note: 'staged["out"]' is allocated on the caller's current stream here
+        # CHECK-NOTES: :[[@LINE+1]]:5: note: the last reference to 'staged["out"]' dies here, with no record_stream on pool stream 's' and no synchronization with the caller's current stream
     return staged.get("out").sum()
     # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'staged["out"]' is read on the caller's current stream while its write on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
-    # CHECK-NOTES: :[[@LINE-3]]:31: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
-    # CHECK-NOTES: :[[@LINE-4]]:9: note: 'staged["out"]' is written on pool stream 's' here
-    # CHECK-NOTES: :[[@LINE-6]]:10: note: the current stream was set to pool stream 's' here
+    # CHECK-NOTES: :[[@LINE-7]]:31: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+    # CHECK-NOTES: :[[@LINE-8]]:9: note: 'staged["out"]' is written on pool stream 's' here
+    # CHECK-NOTES: :[[@LINE-10]]:10: note: the current stream was set to pool stream 's' here
 
 
 # Unknown: the entry was replaced under a key the analysis cannot read,
@@ -106,11 +110,15 @@ def dataclass_field_race(x: torch.Tensor):
     s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):
         st.dst.copy_(st.src)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'st.dst' is used on pool stream 's' but was allocated on the caller's current stream; when its last reference dies the caching allocator may reuse its memory while pool stream 's' is still using it [streamsafe-missing-record-stream]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 's' here
+        # CHECK-NOTES: :[[@LINE-6]]:25: note: 'st.dst' is allocated on the caller's current stream here
+        # CHECK-NOTES: :[[@LINE+1]]:5: note: the last reference to 'st.dst' dies here, with no record_stream on pool stream 's' and no synchronization with the caller's current stream
     return st.dst.sum()
     # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'st.dst' is read on the caller's current stream while its write on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
-    # CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
-    # CHECK-NOTES: :[[@LINE-4]]:9: note: 'st.dst' is written on pool stream 's' here
-    # CHECK-NOTES: :[[@LINE-6]]:10: note: the current stream was set to pool stream 's' here
+    # CHECK-NOTES: :[[@LINE-7]]:29: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+    # CHECK-NOTES: :[[@LINE-8]]:9: note: 'st.dst' is written on pool stream 's' here
+    # CHECK-NOTES: :[[@LINE-10]]:10: note: the current stream was set to pool stream 's' here
 
 
 # Right: the event recorded after the write orders the read.
@@ -134,11 +142,15 @@ def dataclass_field_assigned(x: torch.Tensor):
     s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):
         st.dst.copy_(x)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'st.dst' is used on pool stream 's' but was allocated on the caller's current stream; when its last reference dies the caching allocator may reuse its memory while pool stream 's' is still using it [streamsafe-missing-record-stream]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 's' here
+        # CHECK-NOTES: :[[@LINE-6]]:14: note: 'st.dst' is allocated on the caller's current stream here
+        # CHECK-NOTES: :[[@LINE+1]]:5: note: the last reference to 'st.dst' dies here, with no record_stream on pool stream 's' and no synchronization with the caller's current stream
     return st.dst.sum()
     # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'st.dst' is read on the caller's current stream while its write on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
-    # CHECK-NOTES: :[[@LINE-3]]:24: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
-    # CHECK-NOTES: :[[@LINE-4]]:9: note: 'st.dst' is written on pool stream 's' here
-    # CHECK-NOTES: :[[@LINE-6]]:10: note: the current stream was set to pool stream 's' here
+    # CHECK-NOTES: :[[@LINE-7]]:24: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+    # CHECK-NOTES: :[[@LINE-8]]:9: note: 'st.dst' is written on pool stream 's' here
+    # CHECK-NOTES: :[[@LINE-10]]:10: note: the current stream was set to pool stream 's' here
 
 
 # Wrong: a NamedTuple's field, read on the side stream before the caller's
@@ -179,11 +191,15 @@ def namedtuple_factory_race(x: torch.Tensor):
     s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):
         io.out.copy_(io.inp)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'io.out' is used on pool stream 's' but was allocated on the caller's current stream; when its last reference dies the caching allocator may reuse its memory while pool stream 's' is still using it [streamsafe-missing-record-stream]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 's' here
+        # CHECK-NOTES: :[[@LINE-6]]:19: note: 'io.out' is allocated on the caller's current stream here
+        # CHECK-NOTES: :[[@LINE+1]]:5: note: the last reference to 'io.out' dies here, with no record_stream on pool stream 's' and no synchronization with the caller's current stream
     return io.out.sum()
     # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'io.out' is read on the caller's current stream while its write on pool stream 's' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
-    # CHECK-NOTES: :[[@LINE-3]]:29: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
-    # CHECK-NOTES: :[[@LINE-4]]:9: note: 'io.out' is written on pool stream 's' here
-    # CHECK-NOTES: :[[@LINE-6]]:10: note: the current stream was set to pool stream 's' here
+    # CHECK-NOTES: :[[@LINE-7]]:29: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+    # CHECK-NOTES: :[[@LINE-8]]:9: note: 'io.out' is written on pool stream 's' here
+    # CHECK-NOTES: :[[@LINE-10]]:10: note: the current stream was set to pool stream 's' here
 
 
 # A dataclass whose __init__ is not the generated one, or a record bound
