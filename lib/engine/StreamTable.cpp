@@ -67,11 +67,8 @@ void StreamTable::orderedApart(VarId A, VarId B, SiteId At) {
 }
 
 const StreamTable::ApartPair *StreamTable::apart(StreamId A, StreamId B) const {
-  auto Side = [&](StreamId S) {
-    return Syms[S].Kind == StreamKind::SideParameter ||
-           Syms[S].Kind == StreamKind::SideLocal;
-  };
-  if (A == B || A >= Syms.size() || B >= Syms.size() || !Side(A) || !Side(B))
+  if (A == B || A >= Syms.size() || B >= Syms.size() ||
+      !isSideStream(Syms[A].Kind) || !isSideStream(Syms[B].Kind))
     return nullptr;
   auto [Lo, Hi] = std::minmax(Syms[A].Named, Syms[B].Named);
   for (const ApartPair &P : Apart)
@@ -121,10 +118,7 @@ bool StreamTable::knownDistinct(StreamId A, StreamId B) const {
   auto Entry = [&](StreamId S) {
     return Syms[S].Kind == StreamKind::EntryCurrent;
   };
-  auto Side = [&](StreamId S) {
-    return Syms[S].Kind == StreamKind::SideParameter ||
-           Syms[S].Kind == StreamKind::SideLocal;
-  };
+  auto Side = [&](StreamId S) { return isSideStream(Syms[S].Kind); };
   // Two side streams the function orders one against the other.
   if (apart(A, B))
     return true;

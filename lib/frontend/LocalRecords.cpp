@@ -61,18 +61,18 @@ const RecordDecl *LocalRecords::recordOf(const FunctionDecl *Fn) {
         Scan.Uses.lookup(V) != Scan.MemberOnly.lookup(V) ||
         (Method && Method->getParent()->getCanonicalDecl() == RD))
       continue;
-    // One followed local per function: its members' variables are then
-    // the function's own.
-    Records[Fn] = RD;
-    Known[{V, Fn}] = true;
-    return RD;
+    // The function's only local of its record: its members' variables
+    // are then the function's own.
+    return It->second = RD;
   }
   return nullptr;
 }
 
 bool LocalRecords::followed(const VarDecl *V, const FunctionDecl *Fn) {
-  recordOf(Fn);
-  return Known.lookup({V, Fn});
+  const RecordDecl *RD = recordOf(Fn);
+  const CXXRecordDecl *Of = V->getType()->getAsCXXRecordDecl();
+  return RD && Of && !V->getType()->isReferenceType() && V->hasLocalStorage() &&
+         !isa<ParmVarDecl>(V) && Of->getCanonicalDecl() == RD;
 }
 
 const VarDecl *LocalRecords::ownerOf(const Expr *E, const FunctionDecl *Fn) {

@@ -45,9 +45,6 @@ public:
 
 private:
   ApiLookup &Table;
-  llvm::DenseMap<std::pair<const clang::VarDecl *, const clang::FunctionDecl *>,
-                 bool>
-      Known;
   /// Per function: the record of its followed local, if any.
   llvm::DenseMap<const clang::FunctionDecl *, const clang::RecordDecl *>
       Records;

@@ -57,14 +57,15 @@ void Lowering::lowerDtor(const CFGAutomaticObjDtor &D, FactList &Out) {
   const VarDecl *V = D.getVarDecl();
   if (V->getType()->isReferenceType())
     return;
+  // Where the variable goes: the end of its scope (a new site each time).
+  auto EndOfScope = [&](SiteKind K) {
+    return site(K,
+                D.getTriggerStmt() ? D.getTriggerStmt()->getEndLoc()
+                                   : V->getLocation(),
+                D.getTriggerStmt(), V);
+  };
   if ((isa<DecompositionDecl>(V) || Containers.isContainerType(V->getType())) &&
-      lowerContainerDtor(V,
-                         site(SiteKind::LifetimeEnd,
-                              D.getTriggerStmt()
-                                  ? D.getTriggerStmt()->getEndLoc()
-                                  : V->getLocation(),
-                              D.getTriggerStmt(), V),
-                         Out))
+      lowerContainerDtor(V, EndOfScope(SiteKind::LifetimeEnd), Out))
     return;
   VarId Id = varOf(V);
   VarClass C = IR.var(Id).Class;
@@ -73,50 +74,29 @@ void Lowering::lowerDtor(const CFGAutomaticObjDtor &D, FactList &Out) {
     if (const CXXRecordDecl *RD = V->getType()->getAsCXXRecordDecl();
         RD && RD->hasDefinition() &&
         Table.classify(V->getType()) == ValueClass::None)
-      runSpecialMember(RD->getDestructor(),
-                       site(SiteKind::Other,
-                            D.getTriggerStmt() ? D.getTriggerStmt()->getEndLoc()
-                                               : V->getLocation(),
-                            D.getTriggerStmt(), V),
-                       Out);
+      runSpecialMember(RD->getDestructor(), EndOfScope(SiteKind::Other), Out);
   // A std::jthread joins, and std::async's future waits for its task, when
   // it goes.
   if (C == VarClass::Other && Threads.Joinables.contains(Id)) {
     const CXXRecordDecl *RD = V->getType()->getAsCXXRecordDecl();
     std::string Name = RD ? canonicalName(RD) : std::string();
     if (Name == "std::jthread" || Name == "std::future")
-      emit(Out,
-           site(SiteKind::LifetimeEnd,
-                D.getTriggerStmt() ? D.getTriggerStmt()->getEndLoc()
-                                   : V->getLocation(),
-                D.getTriggerStmt(), V),
-           fact::HostWait{Id});
+      emit(Out, EndOfScope(SiteKind::LifetimeEnd), fact::HostWait{Id});
   }
   if (Capture.ModeGuards.contains(V))
-    emit(Out,
-         site(SiteKind::Other,
-              D.getTriggerStmt() ? D.getTriggerStmt()->getEndLoc()
-                                 : V->getLocation(),
-              D.getTriggerStmt(), V),
+    emit(Out, EndOfScope(SiteKind::Other),
          fact::CaptureModeExchange{Id, CaptureMode::Unknown});
   // A struct followed member by member dies with its members.
   if (C == VarClass::Other && Records.followed(V, analysedRoot()))
     if (const auto *RD = V->getType()->getAsCXXRecordDecl())
       for (const FieldDecl *FD : RD->fields())
         if (auto It = Vars.find(FD); It != Vars.end())
-          emit(Out,
-               site(SiteKind::LifetimeEnd,
-                    D.getTriggerStmt() ? D.getTriggerStmt()->getEndLoc()
-                                       : V->getLocation(),
-                    D.getTriggerStmt(), V),
+          emit(Out, EndOfScope(SiteKind::LifetimeEnd),
                fact::Unbind{It->second});
   if (C == VarClass::Other)
     return;
   bool IsGuard = C == VarClass::Guard;
-  SiteId At = site(IsGuard ? SiteKind::GuardExit : SiteKind::LifetimeEnd,
-                   D.getTriggerStmt() ? D.getTriggerStmt()->getEndLoc()
-                                      : V->getLocation(),
-                   D.getTriggerStmt(), V);
+  SiteId At = EndOfScope(IsGuard ? SiteKind::GuardExit : SiteKind::LifetimeEnd);
   if (IsGuard)
     emit(Out, At, fact::GuardExit{Id});
   else

@@ -49,6 +49,11 @@ inline bool isHeldFresh(StreamKind K) {
          K == StreamKind::Global;
 }
 
+/// A parameter or local the function itself uses as a side stream.
+inline bool isSideStream(StreamKind K) {
+  return K == StreamKind::SideParameter || K == StreamKind::SideLocal;
+}
+
 /// A stream as a finding names it: its kind and the variable that first
 /// held it (NoVar when none did).
 struct StreamDesc {

@@ -352,21 +352,22 @@ void Builder::tryStatement(TSNode N) {
 }
 
 void Builder::exitBody(TSNode At, Position P) {
-  // The frame's locals die: each tensor variable lets go of its storage.
+  // Where the frame's locals die (a new site each time).
+  auto End = [&] {
+    return siteAt(SiteKind::LifetimeEnd, P, ts_node_end_byte(lastToken(At)));
+  };
   if (St->OwnsLocals) {
+    // The frame's locals die: each tensor variable lets go of its storage.
     for (const auto &E : St->S->Locals) {
       if (E.second != VarClass::Tensor)
         continue;
       VarId V = varOf(E.getKey());
       if (V != NoVar && !IR->var(V).Persistent)
-        emit(siteAt(SiteKind::LifetimeEnd, P, ts_node_end_byte(lastToken(At))),
-             fact::Unbind{V});
+        emit(End(), fact::Unbind{V});
     }
-  }
-  // A local record or dict used only through its members dies with them
-  // (an object of a class with methods of its own is not so read: what
-  // its methods did with its fields is their story).
-  if (St->OwnsLocals)
+    // A local record or dict used only through its members dies with them
+    // (an object of a class with methods of its own is not so read: what
+    // its methods did with its fields is their story).
     for (const auto &E : St->S->Locals)
       if (const Instance *O = Objs.named(St->S, E.getKey().str());
           O && ts_node_is_null(O->Class) &&
@@ -374,12 +375,9 @@ void Builder::exitBody(TSNode At, Position P) {
         for (const auto &A : O->Attrs)
           if (!IR->var(A.second).Persistent &&
               IR->var(A.second).Class == VarClass::Tensor)
-            emit(siteAt(SiteKind::LifetimeEnd, P,
-                        ts_node_end_byte(lastToken(At))),
-                 fact::Unbind{A.second});
-  if (St->OwnsLocals)
-    unbindLists(
-        siteAt(SiteKind::LifetimeEnd, P, ts_node_end_byte(lastToken(At))));
+            emit(End(), fact::Unbind{A.second});
+    unbindLists(End());
+  }
   if (St->B.Blocks[St->Cur].ExitSite == NoSite)
     St->B.Blocks[St->Cur].ExitSite =
         siteAt(SiteKind::FunctionExit, P, ts_node_start_byte(At));
