@@ -260,20 +260,27 @@ void Diagnoser::threadCurrentStream(const Fact &F, const StreamState &S,
   if (S.ThreadStart == NoSite || S.CurrentSetAt != S.ThreadStart ||
       S.Current != StreamTable::Default || S.SpawnerSetAt == NoSite)
     return;
-  SiteKind How = T.function().Sites[S.SpawnerSetAt].Kind;
-  if (How != SiteKind::GuardEnter && How != SiteKind::SetCurrent)
+  // The caller's current stream, which every caller the project shows makes
+  // a side stream: the set that counts is theirs.
+  const Function &IR = T.function();
+  bool CallersSide = S.SpawnerStream == StreamTable::EntryCurrent &&
+                     IR.EntrySideSetAt != NoSite &&
+                     S.SpawnerSetAt == IR.EntrySite;
+  SiteKind How = IR.Sites[S.SpawnerSetAt].Kind;
+  if (!CallersSide && How != SiteKind::GuardEnter &&
+      How != SiteKind::SetCurrent)
     return;
   // An unknown stream may be either of those: precision first.
   if (S.SpawnerStream == StreamTable::Unknown ||
       S.SpawnerStream == StreamTable::Default ||
-      S.SpawnerStream == StreamTable::EntryCurrent)
+      (S.SpawnerStream == StreamTable::EntryCurrent && !CallersSide))
     return;
   finding::ThreadCurrentStream Fi;
   Fi.Work = F.Site;
   Fi.Query = Query;
   Fi.ThreadStart = S.ThreadStart;
   Fi.SpawnerStream = T.streams().describe(S.SpawnerStream);
-  Fi.SpawnerSetAt = S.SpawnerSetAt;
+  Fi.SpawnerSetAt = CallersSide ? IR.EntrySideSetAt : S.SpawnerSetAt;
   Out.emplace_back(std::move(Fi));
 }
 

@@ -114,6 +114,11 @@ bool StreamTable::knownDistinct(StreamId A, StreamId B) const {
   };
   if (Fresh(A) || Fresh(B))
     return true;
+  // Every caller the project shows runs the function under a side stream.
+  if (Syms[EntryCurrent].ProvenAt != NoSite &&
+      ((A == EntryCurrent && B == Default) ||
+       (A == Default && B == EntryCurrent)))
+    return true;
   auto Held = [&](StreamId S) { return isHeldFresh(Syms[S].Kind); };
   auto Entry = [&](StreamId S) {
     return Syms[S].Kind == StreamKind::EntryCurrent;

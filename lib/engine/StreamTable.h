@@ -57,6 +57,10 @@ public:
       Syms[Id].ProvenAt = At;
   }
 
+  /// Every caller runs the function under a side stream, one set at \p At:
+  /// the caller's current stream at entry is not the default stream.
+  void entryIsSide(SiteId At) { Syms[EntryCurrent].ProvenAt = At; }
+
   /// The function makes the side stream named \p A (a side parameter or
   /// side local) wait for side stream \p B, or the other way round: it
   /// takes them to be different streams (waiting for itself orders

@@ -213,6 +213,13 @@ void Transfer::completeWhere(
 
 void Transfer::apply(const Fact &, const fact::EventSync &X, StreamState &S) {
   auto It = X.Event != NoVar ? S.Events.find(X.Event) : S.Events.end();
+  // A thread whose host waits for its spawner's work (an event recorded on
+  // the spawner's stream, or one it cannot follow) orders its work itself,
+  // as a stream wait does (EventWait).
+  if (S.ThreadStart != NoSite &&
+      (It == S.Events.end() || It->second.CoversAll ||
+       (It->second.MustRecorded && It->second.RecordedOn == S.SpawnerStream)))
+    S.SpawnerSetAt = NoSite;
   if (It == S.Events.end() || It->second.CoversAll)
     return completeWhere(S, [](StorageId, const Access &) { return true; });
   EventState E = It->second;
@@ -231,6 +238,9 @@ void Transfer::apply(const Fact &, const fact::StreamSync &X, StreamState &S) {
       return;
   }
   StreamId Y = streamOf(X.Stream, S);
+  if (S.ThreadStart != NoSite && !X.IfHostInvolved &&
+      (Y == S.SpawnerStream || Y == StreamTable::Unknown))
+    S.SpawnerSetAt = NoSite; // the spawner's stream drained: as EventSync
   // The host saw Y drain: everything Y was ordered after is complete.
   completeWhere(S, [&](StorageId, const Access &A) {
     return Y == StreamTable::Unknown || A.visibleTo(Y);
@@ -240,6 +250,8 @@ void Transfer::apply(const Fact &, const fact::StreamSync &X, StreamState &S) {
 }
 
 void Transfer::apply(const Fact &, const fact::DeviceSync &, StreamState &S) {
+  if (S.ThreadStart != NoSite)
+    S.SpawnerSetAt = NoSite; // every stream drained: as EventSync
   completeWhere(S, [](StorageId, const Access &) { return true; });
   S.Idle = ~uint64_t(0);
 }

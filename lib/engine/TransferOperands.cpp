@@ -13,6 +13,8 @@
 namespace streamsafe {
 
 Transfer::Transfer(const Function &IR) : IR(IR) {
+  if (IR.EntrySideSetAt != NoSite)
+    Streams.entryIsSide(IR.EntrySideSetAt);
   // The side streams (parameters, locals) an event is recorded on and then
   // waited by in one block: `s2.wait_stream(s1)` anywhere in the function
   // says s1 and s2 differ, on every path (they are bound once).

@@ -559,6 +559,13 @@ struct Function {
   /// Leaving a stream set is this function's job (a documented stream
   /// binder, a lambda, a guard class's own method).
   bool MayLeaveStreamSet = false;
+  /// Every caller the project shows runs this function while a side stream
+  /// is current (the front end's calling contexts): where one of them makes
+  /// it current, and the calls that carry it here, this function's call
+  /// first. The caller's current stream at entry is then not the default
+  /// stream. NoSite: it may be any stream.
+  SiteId EntrySideSetAt = NoSite;
+  std::vector<SiteId> EntrySideCalls;
   unsigned ObjectCount = 0;
 
   ObjectId newObject() { return ObjectCount++; }

@@ -273,4 +273,14 @@ bool returnsTensorTuple(llvm::StringRef Name) {
   return Tuples.contains(Name);
 }
 
+std::optional<bool> hostWhenTested(llvm::StringRef Name) {
+  // A tensor is on the host or on one device: a test that it is on the
+  // accelerator fails for a host tensor, one that it is on the CPU holds.
+  if (Name == "is_cuda")
+    return false;
+  if (Name == "is_cpu")
+    return true;
+  return std::nullopt;
+}
+
 } // namespace streamsafe

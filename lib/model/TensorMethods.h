@@ -13,6 +13,7 @@
 #include "lib/model/ApiEffect.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include <optional>
 
 namespace streamsafe {
 
@@ -50,6 +51,11 @@ ApiEffect tensorAttributeEffect(llvm::StringRef Name);
 /// call then reads the whole base on the current stream. Its result is
 /// still taken to name the base (it does when no copy is needed).
 bool viewMayCopy(llvm::StringRef Name);
+
+/// For a test of the tensor property \p Name (`t.is_cuda`, `t.is_cuda()`):
+/// true when the tensor is on the host where the test holds, false where
+/// it fails; none for a property that says nothing of where it lives.
+std::optional<bool> hostWhenTested(llvm::StringRef Name);
 
 /// Whether `t.Accessor().Method(arg)` gives the memory of t's storage back
 /// to the caching allocator when arg is 0, whatever still names t: a

@@ -3,6 +3,7 @@
 #include "lib/python/Analysis.h"
 #include "lib/engine/Solver.h"
 #include "lib/python/Builder.h"
+#include "lib/python/CallerContexts.h"
 #include "lib/report/CheckNames.h"
 #include "lib/report/ShownFindings.h"
 #include "lib/report/Wording.h"
@@ -176,6 +177,12 @@ private:
     Builder B(F, I, X, Opts.SideStreamParameters, Modules);
     B.carry(Carries);
     LoweredFunction L = B.build(S, Name);
+    // The stream every caller runs a def under, where it can change what
+    // is reported (CallerContexts.h).
+    if (S.K == Scope::Def && Modules && spawnsThreads(S.Node, F, I))
+      if (std::optional<CallersStream> C =
+              callersStream(*Modules, F, I, X, S.Node))
+        noteCallersStream(L, F, *C);
     SolverLimits Limits = Opts.Limits;
     Limits.Dump = !Opts.DumpFunction.empty() && Opts.DumpFunction == Name;
     if (Limits.Dump)

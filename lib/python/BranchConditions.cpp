@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/model/Accelerators.h"
+#include "lib/model/TensorMethods.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "lib/python/StreamContexts.h"
@@ -458,6 +459,21 @@ std::pair<unsigned, unsigned> Builder::branchBlocks(TSNode Cond) {
   edge(Branch, Holds);
   edge(Branch, Fails);
   markBranch(Branch, Cond);
+  // `if t.is_cuda:`: on the edge where t is on the host, its device work
+  // is none (the model's placement tests; a tensor whose allocation the
+  // analysis followed keeps its place).
+  TSNode Object = is(Cond, "attribute") ? field(Cond, "object") : TSNode{};
+  if (std::optional<bool> HostWhen =
+          is(Object, "identifier") || is(Object, "attribute")
+              ? hostWhenTested(F.text(field(Cond, "attribute")))
+              : std::nullopt) {
+    Value T = expr(Object);
+    if (T.Class == VarClass::Tensor && T.Tensor) {
+      St->Cur = *HostWhen ? Holds : Fails;
+      emit(site(SiteKind::Other, Cond), fact::HostByUse{T.Tensor, false});
+      St->Cur = Branch;
+    }
+  }
   return {Holds, Fails};
 }
 

@@ -58,13 +58,19 @@ public:
   /// helper (ProjectCalls.cpp).
   bool calledOnOthers(const SourceFile &From, llvm::StringRef Name);
 
+  /// The .py files of \p From's project, as calledOnOthers reads them (at
+  /// most MaxProjectFiles; hidden folders aside).
+  const std::vector<std::string> &projectFiles(const SourceFile &From);
+  /// The project root of \p From: as given, or the nearest folder above
+  /// its file with no __init__.py.
+  std::string rootOf(const SourceFile &From) const;
+  /// The module in the file \p Path, parsed (null: not read or parsed).
+  const ProjectModule *module(const std::string &Path) { return load(Path); }
+
   /// Files larger than this are not read as helpers' modules.
   static constexpr size_t MaxModuleBytes = 4 << 20;
 
 private:
-  /// The project root of \p From: as given, or the nearest folder above
-  /// its file with no __init__.py.
-  std::string rootOf(const SourceFile &From) const;
   /// The module file \p Dotted names from \p From ("" : none).
   std::string pathOf(const SourceFile &From, llvm::StringRef Dotted) const;
   const ProjectModule *load(const std::string &Path);
@@ -85,6 +91,8 @@ private:
   /// The module file each importing file's module name resolves to ("":
   /// none), by "path\nname".
   llvm::StringMap<std::string> Named;
+  /// By project root: its .py files.
+  llvm::StringMap<std::vector<std::string>> Files;
   /// By project root: the method names its files call on other objects.
   llvm::StringMap<llvm::StringSet<>> OthersCalls;
 };

@@ -59,27 +59,36 @@ void scanCalls(llvm::StringRef Text, llvm::StringSet<> &Others) {
 
 } // namespace
 
-bool ModuleCache::calledOnOthers(const SourceFile &From, llvm::StringRef Name) {
+const std::vector<std::string> &
+ModuleCache::projectFiles(const SourceFile &From) {
   namespace fs = llvm::sys::fs;
+  std::string Top = rootOf(From);
+  auto [It, New] = Files.try_emplace(Top);
+  if (!New)
+    return It->second;
+  std::error_code EC;
+  for (fs::recursive_directory_iterator D(Top, EC), End;
+       D != End && !EC && It->second.size() < MaxProjectFiles;
+       D.increment(EC)) {
+    llvm::StringRef P = D->path();
+    if (llvm::sys::path::filename(P).starts_with(".")) {
+      D.no_push(); // .git, .tox, .venv: not the project's code
+      continue;
+    }
+    if (P.ends_with(".py"))
+      It->second.push_back(P.str());
+  }
+  return It->second;
+}
+
+bool ModuleCache::calledOnOthers(const SourceFile &From, llvm::StringRef Name) {
   std::string Top = rootOf(From);
   auto [It, New] = OthersCalls.try_emplace(Top);
   if (New) {
-    std::error_code EC;
-    unsigned Files = 0;
-    for (fs::recursive_directory_iterator D(Top, EC), End;
-         D != End && !EC && Files < MaxProjectFiles; D.increment(EC)) {
-      llvm::StringRef P = D->path();
-      if (llvm::sys::path::filename(P).starts_with(".")) {
-        D.no_push(); // .git, .tox, .venv: not the project's code
-        continue;
-      }
-      if (!P.ends_with(".py"))
-        continue;
+    for (const std::string &P : projectFiles(From)) {
       auto Buffer = llvm::MemoryBuffer::getFile(P);
-      if (!Buffer || (*Buffer)->getBufferSize() > MaxModuleBytes)
-        continue;
-      ++Files;
-      scanCalls((*Buffer)->getBuffer(), It->second);
+      if (Buffer && (*Buffer)->getBufferSize() <= MaxModuleBytes)
+        scanCalls((*Buffer)->getBuffer(), It->second);
     }
     // The analysed file as the editor holds it.
     scanCalls(From.text(), It->second);

@@ -134,8 +134,13 @@ void Writer::noteCaptured(const AccessInfo &A, const std::string &Tensor) {
 }
 
 void Writer::noteProven(StreamDesc D) {
-  if (D.ProvenAt == NoSite || D.Named == NoVar ||
-      llvm::is_contained(Proven, D.ProvenAt))
+  if (D.ProvenAt == NoSite || llvm::is_contained(Proven, D.ProvenAt))
+    return;
+  if (D.Kind == StreamKind::EntryCurrent) {
+    noteCallersSide();
+    return;
+  }
+  if (D.Named == NoVar)
     return;
   Proven.push_back(D.ProvenAt);
   std::string Name = IR.var(D.Named).Name;
@@ -209,6 +214,7 @@ void Writer::word(const finding::UnsynchronizedAccess &X) {
                            {Tensor, PriorStream}));
     noteSelfWait(X);
     noteProven(X.Access.Stream);
+    noteProven(X.Prior.Stream);
     return;
   }
   std::string Storage = name(X.Storage);
@@ -380,10 +386,28 @@ void Writer::word(const finding::ThreadCurrentStream &X) {
   note(X.ThreadStart, "the thread starts here on the default stream; pass "
                       "the stream in and set a stream guard inside the "
                       "thread");
-  if (X.SpawnerSetAt != NoSite)
+  if (X.SpawnerStream.Kind == StreamKind::EntryCurrent &&
+      X.SpawnerSetAt == IR.EntrySideSetAt)
+    noteProven(X.SpawnerStream);
+  else if (X.SpawnerSetAt != NoSite)
     note(X.SpawnerSetAt,
          sub("the spawning thread's current stream is set to %0 here",
              {Spawner}));
+}
+
+void Writer::noteCallersSide() {
+  // The calls that carry the callers' stream here, this function's first,
+  // then where a caller makes it current.
+  if (llvm::is_contained(Proven, IR.EntrySideSetAt))
+    return;
+  Proven.push_back(IR.EntrySideSetAt);
+  for (SiteId Call : IR.EntrySideCalls)
+    note(Call, sub("'%0' is called here, with that stream current",
+                   {callee(Call, "the function")}));
+  note(IR.EntrySideSetAt,
+       sub("every caller of '%0' in the project runs it with a side stream "
+           "current; this one makes it current here",
+           {V.FunctionName}));
 }
 
 void Writer::word(const finding::UnrestoredCurrentStream &X) {

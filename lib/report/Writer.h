@@ -77,6 +77,9 @@ private:
   void noteCaptureBegin(const finding::CaptureInfo &C);
   /// For an access a graph's replay made: where the graph captured it.
   void noteCaptured(const AccessInfo &A, const std::string &Tensor);
+  /// For work on the caller's current stream, which every caller makes a
+  /// side stream: the calls that carry it, and where a caller sets it.
+  void noteCallersSide();
   /// Why a member or parameter stream is another stream (once per site).
   void noteProven(StreamDesc D);
   /// For a race on a stream that waited for itself: that wait.

@@ -1,0 +1,332 @@
+//===--- CallerContexts.cpp - The stream every caller runs a def under ----===//
+
+#include "lib/python/CallerContexts.h"
+#include "lib/python/Api.h"
+#include "lib/python/HelperIndex.h"
+#include "lib/python/StreamContexts.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+namespace streamsafe::py {
+
+namespace {
+
+/// Methods Python or PyTorch call for the code, where no call names them.
+bool calledForTheCode(llvm::StringRef Name) {
+  return (Name.starts_with("__") && Name.ends_with("__")) ||
+         Name == "forward" || Name == "backward" || Name == "run";
+}
+
+/// Whether \p Path, relative to the project root \p Root, is test code.
+bool testCode(llvm::StringRef Path, llvm::StringRef Root) {
+  llvm::StringRef Rel = Path;
+  if (Rel.consume_front(Root))
+    Rel = Rel.ltrim("/\\");
+  for (auto It = llvm::sys::path::begin(Rel), End = llvm::sys::path::end(Rel);
+       It != End; ++It)
+    if (*It == "test" || *It == "tests")
+      return true;
+  llvm::StringRef Name = llvm::sys::path::filename(Rel);
+  return Name.starts_with("test_") || Name.ends_with("_test.py") ||
+         Name == "conftest.py";
+}
+
+bool identifierChar(char C) {
+  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
+         (C >= '0' && C <= '9') || C == '_';
+}
+
+/// The offsets of \p Name as a whole word in \p Text.
+std::vector<size_t> occurrences(llvm::StringRef Text, llvm::StringRef Name) {
+  std::vector<size_t> Out;
+  for (size_t At = Text.find(Name); At != llvm::StringRef::npos;
+       At = Text.find(Name, At + 1)) {
+    size_t End = At + Name.size();
+    if ((At == 0 || !identifierChar(Text[At - 1])) &&
+        (End == Text.size() || !identifierChar(Text[End])))
+      Out.push_back(At);
+  }
+  return Out;
+}
+
+/// A file of the project with what reading its code needs.
+struct ProjectFile {
+  const SourceFile *F = nullptr;
+  const Imports *I = nullptr;
+  HelperIndex *X = nullptr;
+};
+
+bool under(TSNode N, TSNode Top) {
+  return ts_node_start_byte(N) >= ts_node_start_byte(Top) &&
+         ts_node_end_byte(N) <= ts_node_end_byte(Top);
+}
+
+/// Whether \p Def's own code binds \p Name only to new streams
+/// (`s = torch.cuda.Stream()`), and at least once.
+bool freshLocal(TSNode Def, llvm::StringRef Name, const ProjectFile &P) {
+  for (TSNode Param : children(field(Def, "parameters")))
+    if (P.F->text(Param) == Name)
+      return false;
+  bool Fresh = false, Other = false;
+  ownCode(field(Def, "body"), [&](TSNode X) {
+    TSNode Target = {}, Value = {};
+    if (is(X, "assignment") || is(X, "augmented_assignment")) {
+      Target = unparen(field(X, "left"));
+      Value = is(X, "assignment") ? unparen(field(X, "right")) : TSNode{};
+    } else if (is(X, "for_statement")) {
+      Target = unparen(field(X, "left"));
+    } else if (is(X, "as_pattern_target")) {
+      Target = X;
+    }
+    if (ts_node_is_null(Target) || !P.F->text(Target).contains(Name))
+      return;
+    if (!is(Target, "identifier")) {
+      Other = true; // unpacked, or an alias of the with-item: not read
+      return;
+    }
+    if (P.F->text(Target) != Name)
+      return;
+    bool New =
+        is(Value, "call") &&
+        apiOf(P.I->qualify(field(Value, "function"))) == PyApi::NewStream;
+    (New ? Fresh : Other) = true;
+  });
+  return Fresh && !Other;
+}
+
+/// Whether \p Stream, a with-item's stream in \p Def, is one \p Def makes:
+/// a local only given new streams, or `self.x` of an attribute its class
+/// only ever gives fresh streams.
+bool madeByCaller(TSNode Stream, TSNode Def, const ProjectFile &P) {
+  Stream = unparen(Stream);
+  if (is(Stream, "identifier"))
+    return freshLocal(Def, P.F->text(Stream), P);
+  std::vector<TSNode> Params = children(field(Def, "parameters"));
+  TSNode Class = classOf(Def);
+  llvm::StringRef Attr;
+  return !Params.empty() && !ts_node_is_null(Class) &&
+         is(Params[0], "identifier") &&
+         selfAttribute(Stream, P.F->text(Params[0]), *P.F, Attr) &&
+         P.X->freshAttributes(Class).count(Attr);
+}
+
+/// The first positional argument of \p Call (null: none).
+TSNode firstArgument(TSNode Call) {
+  for (TSNode A : children(field(Call, "arguments")))
+    if (!is(A, "keyword_argument") && !is(A, "comment"))
+      return A;
+  return TSNode{};
+}
+
+class Search {
+public:
+  Search(ModuleCache &Modules, const SourceFile &F, const Imports &I,
+         HelperIndex &X)
+      : Modules(Modules), Own{&F, &I, &X}, Root(Modules.rootOf(F)) {
+    llvm::SmallString<256> Real;
+    if (!llvm::sys::fs::real_path(F.path(), Real))
+      OwnPath = Real.str().str();
+  }
+
+  std::optional<CallersStream> of(TSNode Def, const ProjectFile &In,
+                                  unsigned Depth);
+
+private:
+  enum class Outcome { Found, Unknown, Cycle };
+  /// What the occurrence of a def's name at \p At of \p P says.
+  Outcome occurrence(const ProjectFile &P, size_t At, size_t Length,
+                     unsigned Depth, unsigned &Sites,
+                     std::optional<CallersStream> &Found);
+  /// What the call \p Call of \p P says: under a stream its def made, or
+  /// in a def run under one.
+  Outcome call(const ProjectFile &P, TSNode Call, unsigned Depth,
+               std::optional<CallersStream> &Found);
+  /// The files of the project to look for callers in: the analysed file
+  /// as the editor holds it, then the others (test code aside).
+  std::vector<ProjectFile> files(llvm::StringRef Name);
+
+  ModuleCache &Modules;
+  ProjectFile Own;
+  std::string Root, OwnPath;
+  /// The defs whose callers are being looked for.
+  std::vector<const void *> Stack;
+};
+
+std::vector<ProjectFile> Search::files(llvm::StringRef Name) {
+  std::vector<ProjectFile> Out{Own};
+  for (const std::string &Path : Modules.projectFiles(*Own.F)) {
+    if (testCode(Path, Root))
+      continue;
+    llvm::SmallString<256> Real;
+    if (!llvm::sys::fs::real_path(Path, Real) && Real.str() == OwnPath)
+      continue;
+    // Only files that name it are parsed.
+    auto Buffer = llvm::MemoryBuffer::getFile(Path);
+    if (!Buffer || (*Buffer)->getBufferSize() > ModuleCache::MaxModuleBytes ||
+        occurrences((*Buffer)->getBuffer(), Name).empty())
+      continue;
+    if (const ProjectModule *M = Modules.module(Path))
+      Out.push_back({M->F.get(), M->I.get(), M->X.get()});
+  }
+  return Out;
+}
+
+std::optional<CallersStream> Search::of(TSNode Def, const ProjectFile &In,
+                                        unsigned Depth) {
+  llvm::StringRef Name = In.F->text(field(Def, "name"));
+  if (Depth > MaxCallerDepth || calledForTheCode(Name))
+    return std::nullopt;
+  Stack.push_back(Def.id);
+  std::optional<CallersStream> Found;
+  unsigned Sites = 0;
+  bool Unknown = false;
+  for (const ProjectFile &P : files(Name)) {
+    for (size_t At : occurrences(P.F->text(), Name))
+      if (occurrence(P, At, Name.size(), Depth, Sites, Found) ==
+          Outcome::Unknown) {
+        Unknown = true;
+        break;
+      }
+    if (Unknown)
+      break;
+  }
+  Stack.pop_back();
+  return Unknown ? std::nullopt : Found;
+}
+
+Search::Outcome Search::occurrence(const ProjectFile &P, size_t At,
+                                   size_t Length, unsigned Depth,
+                                   unsigned &Sites,
+                                   std::optional<CallersStream> &Found) {
+  TSNode N = ts_node_descendant_for_byte_range(P.F->root(), At, At + Length);
+  if (!is(N, "identifier"))
+    return Outcome::Cycle; // a string, a comment: no use
+  TSNode Parent = ts_node_parent(N);
+  // Its definition, a keyword argument's name, an import: no use.
+  if ((is(Parent, "function_definition") &&
+       ts_node_eq(field(Parent, "name"), N)) ||
+      (is(Parent, "keyword_argument") && ts_node_eq(field(Parent, "name"), N)))
+    return Outcome::Cycle;
+  for (TSNode A = Parent; !ts_node_is_null(A); A = ts_node_parent(A))
+    if (is(A, "import_from_statement") || is(A, "import_statement"))
+      return Outcome::Cycle;
+  TSNode Callee = N;
+  if (is(Parent, "attribute") && ts_node_eq(field(Parent, "attribute"), N)) {
+    Callee = Parent;
+    Parent = ts_node_parent(Parent);
+  }
+  // Any use but a call hands the def on: it may run anywhere.
+  if (!is(Parent, "call") || !ts_node_eq(field(Parent, "function"), Callee) ||
+      ++Sites > MaxCallSites)
+    return Outcome::Unknown;
+  return call(P, Parent, Depth, Found);
+}
+
+Search::Outcome Search::call(const ProjectFile &P, TSNode Call, unsigned Depth,
+                             std::optional<CallersStream> &Found) {
+  TSNode Caller = {};
+  TSNode With = {};
+  for (TSNode A = ts_node_parent(Call); !ts_node_is_null(A);
+       A = ts_node_parent(A)) {
+    if (is(A, "lambda") || is(A, "class_definition"))
+      return Outcome::Unknown; // runs where the lambda is called
+    if (is(A, "function_definition")) {
+      Caller = A;
+      break;
+    }
+    if (is(A, "with_statement") && ts_node_is_null(With) &&
+        under(Call, field(A, "body")))
+      for (TSNode V : withValues(A))
+        if (is(unparen(V), "call") && streamContextCall(unparen(V), *P.F, *P.I))
+          With = V;
+  }
+  if (ts_node_is_null(Caller))
+    return Outcome::Unknown; // module level: the default stream
+  bool SetsStream = false;
+  ownCode(field(Caller, "body"), [&](TSNode X) {
+    SetsStream |= is(X, "call") &&
+                  apiOf(P.I->qualify(field(X, "function"))) == PyApi::SetStream;
+  });
+  if (SetsStream)
+    return Outcome::Unknown;
+  if (!ts_node_is_null(With)) {
+    if (!madeByCaller(firstArgument(unparen(With)), Caller, P))
+      return Outcome::Unknown;
+    if (!Found)
+      Found = CallersStream{{P.F, With}, {{P.F, Call}}};
+    return Outcome::Found;
+  }
+  if (llvm::is_contained(Stack, Caller.id))
+    return Outcome::Cycle; // a recursive call: its callers decide
+  std::optional<CallersStream> Outer = of(Caller, P, Depth + 1);
+  if (!Outer)
+    return Outcome::Unknown;
+  if (!Found) {
+    Outer->Calls.insert(Outer->Calls.begin(), {P.F, Call});
+    Found = std::move(Outer);
+  }
+  return Outcome::Found;
+}
+
+} // namespace
+
+std::optional<CallersStream> callersStream(ModuleCache &Modules,
+                                           const SourceFile &F,
+                                           const Imports &I, HelperIndex &X,
+                                           TSNode Def) {
+  Search S(Modules, F, I, X);
+  return S.of(Def, {&F, &I, &X}, 0);
+}
+
+bool spawnsThreads(TSNode Def, const SourceFile &F, const Imports &I) {
+  bool Spawns = false;
+  everyNode(field(Def, "body"), [&](TSNode X) {
+    if (Spawns || !is(X, "call"))
+      return;
+    TSNode Fn = field(X, "function");
+    std::string Q = I.qualify(Fn);
+    llvm::StringRef Method =
+        is(Fn, "attribute") ? F.text(field(Fn, "attribute")) : "";
+    Spawns = apiOf(Q) == PyApi::Thread || Q == "asyncio.to_thread" ||
+             Method == "submit" || Method == "map" ||
+             Method == "run_in_executor";
+  });
+  return Spawns;
+}
+
+void noteCallersStream(LoweredFunction &L, const SourceFile &F,
+                       const CallersStream &C) {
+  // Sites in the callers' files: scope numbers above any helper's (0: the
+  // analysed file).
+  constexpr unsigned CallerScopes = 1u << 20;
+  auto SiteIn = [&](const ProjectNode &P, SiteKind K) {
+    unsigned Scope = P.F == &F ? 0 : CallerScopes;
+    for (const auto &[Number, File] : L.ScopeFiles)
+      if (File == P.F)
+        Scope = Number;
+    if (Scope == CallerScopes) {
+      while (L.ScopeFiles.count(Scope))
+        ++Scope;
+      L.ScopeFiles[Scope] = P.F;
+    }
+    Site S;
+    S.Kind = K;
+    S.Line = start(P.N).Line;
+    S.Loc = packLoc(start(P.N));
+    S.Scope = Scope;
+    return L.IR->Sites.add(S);
+  };
+  for (const ProjectNode &Call : C.Calls) {
+    SiteId At = SiteIn(Call, SiteKind::Other);
+    TSNode Fn = field(Call.N, "function");
+    if (is(Fn, "attribute"))
+      Fn = field(Fn, "attribute");
+    L.Callees[At] = Call.F->text(Fn).str();
+    L.IR->EntrySideCalls.push_back(At);
+  }
+  L.IR->EntrySideSetAt = SiteIn(C.SetAt, SiteKind::GuardEnter);
+}
+
+} // namespace streamsafe::py
