@@ -120,6 +120,27 @@ TSNode firstArgument(TSNode Call) {
   return TSNode{};
 }
 
+/// Whether \p Attr, `self.name` in a method of a class other than
+/// \p Class, names that class's own method \p Name.
+bool ownMethodCall(const ProjectFile &P, TSNode Attr, llvm::StringRef Name,
+                   TSNode Class) {
+  TSNode Method = {};
+  for (TSNode A = ts_node_parent(Attr); !ts_node_is_null(A);
+       A = ts_node_parent(A))
+    if (is(A, "function_definition")) {
+      Method = A;
+      break;
+    }
+  TSNode Own = ts_node_is_null(Method) ? TSNode{} : classOf(Method);
+  if (ts_node_is_null(Own) || ts_node_eq(Own, Class))
+    return false;
+  std::vector<TSNode> Params = children(field(Method, "parameters"));
+  TSNode Object = unparen(field(Attr, "object"));
+  return !Params.empty() && is(Object, "identifier") &&
+         P.F->text(Object) == P.F->text(Params[0]) &&
+         !ts_node_is_null(methodOf(Own, Name, *P.F));
+}
+
 class Search {
 public:
   Search(ModuleCache &Modules, const SourceFile &F, const Imports &I,
@@ -136,8 +157,8 @@ public:
 private:
   enum class Outcome { Found, Unknown, Cycle };
   /// What the occurrence of a def's name at \p At of \p P says.
-  Outcome occurrence(const ProjectFile &P, size_t At, size_t Length,
-                     unsigned Depth, unsigned &Sites,
+  Outcome occurrence(const ProjectFile &P, size_t At, TSNode Def,
+                     const ProjectFile &In, unsigned Depth, unsigned &Sites,
                      std::optional<CallersStream> &Found);
   /// What the call \p Call of \p P says: under a stream its def made, or
   /// in a def run under one.
@@ -184,8 +205,7 @@ std::optional<CallersStream> Search::of(TSNode Def, const ProjectFile &In,
   bool Unknown = false;
   for (const ProjectFile &P : files(Name)) {
     for (size_t At : occurrences(P.F->text(), Name))
-      if (occurrence(P, At, Name.size(), Depth, Sites, Found) ==
-          Outcome::Unknown) {
+      if (occurrence(P, At, Def, In, Depth, Sites, Found) == Outcome::Unknown) {
         Unknown = true;
         break;
       }
@@ -196,11 +216,13 @@ std::optional<CallersStream> Search::of(TSNode Def, const ProjectFile &In,
   return Unknown ? std::nullopt : Found;
 }
 
-Search::Outcome Search::occurrence(const ProjectFile &P, size_t At,
-                                   size_t Length, unsigned Depth,
+Search::Outcome Search::occurrence(const ProjectFile &P, size_t At, TSNode Def,
+                                   const ProjectFile &In, unsigned Depth,
                                    unsigned &Sites,
                                    std::optional<CallersStream> &Found) {
-  TSNode N = ts_node_descendant_for_byte_range(P.F->root(), At, At + Length);
+  llvm::StringRef Name = In.F->text(field(Def, "name"));
+  TSNode N =
+      ts_node_descendant_for_byte_range(P.F->root(), At, At + Name.size());
   if (!is(N, "identifier"))
     return Outcome::Cycle; // a string, a comment: no use
   TSNode Parent = ts_node_parent(N);
@@ -213,7 +235,16 @@ Search::Outcome Search::occurrence(const ProjectFile &P, size_t At,
     if (is(A, "import_from_statement") || is(A, "import_statement"))
       return Outcome::Cycle;
   TSNode Callee = N;
-  if (is(Parent, "attribute") && ts_node_eq(field(Parent, "attribute"), N)) {
+  bool Attribute =
+      is(Parent, "attribute") && ts_node_eq(field(Parent, "attribute"), N);
+  // A method is named only as an attribute; a bare name is another def.
+  TSNode Class = classOf(Def);
+  if (!ts_node_is_null(Class) && !Attribute)
+    return Outcome::Cycle;
+  if (Attribute) {
+    // `self.name(` in a class that defines its own `name`: that one runs.
+    if (!ts_node_is_null(Class) && ownMethodCall(P, Parent, Name, Class))
+      return Outcome::Cycle;
     Callee = Parent;
     Parent = ts_node_parent(Parent);
   }

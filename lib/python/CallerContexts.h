@@ -15,6 +15,8 @@
 // that enters a stream its def creates (a local bound only to
 // `torch.cuda.Stream()`, or an attribute its class only ever gives fresh
 // streams), or made by a def whose entry is a side stream by the same rule.
+// A method is named only as an attribute (a bare name is another def), and
+// `self.name(...)` in a class that defines its own `name` calls that one.
 // A name used as a value (a callback, `getattr`), a call at module level,
 // in a lambda or under any other stream, a def that calls set_stream, a
 // name no code calls, and methods Python or PyTorch call for the code

@@ -43,3 +43,20 @@ async def under_given(ids, s):
     # A stream the caller hands in may be the default stream.
     with torch.cuda.stream(s):
         await accept_under(ids)
+
+
+class Other:
+    # Its own 'step': `self.step()` here is not Agent.step.
+    def step(self):
+        return None
+
+    def once(self):
+        return self.step()
+
+
+def sample(x):
+    return x
+
+
+# A bare name is another def than the method Agent.sample.
+sample(1)
