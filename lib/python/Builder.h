@@ -510,10 +510,11 @@ private:
   /// this body, `asyncio.to_thread(f, ...)`, `loop.run_in_executor(ex, f,
   /// ...)`: f runs on a worker thread.
   bool submitTask(TSNode Call);
-  /// Runs \p Target (a def, a method or a lambda) on a new thread that
-  /// starts at \p N or at its `.start()`; \p Given: what it is handed
-  /// (bound to its parameters when \p Bind).
+  /// Runs \p Target (a def, a method, a lambda; else unreadTask's body) on
+  /// a new thread that starts at \p N or at its `.start()`; \p Given: what
+  /// it is handed (bound to its parameters when \p Bind).
   void spawnThread(TSNode N, TSNode Target, const Args &Given, bool Bind);
+  BodyId unreadTask(const Args &Given);
 
   //===-- Host-side ordering between threads (HostOrder.cpp) -------------===//
   /// The channel \p Object (a name, `self.x`) is, for host waits and

@@ -77,6 +77,45 @@ Cls classOfAnnotation(TSNode N, const SourceFile &F, const Imports &I) {
   }
 }
 
+Cls elementClassOfAnnotation(TSNode N, const SourceFile &F, const Imports &I) {
+  if (is(N, "type") && !children(N).empty())
+    N = children(N)[0];
+  N = unparen(N);
+  if (!is(N, "generic_type") && !is(N, "subscript"))
+    return VarClass::Other;
+  TSNode Head = is(N, "subscript") ? field(N, "value") : children(N)[0];
+  std::string Q = I.qualify(Head);
+  llvm::StringRef Name = Q.empty() ? F.text(Head) : llvm::StringRef(Q);
+  Name.consume_front("typing.");
+  Name.consume_front("collections.abc.");
+  std::vector<TSNode> Members =
+      is(N, "subscript")       ? fieldChildren(N, "subscript")
+      : children(N).size() > 1 ? children(children(N)[1])
+                               : std::vector<TSNode>{};
+  auto Unwrap = [](TSNode T) {
+    T = unparen(T);
+    if (is(T, "type") && !children(T).empty())
+      T = unparen(children(T)[0]);
+    return T;
+  };
+  if (Name == "Optional" && Members.size() == 1)
+    return elementClassOfAnnotation(Members[0], F, I);
+  bool Sequence = Name == "List" || Name == "list" || Name == "Sequence" ||
+                  Name == "MutableSequence" || Name == "Iterable";
+  // A tuple of one class, or of any length (`Tuple[T, ...]`).
+  bool Tuple = Name == "Tuple" || Name == "tuple";
+  if (Sequence && Members.size() == 1)
+    return classOfAnnotation(Members[0], F, I);
+  if (!Tuple || Members.empty())
+    return VarClass::Other;
+  Cls Of = classOfAnnotation(Members[0], F, I);
+  for (size_t K = 1; K < Members.size(); ++K)
+    if (!is(Unwrap(Members[K]), "ellipsis") &&
+        classOfAnnotation(Members[K], F, I) != Of)
+      return VarClass::Other;
+  return Of;
+}
+
 Cls elementClass(TSNode C, int Index, const Lookup &L, const SourceFile &F,
                  const Imports &I);
 

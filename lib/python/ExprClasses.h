@@ -43,6 +43,10 @@ Cls join(Cls A, Cls B);
 /// (`torch.Tensor`, `torch.cuda.Stream`, `torch.Event`); Other for any
 /// other annotation.
 Cls classOfAnnotation(TSNode N, const SourceFile &F, const Imports &I);
+/// The class of the elements of a container annotation: `List[T]`,
+/// `list[T]`, `Sequence[T]`, `Iterable[T]`, `Tuple[T, ...]` and `tuple[T,
+/// ...]` (also under `Optional`): T's class; Other for anything else.
+Cls elementClassOfAnnotation(TSNode N, const SourceFile &F, const Imports &I);
 /// The class of \p N, with the names it reads looked up in \p L.
 Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F, const Imports &I);
 /// Whether \p N is a value the analysis does not follow, which may be

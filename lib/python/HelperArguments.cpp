@@ -39,6 +39,12 @@ ArgumentMatch Builder::matchArguments(TSNode Def, const Args &A, bool Method) {
   const llvm::StringMap<VarClass> *ByUse = nullptr;
   for (const auto &[Name, P] : M.Bound) {
     VarClass C = classOfExpr(P, *St->S, F, I);
+    // A comprehension's variable, standing for one element followed.
+    if (const Value *E = is(unparen(P), "identifier")
+                             ? ListVars.substituted(F.text(unparen(P)).str())
+                             : nullptr;
+        C == VarClass::Other && E && E->Class == VarClass::Tensor)
+      C = VarClass::Tensor;
     // The analysed def's parameter that it does not follow (a dict of the
     // caller's tensors), handed to a callee that uses it as a tensor: the
     // callee works on the caller's tensors (Megatron's recursive

@@ -158,6 +158,10 @@ public:
   /// `asyncio.to_thread(f, ...)`, `loop.run_in_executor(ex, f, ...)`): the
   /// stream it sets is its thread's (Threads.cpp).
   bool threadTarget(TSNode Def);
+  /// Whether the attribute \p Name of \p Class's objects only ever holds
+  /// new ThreadPoolExecutors (or None): every write of it in the file, in
+  /// the class's family or its body (Threads.cpp).
+  bool executorAttribute(TSNode Class, llvm::StringRef Name);
   /// Whether \p Def is a method that saves the current stream in an
   /// attribute and sets another, where its class sets the attribute back
   /// (`begin()` to an `end()`): its stream is the section's

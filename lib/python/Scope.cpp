@@ -185,6 +185,7 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
   // not written").
   llvm::StringMap<Cls> Classes;
   llvm::StringMap<VarClass> ByUse;
+  llvm::StringSet<> ParamLists; // parameters annotated lists of tensors
   if (K == Scope::Def)
     ByUse = classesByUse(Node, F, I);
   if (K != Scope::Module) {
@@ -209,6 +210,11 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
       // otherwise: `copy_buffer=None`.)
       bool NoneDefault =
           is(P, "default_parameter") && is(unparen(field(P, "value")), "none");
+      // `xs: List[torch.Tensor]`: its elements are tensors (below).
+      if (!ts_node_is_null(Annotation) &&
+          elementClassOfAnnotation(Annotation, F, I) == Cls(VarClass::Tensor) &&
+          !C.Values.count(F.text(Name)))
+        ParamLists.insert(F.text(Name));
       Classes[F.text(Name)] =
           !ts_node_is_null(Annotation) ? classOfAnnotation(Annotation, F, I)
           : ByUse.contains(F.text(Name)) &&
@@ -274,9 +280,13 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
     auto It = Lists.find(Name);
     if (It != Lists.end())
       return It->second;
+    if (ParamLists.contains(Name))
+      return Cls(VarClass::Tensor);
     const Scope *O = Parent ? Parent->owner(Name) : nullptr;
-    return O && O->TensorLists.contains(Name) ? Cls(VarClass::Tensor)
-                                              : Cls(VarClass::Other);
+    return O && (O->TensorLists.contains(Name) ||
+                 O->TensorListParams.contains(Name))
+               ? Cls(VarClass::Tensor)
+               : Cls(VarClass::Other);
   };
   // Names whose class their uses pin (below): the fixpoint leaves them be.
   llvm::StringMap<VarClass> Pinned;
@@ -441,6 +451,17 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
   }
   for (const auto &E : C.Elements)
     S->Elements[E.getKey()] = E.second;
+  for (const auto &E : ParamLists)
+    S->TensorListParams.insert(E.getKey());
+  // `for t in xs` of such a parameter: t is the caller's tensor, as one its
+  // uses type (BuildAssignments.cpp, elementByUse).
+  for (const auto &E : C.Elements)
+    if (S->Locals.lookup(E.getKey()) == VarClass::Tensor &&
+        llvm::all_of(E.second, [&](const std::pair<TSNode, int> &Of) {
+          TSNode C = unparen(Of.first);
+          return is(C, "identifier") && ParamLists.contains(F.text(C));
+        }))
+      S->ByUse.insert(E.getKey());
   for (const auto &E : C.Augmented)
     S->Augmented.insert(E.getKey());
   // A device bound once, to a literal: `cuda = torch.device('cuda')`.

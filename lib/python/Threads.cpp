@@ -26,6 +26,7 @@
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "lib/python/HelperIndex.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
 
@@ -101,6 +102,34 @@ static bool executorVariable(TSNode Body, llvm::StringRef Var,
   return Bound && !Other;
 }
 
+bool HelperIndex::executorAttribute(TSNode Class, llvm::StringRef Name) {
+  std::vector<TSNode> Family = family(Class);
+  auto InFamily = [&](TSNode C) {
+    return llvm::any_of(Family, [&](TSNode X) { return X.id == C.id; });
+  };
+  bool Made = false;
+  for (const AttributeWrite &W : attributeWrites()) {
+    if (W.K == AttributeWrite::SetattrOpaque)
+      return false;
+    if (W.Name != Name)
+      continue;
+    if (W.K == AttributeWrite::Setattr || W.K == AttributeWrite::SetStream)
+      return false;
+    // Another class's attribute of that name.
+    if (!ts_node_is_null(W.Owner) && !InFamily(W.Owner))
+      continue;
+    TSNode V = unparen(W.Value);
+    if (ts_node_is_null(V))
+      return false;
+    if (is(V, "none"))
+      continue;
+    if (!isExecutor(V, I))
+      return false;
+    Made = true;
+  }
+  return Made;
+}
+
 bool Builder::submitTask(TSNode Call) {
   if (St->S->K == Scope::Lambda)
     return false;
@@ -120,13 +149,23 @@ bool Builder::submitTask(TSNode Call) {
       return false;
     llvm::StringRef Method = F.text(field(Fn, "attribute"));
     TSNode Object = unparen(field(Fn, "object"));
-    if ((Method != "submit" && Method != "map") || !is(Object, "identifier") ||
-        St->S->owner(F.text(Object)) != St->S)
+    if (Method != "submit" && Method != "map")
       return false;
-    TSNode Body =
-        St->S->K == Scope::Module ? St->S->Node : field(St->S->Node, "body");
-    if (!executorVariable(Body, F.text(Object), F, I))
-      return false;
+    // An executor of this body, or one the object keeps (`self.pool`,
+    // `cls._executor`, made in __init__ or on first use).
+    llvm::StringRef Attr;
+    TSNode Class = St->S->K == Scope::Def ? classOf(St->S->Node) : TSNode{};
+    bool Kept = !ts_node_is_null(Class) && !St->S->Params.empty() &&
+                selfAttribute(Object, F.text(St->S->Params[0]), F, Attr) &&
+                X->executorAttribute(Class, Attr);
+    if (!Kept) {
+      if (!is(Object, "identifier") || St->S->owner(F.text(Object)) != St->S)
+        return false;
+      TSNode Body =
+          St->S->K == Scope::Module ? St->S->Node : field(St->S->Node, "body");
+      if (!executorVariable(Body, F.text(Object), F, I))
+        return false;
+    }
     Bind = Method == "submit";
   }
   if (A.Positional.size() <= TaskAt)
@@ -208,11 +247,17 @@ void Builder::spawnThread(TSNode N, TSNode Target, const Args &Given,
                              /*Escapes=*/true);
     else
       EscapeAll();
+  } else if (is(Target, "identifier") || is(Target, "attribute")) {
+    // A callable the analysis does not read (a module, a torch function, a
+    // library's): on the thread, it computes with what it is handed on the
+    // thread's current stream, as code not seen does here (UnknownCode.cpp).
+    Body = unreadTask(Given);
   } else {
     return EscapeAll();
   }
   // The tensors it names outlive this function with it.
-  escapeCaptured(field(Def, "body"), *Inner);
+  if (Inner)
+    escapeCaptured(field(Def, "body"), *Inner);
   // The body runs where the thread starts: `.start()`, if this body calls
   // it, else where it is made. What it is handed is bound where it is made.
   std::string Var;
@@ -233,6 +278,46 @@ void Builder::spawnThread(TSNode N, TSNode Target, const Args &Given,
   emit(At, S);
   for (VarId V : Unbind)
     emit(At, fact::Unbind{V});
+}
+
+BodyId Builder::unreadTask(const Args &Given) {
+  // What it is handed, as the spawner holds it now (map's iterables: their
+  // elements); kept by the task.
+  std::vector<std::pair<TensorRef, TSNode>> Handed;
+  auto Hand = [&](TSNode P) {
+    Value V = expr(P);
+    if (V.Class == VarClass::Tensor && V.Tensor)
+      Handed.push_back({V.Tensor, P});
+    for (const TensorRef &T : elements(V))
+      Handed.push_back({T, P});
+    escape(V, P);
+  };
+  for (TSNode P : Given.Positional)
+    Hand(P);
+  for (const auto &[K, P] : Given.Keywords)
+    Hand(P);
+  // Its body: a read of each on the current stream, filling what is blank.
+  BodyState State;
+  State.S = St->S;
+  State.SiteScope = St->SiteScope;
+  BodyState *Saved = St;
+  St = &State;
+  State.B.Entry = newBlock();
+  State.B.Exit = newBlock();
+  State.Cur = newBlock();
+  edge(State.B.Entry, State.Cur);
+  for (const auto &[T, P] : Handed) {
+    fact::Access X{false, T, StreamRef::current()};
+    X.FillsIfBlank = true;
+    emit(site(SiteKind::Access, P), X);
+  }
+  edge(State.Cur, State.B.Exit);
+  for (unsigned B = 0; B < State.B.Blocks.size(); ++B)
+    for (unsigned Succ : State.B.Blocks[B].Succs)
+      State.B.Blocks[Succ].Preds.push_back(B);
+  St = Saved;
+  IR->Bodies.push_back(std::move(State.B));
+  return IR->Bodies.size() - 1;
 }
 
 bool Builder::startThread(TSNode Call) {

@@ -6,6 +6,8 @@
 # caller's tensors, ready on its current stream at entry, one variable for
 # all of them (`inputs[]`). Megatron's full-iteration CUDA graph loader
 # reads them on its own stream through a recursive helper with no wait.
+from typing import List, Sequence
+
 import torch
 
 
@@ -77,3 +79,34 @@ class Twins:
                 inputs[k].mul_(2)
         torch.cuda.current_stream().wait_stream(self.stream)
         return inputs
+
+
+# An annotation says what a list holds (`List[torch.Tensor]`,
+# `Sequence[Tensor]`, `Tuple[Tensor, ...]`): each element it gives a loop
+# is the caller's tensor, ready on its current stream.
+def scale_each(xs: List[torch.Tensor]):
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        for x in xs:
+            x.mul_(2)
+            # CHECK-NOTES: :[[@LINE-1]]:13: warning: tensor 'x' is written on pool stream 's', but it is only known to be ready on the caller's current stream; nothing makes pool stream 's' wait for it [streamsafe-unsynchronized-access]
+            # CHECK-NOTES: :[[@LINE-4]]:10: note: the current stream is set to pool stream 's' here
+            # CHECK-NOTES: :[[@LINE-4]]:13: note: 'x' is assumed ready on the caller's current stream at function entry
+
+
+# The twins: a list of ints, and the side stream waiting first.
+def scale_ints(xs: Sequence[int]):
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        for x in xs:
+            print(x * 2)
+
+
+def scale_each_after_wait(xs: List[torch.Tensor]):
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        for x in xs:
+            x.mul_(2)
+    torch.cuda.current_stream().wait_stream(s)
+

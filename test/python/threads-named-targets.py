@@ -176,7 +176,9 @@ def decorated_target_under_a_side_stream():
     th.join()
 
 
-# Any other decorator may change what runs: not followed (silent).
+# Any other decorator may change what runs: the body is not followed, and
+# the target is a callable the analysis does not read, which computes with
+# what it is handed on the thread's (default) stream.
 @functools.lru_cache(maxsize=None)
 def cached_copy(t):
     return t * 2
@@ -187,5 +189,12 @@ def other_decorator_under_a_side_stream():
     with torch.cuda.stream(s):
         t = torch.randn(100, device="cuda:0")
         th = threading.Thread(target=cached_copy, args=(t,))
+        # CHECK-NOTES: :[[@LINE-1]]:57: warning: tensor 't' is read on the default stream while its write on pool stream 's' may still be pending; nothing makes the default stream wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE+6]]:9: note: the current stream is thread-local: the thread started here runs on the default stream
+        # CHECK-NOTES: :[[@LINE-4]]:13: note: 't' is written on pool stream 's' here
+        # CHECK-NOTES: :[[@LINE-6]]:10: note: the current stream was set to pool stream 's' here
+        # CHECK-NOTES: :[[@LINE-5]]:57: warning: this work runs on the default stream, not on pool stream 's' that was current where the thread was spawned; the current stream is thread-local [streamsafe-thread-current-stream]
+        # CHECK-NOTES: :[[@LINE+2]]:9: note: the thread starts here on the default stream; pass the stream in and set a stream guard inside the thread
+        # CHECK-NOTES: :[[@LINE-9]]:10: note: the spawning thread's current stream is set to pool stream 's' here
         th.start()
     th.join()
