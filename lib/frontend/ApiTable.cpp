@@ -2,6 +2,7 @@
 
 #include "lib/frontend/ApiTable.h"
 #include "lib/frontend/EventWrappers.h"
+#include "lib/frontend/SpawnWrappers.h"
 #include "lib/frontend/StreamSwitchers.h"
 #include "lib/model/ApiRows.h"
 #include "lib/model/TensorMethods.h"
@@ -205,7 +206,19 @@ const ApiEntry &ApiTable::lookup(const FunctionDecl *FD) {
       MD && classify(MD->getParent()) == ValueClass::Event)
     if (auto It = Wrapped.find(MD->getCanonicalDecl()); It != Wrapped.end())
       return It->second;
-  return Builtin.lookup(FD);
+  const ApiEntry &Row = Builtin.lookup(FD);
+  if (!FD || Row.Effect != ApiEffect::None)
+    return Row;
+  // A project's own thread spawner, recognised from its code (once; a
+  // wrapper of itself is not one).
+  const FunctionDecl *Key = FD->getCanonicalDecl();
+  if (!Spawners.count(Key)) {
+    Spawners[Key] = false;
+    bool Spawns = spawnsParameter(*FD, *this);
+    Spawners[Key] = Spawns;
+  }
+  static const ApiEntry Spawner{ApiEffect::ConfiguredThreadSpawn};
+  return Spawners.lookup(Key) ? Spawner : Row;
 }
 
 ApiEntry BuiltinApis::compute(const FunctionDecl *FD) {

@@ -115,6 +115,9 @@ private:
   llvm::DenseMap<const clang::CXXRecordDecl *, unsigned> GuardParameters;
   /// Methods of event wrappers recognised from their code.
   llvm::DenseMap<const clang::FunctionDecl *, ApiEntry> Wrapped;
+  /// Functions of the unit that hand a parameter to a thread spawner
+  /// (SpawnWrappers.h), by canonical declaration.
+  llvm::DenseMap<const clang::FunctionDecl *, bool> Spawners;
 };
 
 } // namespace streamsafe
