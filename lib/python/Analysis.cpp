@@ -179,10 +179,14 @@ private:
     LoweredFunction L = B.build(S, Name);
     // The stream every caller runs a def under, where it can change what
     // is reported (CallerContexts.h).
-    if (S.K == Scope::Def && Modules && spawnsThreads(S.Node, F, I))
+    if (S.K == Scope::Def && Modules && spawnsThreads(S.Node, F, I)) {
+      if (!CallerModules)
+        CallerModules = std::make_unique<ModuleCache>(
+            Opts.ProjectRoot, Opts.DeviceModuleFunctions);
       if (std::optional<CallersStream> C =
-              callersStream(*Modules, F, I, X, S.Node))
+              callersStream(*Modules, *CallerModules, F, I, X, S.Node))
         noteCallersStream(L, F, *C);
+    }
     SolverLimits Limits = Opts.Limits;
     Limits.Dump = !Opts.DumpFunction.empty() && Opts.DumpFunction == Name;
     if (Limits.Dump)
@@ -293,6 +297,9 @@ private:
   HelperIndex X;
   std::unique_ptr<ModuleCache> OwnModules;
   ModuleCache *Modules = nullptr;
+  /// The modules parsed to find a def's callers: this file's
+  /// (CallerContexts.h).
+  std::unique_ptr<ModuleCache> CallerModules;
   FileResult Result;
   /// Each scope's analysis, the module's first, then the defs in order.
   std::vector<ScopeRun> Runs;

@@ -6,7 +6,6 @@
 #include "lib/python/StreamContexts.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 namespace streamsafe::py {
@@ -143,9 +142,10 @@ bool ownMethodCall(const ProjectFile &P, TSNode Attr, llvm::StringRef Name,
 
 class Search {
 public:
-  Search(ModuleCache &Modules, const SourceFile &F, const Imports &I,
-         HelperIndex &X)
-      : Modules(Modules), Own{&F, &I, &X}, Root(Modules.rootOf(F)) {
+  Search(ModuleCache &Modules, ModuleCache &Parsed, const SourceFile &F,
+         const Imports &I, HelperIndex &X)
+      : Modules(Modules), Parsed(Parsed), Own{&F, &I, &X},
+        Root(Modules.rootOf(F)) {
     llvm::SmallString<256> Real;
     if (!llvm::sys::fs::real_path(F.path(), Real))
       OwnPath = Real.str().str();
@@ -164,32 +164,26 @@ private:
   /// in a def run under one.
   Outcome call(const ProjectFile &P, TSNode Call, unsigned Depth,
                std::optional<CallersStream> &Found);
-  /// The files of the project to look for callers in: the analysed file
-  /// as the editor holds it, then the others (test code aside).
-  std::vector<ProjectFile> files(llvm::StringRef Name);
+  /// The other files of the project that name \p Name (test code aside);
+  /// the analysed file is read as the editor holds it.
+  std::vector<std::string> files(llvm::StringRef Name);
 
-  ModuleCache &Modules;
+  ModuleCache &Modules, &Parsed;
   ProjectFile Own;
   std::string Root, OwnPath;
   /// The defs whose callers are being looked for.
   std::vector<const void *> Stack;
 };
 
-std::vector<ProjectFile> Search::files(llvm::StringRef Name) {
-  std::vector<ProjectFile> Out{Own};
-  for (const std::string &Path : Modules.projectFiles(*Own.F)) {
+std::vector<std::string> Search::files(llvm::StringRef Name) {
+  std::vector<std::string> Out;
+  for (const std::string &Path : Modules.filesNaming(*Own.F, Name)) {
     if (testCode(Path, Root))
       continue;
     llvm::SmallString<256> Real;
     if (!llvm::sys::fs::real_path(Path, Real) && Real.str() == OwnPath)
       continue;
-    // Only files that name it are parsed.
-    auto Buffer = llvm::MemoryBuffer::getFile(Path);
-    if (!Buffer || (*Buffer)->getBufferSize() > ModuleCache::MaxModuleBytes ||
-        occurrences((*Buffer)->getBuffer(), Name).empty())
-      continue;
-    if (const ProjectModule *M = Modules.module(Path))
-      Out.push_back({M->F.get(), M->I.get(), M->X.get()});
+    Out.push_back(Path);
   }
   return Out;
 }
@@ -203,14 +197,27 @@ std::optional<CallersStream> Search::of(TSNode Def, const ProjectFile &In,
   std::optional<CallersStream> Found;
   unsigned Sites = 0;
   bool Unknown = false;
-  for (const ProjectFile &P : files(Name)) {
+  // Each file is parsed when its turn comes: the first use that leaves the
+  // entry unknown ends the search.
+  auto Scan = [&](const ProjectFile &P) {
     for (size_t At : occurrences(P.F->text(), Name))
-      if (occurrence(P, At, Def, In, Depth, Sites, Found) == Outcome::Unknown) {
-        Unknown = true;
-        break;
-      }
-    if (Unknown)
+      if (occurrence(P, At, Def, In, Depth, Sites, Found) == Outcome::Unknown)
+        return false;
+    return true;
+  };
+  // A name more files use than it may have call sites is too common to
+  // follow: they are not parsed.
+  std::vector<std::string> Others = files(Name);
+  Unknown = Others.size() > MaxCallSites || !Scan(Own);
+  for (const std::string &Path :
+       Unknown ? std::vector<std::string>() : Others) {
+    const ProjectModule *M = Modules.loaded(Path);
+    if (!M)
+      M = Parsed.module(Path);
+    if (M && !Scan({M->F.get(), M->I.get(), M->X.get()})) {
+      Unknown = true;
       break;
+    }
   }
   Stack.pop_back();
   return Unknown ? std::nullopt : Found;
@@ -303,11 +310,10 @@ Search::Outcome Search::call(const ProjectFile &P, TSNode Call, unsigned Depth,
 
 } // namespace
 
-std::optional<CallersStream> callersStream(ModuleCache &Modules,
-                                           const SourceFile &F,
-                                           const Imports &I, HelperIndex &X,
-                                           TSNode Def) {
-  Search S(Modules, F, I, X);
+std::optional<CallersStream>
+callersStream(ModuleCache &Modules, ModuleCache &Parsed, const SourceFile &F,
+              const Imports &I, HelperIndex &X, TSNode Def) {
+  Search S(Modules, Parsed, F, I, X);
   return S.of(Def, {&F, &I, &X}, 0);
 }
 

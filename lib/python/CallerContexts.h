@@ -53,15 +53,18 @@ struct CallersStream {
 
 /// Caller chains longer than this are not followed.
 constexpr unsigned MaxCallerDepth = 6;
-/// A name called in more places than this is not followed.
+/// A name called in more places than this, or named in more other files,
+/// is not followed.
 constexpr unsigned MaxCallSites = 16;
 
 /// The side stream every caller in the project runs \p Def (a def of \p F)
-/// under; none when the project does not show one.
-std::optional<CallersStream> callersStream(ModuleCache &Modules,
-                                           const SourceFile &F,
-                                           const Imports &I, HelperIndex &X,
-                                           TSNode Def);
+/// under; none when the project does not show one. \p Modules lists the
+/// project's files and lends the modules it has parsed; the others are
+/// parsed into \p Parsed, which must outlive the answer's nodes (the
+/// analysis of one file: what it parsed goes with it).
+std::optional<CallersStream>
+callersStream(ModuleCache &Modules, ModuleCache &Parsed, const SourceFile &F,
+              const Imports &I, HelperIndex &X, TSNode Def);
 
 /// Whether \p Def's code hands work to another thread, the one place where
 /// the callers' stream changes what is reported: only such defs ask.

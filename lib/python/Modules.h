@@ -64,6 +64,15 @@ public:
   /// The project root of \p From: as given, or the nearest folder above
   /// its file with no __init__.py.
   std::string rootOf(const SourceFile &From) const;
+  /// The files of projectFiles(\p From) whose text has the word \p Name
+  /// (once per root and name).
+  const std::vector<std::string> &filesNaming(const SourceFile &From,
+                                              llvm::StringRef Name);
+  /// The module in the file \p Path if it is parsed already (null: not).
+  const ProjectModule *loaded(const std::string &Path) const {
+    auto It = Loaded.find(Path);
+    return It == Loaded.end() ? nullptr : It->second.get();
+  }
   /// The module in the file \p Path, parsed (null: not read or parsed).
   const ProjectModule *module(const std::string &Path) { return load(Path); }
 
@@ -93,6 +102,8 @@ private:
   llvm::StringMap<std::string> Named;
   /// By project root: its .py files.
   llvm::StringMap<std::vector<std::string>> Files;
+  /// By "root\nname": filesNaming's answers.
+  llvm::StringMap<std::vector<std::string>> Naming;
   /// By project root: the method names its files call on other objects.
   llvm::StringMap<llvm::StringSet<>> OthersCalls;
 };

@@ -81,6 +81,30 @@ ModuleCache::projectFiles(const SourceFile &From) {
   return It->second;
 }
 
+const std::vector<std::string> &ModuleCache::filesNaming(const SourceFile &From,
+                                                         llvm::StringRef Name) {
+  std::string Key = rootOf(From) + "\n" + Name.str();
+  if (auto It = Naming.find(Key); It != Naming.end())
+    return It->second;
+  std::vector<std::string> Found;
+  for (const std::string &P : projectFiles(From)) {
+    auto Buffer = llvm::MemoryBuffer::getFile(P);
+    if (!Buffer || (*Buffer)->getBufferSize() > MaxModuleBytes)
+      continue;
+    llvm::StringRef Text = (*Buffer)->getBuffer();
+    for (size_t At = Text.find(Name); At != llvm::StringRef::npos;
+         At = Text.find(Name, At + 1)) {
+      size_t End = At + Name.size();
+      if ((At == 0 || !identifierChar(Text[At - 1])) &&
+          (End == Text.size() || !identifierChar(Text[End]))) {
+        Found.push_back(P);
+        break;
+      }
+    }
+  }
+  return Naming[Key] = std::move(Found);
+}
+
 bool ModuleCache::calledOnOthers(const SourceFile &From, llvm::StringRef Name) {
   std::string Top = rootOf(From);
   auto [It, New] = OthersCalls.try_emplace(Top);
