@@ -32,24 +32,6 @@ bool testCode(llvm::StringRef Path, llvm::StringRef Root) {
          Name == "conftest.py";
 }
 
-bool identifierChar(char C) {
-  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
-         (C >= '0' && C <= '9') || C == '_';
-}
-
-/// The offsets of \p Name as a whole word in \p Text.
-std::vector<size_t> occurrences(llvm::StringRef Text, llvm::StringRef Name) {
-  std::vector<size_t> Out;
-  for (size_t At = Text.find(Name); At != llvm::StringRef::npos;
-       At = Text.find(Name, At + 1)) {
-    size_t End = At + Name.size();
-    if ((At == 0 || !identifierChar(Text[At - 1])) &&
-        (End == Text.size() || !identifierChar(Text[End])))
-      Out.push_back(At);
-  }
-  return Out;
-}
-
 /// A file of the project with what reading its code needs.
 struct ProjectFile {
   const SourceFile *F = nullptr;
@@ -200,7 +182,7 @@ std::optional<CallersStream> Search::of(TSNode Def, const ProjectFile &In,
   // Each file is parsed when its turn comes: the first use that leaves the
   // entry unknown ends the search.
   auto Scan = [&](const ProjectFile &P) {
-    for (size_t At : occurrences(P.F->text(), Name))
+    for (size_t At : wordOffsets(P.F->text(), Name))
       if (occurrence(P, At, Def, In, Depth, Sites, Found) == Outcome::Unknown)
         return false;
     return true;

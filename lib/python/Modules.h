@@ -32,6 +32,9 @@ struct ProjectModule {
   std::unique_ptr<Scope> S;
 };
 
+/// The offsets of \p Word as a whole identifier in \p Text.
+std::vector<size_t> wordOffsets(llvm::StringRef Text, llvm::StringRef Word);
+
 class ModuleCache {
 public:
   /// \p Root: the project root ("" : the default, per file).

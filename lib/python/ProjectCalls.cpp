@@ -59,6 +59,18 @@ void scanCalls(llvm::StringRef Text, llvm::StringSet<> &Others) {
 
 } // namespace
 
+std::vector<size_t> wordOffsets(llvm::StringRef Text, llvm::StringRef Word) {
+  std::vector<size_t> Out;
+  for (size_t At = Text.find(Word); At != llvm::StringRef::npos;
+       At = Text.find(Word, At + 1)) {
+    size_t End = At + Word.size();
+    if ((At == 0 || !identifierChar(Text[At - 1])) &&
+        (End == Text.size() || !identifierChar(Text[End])))
+      Out.push_back(At);
+  }
+  return Out;
+}
+
 const std::vector<std::string> &
 ModuleCache::projectFiles(const SourceFile &From) {
   namespace fs = llvm::sys::fs;
@@ -91,16 +103,8 @@ const std::vector<std::string> &ModuleCache::filesNaming(const SourceFile &From,
     auto Buffer = llvm::MemoryBuffer::getFile(P);
     if (!Buffer || (*Buffer)->getBufferSize() > MaxModuleBytes)
       continue;
-    llvm::StringRef Text = (*Buffer)->getBuffer();
-    for (size_t At = Text.find(Name); At != llvm::StringRef::npos;
-         At = Text.find(Name, At + 1)) {
-      size_t End = At + Name.size();
-      if ((At == 0 || !identifierChar(Text[At - 1])) &&
-          (End == Text.size() || !identifierChar(Text[End]))) {
-        Found.push_back(P);
-        break;
-      }
-    }
+    if (!wordOffsets((*Buffer)->getBuffer(), Name).empty())
+      Found.push_back(P);
   }
   return Naming[Key] = std::move(Found);
 }

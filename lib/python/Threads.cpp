@@ -296,27 +296,25 @@ BodyId Builder::unreadTask(const Args &Given) {
     Hand(P);
   for (const auto &[K, P] : Given.Keywords)
     Hand(P);
-  // Its body: a read of each on the current stream, filling what is blank.
-  BodyState State;
-  State.S = St->S;
-  State.SiteScope = St->SiteScope;
-  BodyState *Saved = St;
-  St = &State;
-  State.B.Entry = newBlock();
-  State.B.Exit = newBlock();
-  State.Cur = newBlock();
-  edge(State.B.Entry, State.Cur);
-  for (const auto &[T, P] : Handed) {
-    fact::Access X{false, T, StreamRef::current()};
-    X.FillsIfBlank = true;
-    emit(site(SiteKind::Access, P), X);
+  // Its body, straight: entry, a read of each on the current stream
+  // (filling what is blank), exit.
+  Body B;
+  B.Blocks.resize(3);
+  B.Entry = 0;
+  B.Exit = 2;
+  for (unsigned K : {0u, 1u}) {
+    B.Blocks[K].Succs.push_back(K + 1);
+    B.Blocks[K + 1].Preds.push_back(K);
   }
-  edge(State.Cur, State.B.Exit);
-  for (unsigned B = 0; B < State.B.Blocks.size(); ++B)
-    for (unsigned Succ : State.B.Blocks[B].Succs)
-      State.B.Blocks[Succ].Preds.push_back(B);
-  St = Saved;
-  IR->Bodies.push_back(std::move(State.B));
+  for (const auto &[T, P] : Handed) {
+    fact::Access Read{false, T, StreamRef::current()};
+    Read.FillsIfBlank = true;
+    Fact X;
+    X.Site = site(SiteKind::Access, P);
+    X.What = Read;
+    B.Blocks[1].Facts.push_back(std::move(X));
+  }
+  IR->Bodies.push_back(std::move(B));
   return IR->Bodies.size() - 1;
 }
 
