@@ -13,6 +13,7 @@
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "lib/python/ExprClasses.h"
+#include "lib/python/StreamContexts.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
@@ -374,8 +375,15 @@ void Builder::bindName(TSNode Target, const Value &V) {
     return;
   case VarClass::Stream: {
     StreamRef R = V.Class == VarClass::Stream ? V.Stream : StreamRef::unknown();
-    bool None = !ts_node_is_null(V.Node) && is(unparen(V.Node), "none");
-    if (R.K == StreamRef::Unknown && !None && sideLocal(Var, Target))
+    // None, and a stream context that switches nothing (nullcontext()),
+    // hold no stream; a stream context holds what its stream holds.
+    bool Context =
+        !ts_node_is_null(V.Node) &&
+        (switchesNothing(V.Node, I) || streamContextValue(V.Node, F, I));
+    bool None = !ts_node_is_null(V.Node) &&
+                (is(unparen(V.Node), "none") || switchesNothing(V.Node, I));
+    if (R.K == StreamRef::Unknown && !None && !Context &&
+        sideLocal(Var, Target))
       R = StreamRef::side(Var);
     emit(site(SiteKind::Other, Target), fact::BindStream{Var, R, None});
     return;

@@ -329,7 +329,16 @@ Value Builder::apiCall(TSNode N, int ApiInt, const std::string &Q,
     return torchFunction(N, torchEffect(Q), torchBareName(Q), A);
   case PyApi::Collective:
     return collectiveCall(N, *collectiveRow(Q), A);
-  case PyApi::StreamContext:
+  case PyApi::StreamContext: {
+    // Kept to be entered later (`ctx = torch.cuda.stream(s)`): the stream
+    // it will make current, as `with torch.cuda.stream(s):` reads it now.
+    TSNode Arg = A.get(0, "stream");
+    R.Class = VarClass::Stream;
+    if (!ts_node_is_null(Arg) && !is(unparen(Arg), "none"))
+      if (Value S = expr(Arg); S.Class == VarClass::Stream)
+        R.Stream = S.Stream;
+    return R;
+  }
   case PyApi::Graph:
   case PyApi::DeviceContext:
   case PyApi::None:

@@ -2,9 +2,11 @@
 //
 // A with block's items, entered in order: torch.cuda.stream(s) (a guard
 // over the body), torch.cuda.graph(g) (a capture on its stream),
-// torch.cuda.device(d), an object of a class of the file (its __enter__
-// here, its __exit__ at every exit) or a @contextmanager generator of the
-// file (its code before and after the yield), anything else unknown. The
+// torch.cuda.device(d), a stream context kept in a local or chosen by a
+// test (`ctx = torch.cuda.stream(s) if f else nullcontext()`), an object
+// of a class of the file (its __enter__ here, its __exit__ at every exit)
+// or a @contextmanager generator of the file (its code before and after
+// the yield), anything else unknown. The
 // frames they push are left, in reverse, at the end of the body and at
 // every jump out of it (leaveFrames).
 //
@@ -14,6 +16,7 @@
 #include "lib/python/Builder.h"
 #include "lib/python/HelperIndex.h"
 #include "lib/python/StreamContexts.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
 
@@ -88,6 +91,8 @@ void Builder::withStatement(TSNode N) {
       }
       emit(site(SiteKind::GuardEnter, Entry), G);
       pushGuardFrame(G.Guard, Body);
+    } else if (enterStreamContext(Entry, Body)) {
+      // a stream context made before, or chosen by a test
     } else if (!(is(Entry, "call") &&
                  (enterObject(Entry, Body) || enterGenerator(Entry, Body)))) {
       Value V = expr(Entry);
@@ -153,6 +158,58 @@ void Builder::enterGraph(TSNode Call, TSNode Body) {
   Frame &W = pushGuardFrame(G.Guard, Body);
   W.Capture = true;
   W.Graph = B.Graph;
+}
+
+bool Builder::enterStreamContext(TSNode Entry, TSNode Body) {
+  StreamRef Stream;
+  if (is(Entry, "identifier")) {
+    // A local of this def whose every binding is a stream context or one
+    // that switches nothing: it holds, on each path, the stream of the
+    // binding that reached here (bindName).
+    llvm::StringRef Name = F.text(Entry);
+    const Scope &S = *St->S;
+    auto B = S.Bindings.find(Name);
+    if (S.owner(Name) != &S || B == S.Bindings.end() ||
+        !llvm::all_of(B->second,
+                      [&](TSNode V) {
+                        return !ts_node_is_null(V) &&
+                               (streamContextValue(V, F, I) ||
+                                switchesNothing(V, I));
+                      }) ||
+        !llvm::any_of(B->second,
+                      [&](TSNode V) { return streamContextValue(V, F, I); }))
+      return false;
+    Value V = expr(Entry);
+    if (V.Class != VarClass::Stream)
+      return false;
+    Stream = V.Stream;
+  } else if (is(Entry, "conditional_expression") &&
+             streamContextValue(Entry, F, I)) {
+    // `with (torch.cuda.stream(s) if c else nullcontext()):` each arm on
+    // its own path, kept apart by c as a binding of a stream would be.
+    std::vector<TSNode> Arms = children(Entry);
+    VarId Var = syntheticVar("stream-context", VarClass::Stream, Entry);
+    auto Bind = [&](TSNode Arm) {
+      Value V = expr(Arm);
+      bool None = switchesNothing(Arm, I);
+      emit(site(SiteKind::Other, Arm),
+           fact::BindStream{Var,
+                            V.Class == VarClass::Stream && !None
+                                ? V.Stream
+                                : StreamRef::unknown(),
+                            None});
+    };
+    branchOn(Arms[1], [&] { Bind(Arms[0]); }, [&] { Bind(Arms[2]); });
+    Stream = StreamRef::var(Var);
+  } else {
+    return false;
+  }
+  fact::GuardEnter G;
+  G.Guard = syntheticVar("stream", VarClass::Guard, Entry);
+  G.Stream = Stream;
+  emit(site(SiteKind::GuardEnter, Entry), G);
+  pushGuardFrame(G.Guard, Body);
+  return true;
 }
 
 Builder::Frame &Builder::pushGuardFrame(VarId Guard, TSNode Body) {

@@ -124,6 +124,9 @@ private:
   void withStatement(TSNode N);
   /// `with torch.cuda.graph(g, stream=s):` enters a capture region.
   void enterGraph(TSNode Call, TSNode Body);
+  /// `with ctx:` of a local only given stream contexts, `with (a if c else
+  /// b):` of them: a guard on the stream of each path (StreamContexts.h).
+  bool enterStreamContext(TSNode Entry, TSNode Body);
   void returnStatement(TSNode N);
   void raiseStatement(TSNode N);
   /// An exception raised at \p N goes to the innermost handler, or out of
@@ -140,8 +143,7 @@ private:
   void exitBody(TSNode At, Position P);
   /// A def's tensor locals hold nothing until assigned (Lifetimes.cpp).
   void declareLocals(const Scope &S);
-  /// A nested def analysed on its own: the stream variables of enclosing
-  /// defs that save the current stream hold its entry stream (Lifetimes.cpp).
+  /// A nested def: enclosing defs' saved streams hold its entry stream.
   void bindClosureStreams(const Scope &S);
   void assignment(TSNode N);
   /// Binds \p Targets (`a = b = ...`) to the value of \p Right.
@@ -161,8 +163,7 @@ private:
   /// Binds the event variable \p Var to \p V (a new event, one recorded
   /// now, another variable's, or one not followed).
   void bindEvent(VarId Var, const Value &V, TSNode At);
-  /// Whether the local \p Name is a tensor by its uses alone
-  /// (Scope::ByUse): given a value not followed, it is one made there.
+  /// Whether the local \p Name is a tensor by its uses (Scope::ByUse).
   bool heldByUse(TSNode Name);
   /// What \p Name, bound to an element of \p Container not followed
   /// (unpacked, a loop's variable), holds: a tensor when its uses say so,
@@ -400,11 +401,10 @@ private:
   /// its imports name it (`from .ops import fill`): runs it in place.
   bool moduleHelperCall(TSNode N, const std::string &Qualified, const Args &A,
                         Value &Result);
-  /// `with Cls(...):` of a class of this file with __enter__ and __exit__:
-  /// __init__ and __enter__ run here, __exit__ at every exit of \p Body.
+  /// `with Cls(...):` of a class of this file (__init__ and __enter__ run
+  /// here, __exit__ at every exit of \p Body); `with gen(...):` of a
+  /// @contextmanager generator of it (the code before and after the yield).
   bool enterObject(TSNode Call, TSNode Body);
-  /// `with gen(...):` of a @contextlib.contextmanager generator of this
-  /// file: its code before the yield runs here, after it at every exit.
   bool enterGenerator(TSNode Call, TSNode Body);
   /// Binds the parameters of \p Def (a method's first one is \p Self) to
   /// \p A and runs its body in place at \p Call. False: over the bound.

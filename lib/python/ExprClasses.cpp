@@ -8,6 +8,7 @@
 #include "lib/python/ClassesByUse.h"
 #include "lib/python/Collectives.h"
 #include "lib/python/Scope.h"
+#include "lib/python/StreamContexts.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -128,6 +129,10 @@ Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
   if (T == "call") {
     TSNode Fn = field(N, "function");
     std::string Q = I.qualify(Fn);
+    // nullcontext() switches nothing: as None, it says nothing of what a
+    // name that also holds a stream context is.
+    if (Q == "contextlib.nullcontext")
+      return std::nullopt;
     if (!Q.empty()) {
       switch (apiOf(Q)) {
       case PyApi::NewStream:
@@ -137,6 +142,12 @@ Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
         return VarClass::Stream;
       case PyApi::NewEvent:
         return VarClass::Event;
+      case PyApi::StreamContext:
+        // A stream context kept to be entered later holds its stream
+        // (StreamContexts.h); one of None, as nullcontext() below, none.
+        if (switchesNothing(N, I))
+          return std::nullopt;
+        return VarClass::Stream;
       case PyApi::Collective:
         // An asynchronous one returns its work handle: an event recorded
         // on the group's stream.

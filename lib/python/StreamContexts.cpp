@@ -67,4 +67,40 @@ bool streamContextCall(TSNode Call, const SourceFile &F, const Imports &I) {
          onlyEnteredWithOneArgument(Def, F.text(Fn), F);
 }
 
+bool switchesNothing(TSNode Call, const Imports &I) {
+  Call = unparen(Call);
+  if (!is(Call, "call"))
+    return false;
+  std::string Q = I.qualify(field(Call, "function"));
+  if (Q == "contextlib.nullcontext")
+    return true;
+  if (apiOf(Q) != PyApi::StreamContext)
+    return false;
+  std::vector<TSNode> Args = children(field(Call, "arguments"));
+  if (Args.empty())
+    return true;
+  TSNode Arg = unparen(Args[0]);
+  if (is(Arg, "keyword_argument"))
+    Arg = unparen(field(Arg, "value"));
+  return Args.size() == 1 && is(Arg, "none");
+}
+
+bool streamContextValue(TSNode N, const SourceFile &F, const Imports &I) {
+  N = unparen(N);
+  if (is(N, "conditional_expression")) {
+    std::vector<TSNode> Arms = children(N);
+    if (Arms.size() != 3)
+      return false;
+    auto Either = [&](TSNode A) {
+      return streamContextValue(A, F, I) || switchesNothing(A, I);
+    };
+    return Either(Arms[0]) && Either(Arms[2]) &&
+           (streamContextValue(Arms[0], F, I) ||
+            streamContextValue(Arms[2], F, I));
+  }
+  return is(N, "call") &&
+         apiOf(I.qualify(field(N, "function"))) == PyApi::StreamContext &&
+         !switchesNothing(N, I);
+}
+
 } // namespace streamsafe::py

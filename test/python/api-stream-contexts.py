@@ -8,6 +8,14 @@
 # with-item with one argument (a stream context handed in by the caller).
 # A stream parameter that may be None (tested so in the def) is, on the
 # path where it is None, no stream at all: entering it switches nothing.
+#
+# A stream context is also a value, made now and entered by a later `with`
+# (`ctx = torch.cuda.stream(s) if overlap else nullcontext()`, Megatron's
+# bucket groups): a local whose every binding is a stream context or one
+# that switches nothing (`nullcontext()`, `torch.cuda.stream(None)`) holds,
+# on each path, the stream of the binding that reached the `with`. So does
+# `with (a if c else b):` of stream contexts.
+from contextlib import nullcontext
 from typing import Any, Callable, ContextManager, Optional
 
 import torch
@@ -84,3 +92,121 @@ def lookup_other_use(host: torch.Tensor, source_stream: torch.Stream, make):
         out = host.to("cuda", non_blocking=True)
     make(out)
     return out.sum()
+
+
+# Kept in a local, chosen by a flag: on the path where the flag holds, the
+# gather runs on the side stream, which never waited for the caller's.
+def gather_kept(x: torch.Tensor, overlap: bool):
+    side = torch.cuda.Stream()
+    ctx = torch.cuda.stream(side) if overlap else nullcontext()
+    out = torch.empty_like(x)
+    with ctx:
+        out.copy_(x)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'out' is written on pool stream 'side' while its allocation on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'side' here
+        # CHECK-NOTES: :[[@LINE-5]]:11: note: 'out' is allocated on the caller's current stream here
+        # CHECK-NOTES: :[[@LINE-7]]:38: note: on the path reported, 'overlap' is true
+        # CHECK-NOTES: :[[@LINE-5]]:19: warning: tensor 'x' is read on pool stream 'side', but it is only known to be ready on the caller's current stream; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-7]]:10: note: the current stream is set to pool stream 'side' here
+        # CHECK-NOTES: :[[@LINE-12]]:17: note: 'x' is assumed ready on the caller's current stream at function entry
+        # CHECK-NOTES: :[[@LINE-11]]:38: note: on the path reported, 'overlap' is true
+    torch.cuda.current_stream().wait_stream(side)
+    return out
+
+
+# Bound in the arms of an if: the wait made in one arm covers the input,
+# not the buffer made after it.
+def gather_branches(x: torch.Tensor, overlap: bool):
+    side = torch.cuda.Stream()
+    if overlap:
+        side.wait_stream(torch.cuda.current_stream())
+        ctx = torch.cuda.stream(side)
+    else:
+        ctx = nullcontext()
+    out = torch.empty_like(x)
+    with ctx:
+        out.copy_(x)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'out' is written on pool stream 'side' while its allocation on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'side' here
+        # CHECK-NOTES: :[[@LINE-5]]:11: note: 'out' is allocated on the caller's current stream here
+        # CHECK-NOTES: :[[@LINE-11]]:8: note: on the path reported, 'overlap' is true
+    torch.cuda.current_stream().wait_stream(side)
+    return out
+
+
+# Chosen in the with item itself.
+def gather_inline(x: torch.Tensor, overlap: bool):
+    side = torch.cuda.Stream()
+    out = torch.empty_like(x)
+    with torch.cuda.stream(side) if overlap else nullcontext():
+        out.copy_(x)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'out' is written on pool stream 'side' while its allocation on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'side' here
+        # CHECK-NOTES: :[[@LINE-5]]:11: note: 'out' is allocated on the caller's current stream here
+        # CHECK-NOTES: :[[@LINE-5]]:37: note: on the path reported, 'overlap' is true
+        # CHECK-NOTES: :[[@LINE-5]]:19: warning: tensor 'x' is read on pool stream 'side', but it is only known to be ready on the caller's current stream; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-7]]:10: note: the current stream is set to pool stream 'side' here
+        # CHECK-NOTES: :[[@LINE-11]]:19: note: 'x' is assumed ready on the caller's current stream at function entry
+        # CHECK-NOTES: :[[@LINE-9]]:37: note: on the path reported, 'overlap' is true
+    torch.cuda.current_stream().wait_stream(side)
+    return out
+
+
+# Fixed: the side stream waits after both are made.
+def gather_kept_joined(x: torch.Tensor, overlap: bool):
+    side = torch.cuda.Stream()
+    ctx = torch.cuda.stream(side) if overlap else nullcontext()
+    out = torch.empty_like(x)
+    side.wait_stream(torch.cuda.current_stream())
+    with ctx:
+        out.copy_(x)
+    torch.cuda.current_stream().wait_stream(side)
+    return out
+
+
+# Fixed: the buffer is made before the arm's wait.
+def gather_branches_joined(x: torch.Tensor, overlap: bool):
+    side = torch.cuda.Stream()
+    out = torch.empty_like(x)
+    if overlap:
+        side.wait_stream(torch.cuda.current_stream())
+        ctx = torch.cuda.stream(side)
+    else:
+        ctx = nullcontext()
+    with ctx:
+        out.copy_(x)
+    torch.cuda.current_stream().wait_stream(side)
+    return out
+
+
+# Contexts that switch nothing: silent.
+def gather_nothing(x: torch.Tensor):
+    ctx = nullcontext()
+    none = torch.cuda.stream(None)
+    out = torch.empty_like(x)
+    with ctx, none:
+        out.copy_(x)
+    return out
+
+
+# A test the analysis cannot keep apart (a tensor's size): the stream
+# entered is unknown, as a stream chosen so is: silent.
+def gather_untested(x: torch.Tensor):
+    side = torch.cuda.Stream()
+    ctx = torch.cuda.stream(side) if x.numel() > 4 else nullcontext()
+    out = torch.empty_like(x)
+    with ctx:
+        out.copy_(x)
+    torch.cuda.current_stream().wait_stream(side)
+    return out
+
+
+# A local also given another context: not followed, silent.
+def gather_mixed(x: torch.Tensor, overlap: bool):
+    side = torch.cuda.Stream()
+    ctx = torch.cuda.stream(side) if overlap else torch.autocast("cuda")
+    out = torch.empty_like(x)
+    with ctx:
+        out.copy_(x)
+    torch.cuda.current_stream().wait_stream(side)
+    return out
