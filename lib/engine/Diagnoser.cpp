@@ -156,6 +156,10 @@ void Diagnoser::race(VarId Tensor, StorageId Id, const Access &A,
   for (const auto &[Stream, At] : S.SelfWaits)
     if (Stream == A.Stream)
       Fi.SelfWait = At;
+  for (const auto &[Stream, At] : S.DefaultWaits)
+    if (Stream == A.Stream &&
+        (StreamTable::bit(Prior.Stream) & T.streams().entryCurrents()))
+      Fi.DefaultWait = At;
   Fi.ApartAt = T.streams().apartAt(A.Stream, Prior.Stream);
   Out.emplace_back(std::move(Fi));
 }

@@ -18,11 +18,12 @@ bool StreamState::sameBesidesAssumed(const StreamState &O) const {
          NoneStreams == O.NoneStreams && TensorVars == O.TensorVars &&
          Tensors == O.Tensors && Events == O.Events && Guards == O.Guards &&
          Unrestored == O.Unrestored && Idle == O.Idle &&
-         SelfWaits == O.SelfWaits && ThreadStart == O.ThreadStart &&
-         SpawnerStream == O.SpawnerStream && SpawnerSetAt == O.SpawnerSetAt &&
-         Deferred == O.Deferred && Signalled == O.Signalled &&
-         Capture == O.Capture && CaptureModes == O.CaptureModes &&
-         Uncaptured == O.Uncaptured && Graphs == O.Graphs;
+         SelfWaits == O.SelfWaits && DefaultWaits == O.DefaultWaits &&
+         ThreadStart == O.ThreadStart && SpawnerStream == O.SpawnerStream &&
+         SpawnerSetAt == O.SpawnerSetAt && Deferred == O.Deferred &&
+         Signalled == O.Signalled && Capture == O.Capture &&
+         CaptureModes == O.CaptureModes && Uncaptured == O.Uncaptured &&
+         Graphs == O.Graphs;
 }
 
 // Visible to one of the streams of \p Streams (bit per stream).
@@ -356,11 +357,14 @@ unsigned StreamState::join(
       Unrestored.push_back(U);
   llvm::sort(Unrestored);
   Idle &= O.Idle;
-  for (const auto &W : O.SelfWaits)
-    if (llvm::none_of(SelfWaits,
-                      [&](const auto &M) { return M.first == W.first; }))
-      SelfWaits.push_back(W);
-  llvm::sort(SelfWaits);
+  for (auto [Mine, Theirs] : {std::pair{&SelfWaits, &O.SelfWaits},
+                              std::pair{&DefaultWaits, &O.DefaultWaits}}) {
+    for (const auto &W : *Theirs)
+      if (llvm::none_of(*Mine,
+                        [&](const auto &M) { return M.first == W.first; }))
+        Mine->push_back(W);
+    llvm::sort(*Mine);
+  }
   Capture.join(O.Capture);
   CaptureModes.join(O.CaptureModes);
   // What both paths assumed still holds.

@@ -279,6 +279,10 @@ struct StreamState {
   /// while s is current), with where (sorted by stream; may: union): such a
   /// wait orders nothing, which a race on that stream's work then says.
   llvm::SmallVector<std::pair<StreamId, SiteId>, 1> SelfWaits;
+  /// Streams made to wait for the default stream, with where (the same
+  /// way): that orders the caller's work only where the caller's stream is
+  /// the default one, which a race with the caller's work then says.
+  llvm::SmallVector<std::pair<StreamId, SiteId>, 1> DefaultWaits;
   /// Inside a thread body: where it was spawned, and the spawner's stream.
   SiteId ThreadStart = NoSite;
   StreamId SpawnerStream = StreamTable::Unknown;

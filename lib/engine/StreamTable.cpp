@@ -56,6 +56,14 @@ uint64_t StreamTable::mayBe(StreamId Id) const {
   return M;
 }
 
+uint64_t StreamTable::entryCurrents() const {
+  uint64_t M = 0;
+  for (StreamId S = 0; S < Syms.size() && S < MaxStreams; ++S)
+    if (Syms[S].Kind == StreamKind::EntryCurrent)
+      M |= bit(S);
+  return M;
+}
+
 void StreamTable::orderedApart(VarId A, VarId B, SiteId At) {
   if (A == B)
     return;

@@ -57,6 +57,10 @@ public:
       Syms[Id].ProvenAt = At;
   }
 
+  /// The streams (bit per StreamId) that are the caller's current stream
+  /// at entry, of its device or of a device named by index.
+  uint64_t entryCurrents() const;
+
   /// Every caller runs the function under a side stream, one set at \p At:
   /// the caller's current stream at entry is not the default stream.
   void entryIsSide(SiteId At) { Syms[EntryCurrent].ProvenAt = At; }

@@ -131,6 +131,13 @@ void Transfer::apply(const Fact &F, const fact::EventRecord &X,
   // caller's current stream): what that one was ordered after may be
   // captured too, so a wait on the event is not reported as missing it.
   E.MayBe = Streams.mayBe(Y);
+  // The default stream is not the caller's current stream unless the
+  // caller says so: `s.wait_stream(torch.cuda.default_stream())` orders the
+  // default stream's work, not the caller's (Megatron's bucket groups,
+  // under CUDA graphs). A thread that set nothing runs on the default
+  // stream itself (TransferThreads.cpp), whose work is Y's.
+  if (Y == StreamTable::Default)
+    E.MayBe &= ~Streams.entryCurrents();
 }
 
 void Transfer::apply(const Fact &F, const fact::EventWait &X, StreamState &S) {
@@ -156,6 +163,13 @@ void Transfer::apply(const Fact &F, const fact::EventWait &X, StreamState &S) {
       llvm::none_of(S.SelfWaits, [&](const auto &M) { return M.first == W; })) {
     S.SelfWaits.push_back({W, F.Site});
     llvm::sort(S.SelfWaits);
+  }
+  if (E.MustRecorded && E.RecordedOn == StreamTable::Default &&
+      W != StreamTable::Default && F.Site != NoSite &&
+      llvm::none_of(S.DefaultWaits,
+                    [&](const auto &M) { return M.first == W; })) {
+    S.DefaultWaits.push_back({W, F.Site});
+    llvm::sort(S.DefaultWaits);
   }
   // Only tensors with a covered access not yet visible to W change.
   auto Needs = [&](StorageId Id, const TensorState &T) {

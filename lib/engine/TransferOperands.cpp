@@ -89,7 +89,8 @@ bool Transfer::held(const StreamState &S, StorageId Id, bool Owning) const {
 StreamState Transfer::entryState() {
   StreamState S;
   S.Reachable = true;
-  S.Current = StreamTable::EntryCurrent;
+  S.Current =
+      IR.EntryOnNewThread ? StreamTable::Default : StreamTable::EntryCurrent;
   S.CurrentSetAt = IR.EntrySite;
   for (const VarId &P : IR.Params) {
     const Variable &V = IR.var(P);

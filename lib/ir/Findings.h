@@ -131,6 +131,9 @@ struct UnsynchronizedAccess {
   /// current_stream())` while s is current): what the code meant as the
   /// ordering, which orders nothing.
   SiteId SelfWait = NoSite;
+  /// A wait of the access's stream for the default stream, where the
+  /// earlier access was the caller's: what the code meant as the ordering.
+  SiteId DefaultWait = NoSite;
   /// The two streams are side streams the function orders one against
   /// the other here, which is why they are taken to differ.
   SiteId ApartAt = NoSite;

@@ -566,6 +566,9 @@ struct Function {
   /// stream. NoSite: it may be any stream.
   SiteId EntrySideSetAt = NoSite;
   std::vector<SiteId> EntrySideCalls;
+  /// The function only ever runs at the start of a new thread: its
+  /// current stream at entry is that thread's, the default stream.
+  bool EntryOnNewThread = false;
   unsigned ObjectCount = 0;
 
   ObjectId newObject() { return ObjectCount++; }

@@ -177,6 +177,10 @@ private:
     Builder B(F, I, X, Opts.SideStreamParameters, Modules);
     B.carry(Carries);
     LoweredFunction L = B.build(S, Name);
+    // A nested def only handed to threads (and given no arguments, which
+    // its thread's spawner orders) starts where its threads do.
+    if (S.K == Scope::Def && S.Params.empty() && X.onlyRunOnThreads(S.Node))
+      L.IR->EntryOnNewThread = true;
     // The stream every caller runs a def under, where it can change what
     // is reported (CallerContexts.h).
     if (S.K == Scope::Def && Modules && spawnsThreads(S.Node, F, I)) {

@@ -16,6 +16,7 @@
 #include "lib/python/Scope.h"
 #include "lib/python/Syntax.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -158,6 +159,10 @@ public:
   /// `asyncio.to_thread(f, ...)`, `loop.run_in_executor(ex, f, ...)`): the
   /// stream it sets is its thread's (Threads.cpp).
   bool threadTarget(TSNode Def);
+  /// Whether \p Def is a def nested in another whose code names it only
+  /// as such a body: it only ever runs at the start of a new thread, on
+  /// that thread's current stream, the default one.
+  bool onlyRunOnThreads(TSNode Def);
   /// Whether the attribute \p Name of \p Class's objects only ever holds
   /// new ThreadPoolExecutors (or None): every write of it in the file, in
   /// the class's family or its body (Threads.cpp).
@@ -279,6 +284,7 @@ private:
   std::optional<llvm::StringSet<>> Globals; ///< declared `global` in a def
   llvm::StringSet<> SetStreams;             ///< passed to set_stream
   std::optional<llvm::StringSet<>> ThreadTargets;
+  llvm::DenseSet<const void *> TargetNodes; ///< the targets themselves
 };
 
 /// Whether \p Expr is `torch.cuda.current_stream(...)`.

@@ -379,11 +379,38 @@ bool HelperIndex::threadTarget(TSNode Def) {
         else if (M == "run_in_executor")
           Target = Positional(1);
       }
-      if (llvm::StringRef Name = targetName(Target, F); !Name.empty())
+      if (llvm::StringRef Name = targetName(Target, F); !Name.empty()) {
         ThreadTargets->insert(Name);
+        TargetNodes.insert(unparen(Target).id);
+      }
     });
   }
   return ThreadTargets->contains(F.text(field(Def, "name")));
+}
+
+bool HelperIndex::onlyRunOnThreads(TSNode Def) {
+  if (!threadTarget(Def))
+    return false;
+  TSNode Outer = ts_node_parent(Def);
+  while (!ts_node_is_null(Outer) && !is(Outer, "function_definition") &&
+         !is(Outer, "class_definition") && !is(Outer, "module"))
+    Outer = ts_node_parent(Outer);
+  if (ts_node_is_null(Outer) || !is(Outer, "function_definition"))
+    return false;
+  // Every other mention of the name in the enclosing def is a thread's
+  // target (a call of it, or handing it on, may run it on any stream).
+  llvm::StringRef Name = F.text(field(Def, "name"));
+  TSNode Own = field(Def, "name");
+  bool Other = false, Target = false;
+  everyNode(field(Outer, "body"), [&](TSNode N) {
+    if (!is(N, "identifier") || F.text(N) != Name || ts_node_eq(N, Own))
+      return;
+    if (TargetNodes.contains(N.id))
+      Target = true;
+    else
+      Other = true;
+  });
+  return Target && !Other;
 }
 
 } // namespace streamsafe::py

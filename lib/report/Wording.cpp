@@ -213,6 +213,7 @@ void Writer::word(const finding::UnsynchronizedAccess &X) {
     note(X.Prior.Site, sub("'%0' is assumed ready on %1 at function entry",
                            {Tensor, PriorStream}));
     noteSelfWait(X);
+    noteDefaultWait(X);
     noteProven(X.Access.Stream);
     noteProven(X.Prior.Stream);
     return;
@@ -270,6 +271,7 @@ void Writer::word(const finding::UnsynchronizedAccess &X) {
   if (X.Prior.StreamSetAt != X.Access.StreamSetAt)
     noteStreamSetAt(X.Prior, "was");
   noteSelfWait(X);
+  noteDefaultWait(X);
   noteProven(X.Access.Stream);
   noteProven(X.Prior.Stream);
   noteApart(X);
@@ -291,6 +293,16 @@ void Writer::noteSelfWait(const finding::UnsynchronizedAccess &X) {
                        "itself: the wait orders nothing (make it wait "
                        "before it is made current)",
                        {Stream}));
+}
+
+void Writer::noteDefaultWait(const finding::UnsynchronizedAccess &X) {
+  if (X.DefaultWait == NoSite)
+    return;
+  note(X.DefaultWait,
+       sub("%0 waits here for the default stream, which need not be %1 "
+           "(the wait orders only the default stream's work; make it wait "
+           "for the current stream)",
+           {stream(X.Access.Stream), stream(X.Prior.Stream)}));
 }
 
 bool Writer::noteLeftInFlight(const AccessInfo &A) {

@@ -84,6 +84,7 @@ private:
   void noteProven(StreamDesc D);
   /// For a race on a stream that waited for itself: that wait.
   void noteSelfWait(const finding::UnsynchronizedAccess &X);
+  void noteDefaultWait(const finding::UnsynchronizedAccess &X);
   /// Why the two streams of \p X differ, when a wait between them says so.
   void noteApart(const finding::UnsynchronizedAccess &X);
   /// "In 'm', a method of the same object, which returns with it in
