@@ -104,15 +104,15 @@ void Diagnoser::captureSync(const Fact &F, const fact::StreamSync &X,
                             const StreamState &S) {
   if (X.MayNotHappen)
     return;
-  if (X.IfHostInvolved) {
-    auto IsHost = [&](const TensorRef &R) {
-      std::optional<StorageId> Id = T.storageOf(R, S);
-      const TensorState *TS = Id ? S.Tensors.lookup(*Id) : nullptr;
-      return TS && TS->Host;
-    };
-    if (!IsHost(X.A) && !IsHost(X.B))
-      return;
-  }
+  auto IsHost = [&](const TensorRef &R) {
+    std::optional<StorageId> Id = T.storageOf(R, S);
+    const TensorState *TS = Id ? S.Tensors.lookup(*Id) : nullptr;
+    return TS && TS->Host;
+  };
+  if (X.IfHostInvolved && !IsHost(X.A) && !IsHost(X.B))
+    return;
+  if (X.UnlessHost && IsHost(X.A))
+    return;
   StreamId Y = T.streamOf(X.Stream, S);
   const CaptureState &C = S.Capture;
   // The host cannot wait for work that is only being recorded. The global

@@ -242,15 +242,15 @@ void Transfer::apply(const Fact &, const fact::EventSync &X, StreamState &S) {
 }
 
 void Transfer::apply(const Fact &, const fact::StreamSync &X, StreamState &S) {
-  if (X.IfHostInvolved) {
-    auto IsHost = [&](const TensorRef &R) {
-      std::optional<StorageId> Id = storageOf(R, S);
-      const TensorState *T = Id ? S.Tensors.lookup(*Id) : nullptr;
-      return T && T->Host;
-    };
-    if (!IsHost(X.A) && !IsHost(X.B))
-      return;
-  }
+  auto IsHost = [&](const TensorRef &R) {
+    std::optional<StorageId> Id = storageOf(R, S);
+    const TensorState *T = Id ? S.Tensors.lookup(*Id) : nullptr;
+    return T && T->Host;
+  };
+  if (X.IfHostInvolved && !IsHost(X.A) && !IsHost(X.B))
+    return;
+  if (X.UnlessHost && IsHost(X.A))
+    return;
   StreamId Y = streamOf(X.Stream, S);
   if (S.ThreadStart != NoSite && !X.IfHostInvolved &&
       (Y == S.SpawnerStream || Y == StreamTable::Unknown))

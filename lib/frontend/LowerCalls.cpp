@@ -320,6 +320,7 @@ bool Lowering::lowerTensorMethod(const CXXMemberCallExpr *MC, const ApiEntry &A,
     break;
   case ApiEffect::TensorInPlace:
   case ApiEffect::TensorOp:
+  case ApiEffect::TensorSizedByData:
     collectTensorArgs(MC, 0, C, Nodes);
     break;
   default:

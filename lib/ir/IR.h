@@ -294,6 +294,9 @@ struct StreamSync {
   /// It completes what a wait would (so no host read after it is reported)
   /// but is never reported as a wait itself (graph capture).
   bool MayNotHappen = false;
+  /// Only when A is not known to live on the host: an op whose result's
+  /// size its data decides (nonzero) waits to read it from the device only.
+  bool UnlessHost = false;
 };
 /// The host waits on the whole device.
 struct DeviceSync {};

@@ -27,6 +27,7 @@ bool isTensorEffect(ApiEffect E) {
   case ApiEffect::TensorTo:
   case ApiEffect::TensorRawPointer:
   case ApiEffect::TensorPinMemory:
+  case ApiEffect::TensorSizedByData:
   case ApiEffect::TensorOp:
     return true;
   default:
@@ -42,6 +43,7 @@ bool isTorchFunctionEffect(ApiEffect E) {
   case ApiEffect::AtenOutFirst:
   case ApiEffect::AtenOutLast:
   case ApiEffect::AtenOp:
+  case ApiEffect::AtenSizedByData:
     return true;
   default:
     return false;
@@ -57,7 +59,8 @@ bool isStreamEffect(ApiEffect E) {
 }
 
 bool isHostWaitEffect(ApiEffect E) {
-  return E == ApiEffect::TensorHostRead || E == ApiEffect::TensorToHost;
+  return E == ApiEffect::TensorHostRead || E == ApiEffect::TensorToHost ||
+         E == ApiEffect::TensorSizedByData || E == ApiEffect::AtenSizedByData;
 }
 
 const char *effectName(ApiEffect E) {
@@ -184,6 +187,8 @@ const char *effectName(ApiEffect E) {
     return "TensorRawPointer";
   case ApiEffect::TensorPinMemory:
     return "TensorPinMemory";
+  case ApiEffect::TensorSizedByData:
+    return "TensorSizedByData";
   case ApiEffect::TensorOp:
     return "TensorOp";
   case ApiEffect::AtenFactory:
@@ -198,6 +203,8 @@ const char *effectName(ApiEffect E) {
     return "AtenOutLast";
   case ApiEffect::AtenOp:
     return "AtenOp";
+  case ApiEffect::AtenSizedByData:
+    return "AtenSizedByData";
   case ApiEffect::AtenNoTensor:
     return "AtenNoTensor";
   case ApiEffect::TransparentCast:

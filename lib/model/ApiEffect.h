@@ -108,16 +108,19 @@ enum class ApiEffect : uint8_t {
   TensorTo,           ///< to(...), cuda(): a copy, maybe to the host
   TensorRawPointer,   ///< data_ptr(), accessor(): no access by itself
   TensorPinMemory,    ///< pin_memory(): a copy into pinned host memory
+  TensorSizedByData,  ///< nonzero(), masked_select(): the host waits to
+                      ///< read the result's size, then allocates it
   TensorOp,           ///< any other ATen op: reads self, returns a new tensor
   // Free functions of at:: and torch::.
-  AtenFactory,  ///< empty, zeros_like, randn: allocates, reads no tensor
-  AtenFromBlob, ///< from_blob: memory the caching allocator does not own
-  AtenInPlace,  ///< relu_(t): writes its first argument
-  AtenOutFirst, ///< add_out(out, ...): writes its first argument
-  AtenOutLast,  ///< add_outf(..., out): writes its last argument
-  AtenOp,       ///< reads its tensor arguments, returns a new tensor
-  AtenNoTensor, ///< returns no tensor the analysis follows (Python's
-                ///< torch.device, torch.chunk): its arguments escape
+  AtenFactory,     ///< empty, zeros_like, randn: allocates, reads no tensor
+  AtenFromBlob,    ///< from_blob: memory the caching allocator does not own
+  AtenInPlace,     ///< relu_(t): writes its first argument
+  AtenOutFirst,    ///< add_out(out, ...): writes its first argument
+  AtenOutLast,     ///< add_outf(..., out): writes its last argument
+  AtenOp,          ///< reads its tensor arguments, returns a new tensor
+  AtenSizedByData, ///< nonzero(t), masked_select(t, m): as the method
+  AtenNoTensor,    ///< returns no tensor the analysis follows (Python's
+                   ///< torch.device, torch.chunk): its arguments escape
   // Calls that only pass their argument on (std::move, std::forward).
   TransparentCast,
   // The user's framework APIs (ApiConfig).

@@ -29,6 +29,13 @@ public:
     step(C.AtCall, SiteKind::Other,
          fact::StreamSync{StreamRef::current(), false, {}, {}, false});
   }
+  // The same, when \p T is not known to live on the host.
+  void syncCurrentUnlessHost(TensorRef T) {
+    fact::StreamSync S{StreamRef::current(), false, {}, {}, false};
+    S.A = T;
+    S.UnlessHost = true;
+    step(C.AtCall, SiteKind::Other, S);
+  }
   void readAll(const SitedTensor *Except = nullptr) {
     for (const SitedTensor &A : C.Args)
       if (&A != Except)
@@ -144,6 +151,15 @@ Recipe Cook::method() {
     access(Self, /*Write=*/false);
     allocate(Placement::Device);
     break;
+  case E::TensorSizedByData:
+    // The kernel counts on the current stream, the host waits for it to
+    // read how many elements the result has, then allocates the result
+    // (aten/src/ATen/native/cuda/Nonzero.cu: a stream synchronize).
+    readAll();
+    access(Self, /*Write=*/false);
+    syncCurrentUnlessHost(Self.Tensor);
+    allocate(Placement::Source);
+    break;
   default:
     // Views, lists of views, metadata: the front end follows the value.
     break;
@@ -178,6 +194,12 @@ Recipe Cook::function() {
       access(*Written, /*Write=*/true);
     else
       allocate(Placement::Device);
+    break;
+  case E::AtenSizedByData:
+    readAll();
+    if (!C.Args.empty())
+      syncCurrentUnlessHost(C.Args.front().Tensor);
+    allocate(Placement::Source);
     break;
   default:
     break;

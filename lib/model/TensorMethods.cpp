@@ -41,6 +41,10 @@ const TensorMethodRow Rows[] = {
     {"to", E::TensorTo},
     {"cuda", E::TensorTo},
     {"pin_memory", E::TensorPinMemory},
+    // Results whose size the data decides: the host reads it first.
+    {"nonzero", E::TensorSizedByData},
+    {"argwhere", E::TensorSizedByData},
+    {"masked_select", E::TensorSizedByData},
     // Raw pointers: C++ host code may read through one; Python's
     // data_ptr() is an int handed to other code.
     {"data_ptr", E::TensorRawPointer, Cpp,

@@ -53,6 +53,10 @@ const TorchFunctionRow Rows[] = {
     // Memory the caching allocator does not own.
     {"from_blob", E::AtenFromBlob, Cpp,
      "Python wraps foreign memory with torch.frombuffer or DLPack"},
+    // Results whose size the data decides: the host reads it first.
+    {"nonzero", E::AtenSizedByData},
+    {"argwhere", E::AtenSizedByData},
+    {"masked_select", E::AtenSizedByData},
     // Functions that return no single tensor: their arguments escape.
     {"device", E::AtenNoTensor, Py, Untyped},
     {"dtype", E::AtenNoTensor, Py, Untyped},

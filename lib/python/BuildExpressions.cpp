@@ -9,6 +9,7 @@
 
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
 
@@ -224,6 +225,34 @@ Value Builder::binary(TSNode N, const std::vector<TSNode> &Operands) {
   return R;
 }
 
+/// Whether the tensor index \p S is a mask of booleans as written: a
+/// comparison (`x > 0`), `~m`, `a & b`, `a | b` of masks, or a local whose
+/// every binding is one.
+static bool boolMask(TSNode S, const Scope &Sc, const SourceFile &F,
+                     unsigned Depth) {
+  S = unparen(S);
+  if (Depth > 4)
+    return false;
+  if (is(S, "comparison_operator"))
+    return !identityComparison(F, S);
+  if (is(S, "unary_operator"))
+    return F.text(field(S, "operator")) == "~" &&
+           boolMask(field(S, "argument"), Sc, F, Depth + 1);
+  if (is(S, "binary_operator")) {
+    llvm::StringRef Op = F.text(field(S, "operator"));
+    return (Op == "&" || Op == "|") &&
+           boolMask(field(S, "left"), Sc, F, Depth + 1) &&
+           boolMask(field(S, "right"), Sc, F, Depth + 1);
+  }
+  if (!is(S, "identifier"))
+    return false;
+  auto B = Sc.Bindings.find(F.text(S));
+  return B != Sc.Bindings.end() && !B->second.empty() &&
+         llvm::all_of(B->second, [&](TSNode V) {
+           return !ts_node_is_null(V) && boolMask(V, Sc, F, Depth + 1);
+         });
+}
+
 Value Builder::expr(TSNode N) {
   Value V;
   if (ts_node_is_null(N))
@@ -262,18 +291,32 @@ Value Builder::expr(TSNode N) {
       return V;
     }
     Value Base = expr(field(N, "value"));
-    bool Gather = false;
+    bool Gather = false, Masked = false;
     for (TSNode S : fieldChildren(N, "subscript")) {
       Value Index = expr(S);
       if (Index.Class == VarClass::Tensor && Index.Tensor) {
         Gather = true;
+        Masked |= boolMask(S, *St->S, F, 0);
         readTensor(Index, S);
       }
     }
     if (Base.Class == VarClass::Tensor && Gather) {
       // t[idx], t[mask] with a tensor index: a gather on the current stream
-      // that reads t and makes a new tensor, not a view.
+      // that reads t and makes a new tensor, not a view. A mask's result
+      // is as long as the mask has true elements: the host waits to read
+      // that count first, as nonzero() does.
       readTensor(Base, field(N, "value"));
+      if (Masked) {
+        SiteId At = site(SiteKind::Other, N);
+        llvm::StringRef Text = F.text(N);
+        Out->Callees[At] = Text.size() <= 32 && !Text.contains('\n')
+                               ? Text.str()
+                               : std::string("t[mask]");
+        fact::StreamSync Wait{StreamRef::current(), false, {}, {}, false};
+        Wait.A = Base.Tensor;
+        Wait.UnlessHost = true;
+        emit(At, Wait);
+      }
       fact::Allocate A;
       A.Result = objectOf(N);
       A.Stream = StreamRef::current();

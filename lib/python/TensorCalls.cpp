@@ -172,11 +172,12 @@ Value Builder::tensorMethod(TSNode N, const Value &Self, llvm::StringRef Method,
   switch (Effect) {
   case ApiEffect::TensorInPlace:
   case ApiEffect::TensorOp:
+  case ApiEffect::TensorSizedByData:
     for (TSNode P : A.Positional)
       addTensorArg(expr(P), P, C, Nodes);
     for (const auto &[K, P] : A.Keywords)
       addTensorArg(expr(P), P, C, Nodes);
-    Returns = Effect == ApiEffect::TensorOp;
+    Returns = Effect != ApiEffect::TensorInPlace;
     break;
   case ApiEffect::TensorCopyFrom: {
     TSNode SrcNode = A.get(0, "src");

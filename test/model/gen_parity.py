@@ -125,6 +125,9 @@ TENSOR_ARGS = {
     "copy_": ("y", "y"),
     "record_stream": ("s", "s"),
     "item": ("", ""),
+    "nonzero": ("", ""),
+    "argwhere": ("", ""),
+    "masked_select": ("x > 0", "x > 0"),
     "cpu": ("", ""),
     "to": ("at::kCPU", '"cpu"'),
     "cuda": ("", ""),
@@ -147,6 +150,9 @@ TENSOR_TO_SCENARIO = {
 # torch functions: name -> (C++ args of at::name, Python args of torch.name),
 # each allocating on the GPU.
 FUNCTION_ARGS = {
+    "nonzero": ("x", "x"),
+    "argwhere": ("x", "x"),
+    "masked_select": ("x, x > 0", "x, x > 0"),
     "empty": ("{4}, at::kCUDA", '4, device="cuda"'),
     "empty_strided": ("{4}, {1}, at::kCUDA", '(4,), (1,), device="cuda"'),
     "zeros": ("{4}, at::kCUDA", '4, device="cuda"'),
@@ -526,6 +532,7 @@ TENSOR_SCENARIOS = {
     "TensorCopyFrom": sc_copy_from,
     "TensorRecordStream": sc_record_stream,
     "TensorPinMemory": sc_pin_memory,
+    "TensorSizedByData": sc_host_sync,
 }
 
 
@@ -551,7 +558,26 @@ def sc_factory(name, row, key, fixed=False):
         yield Scenario("tf_" + name, [key], expect, body)
 
 
-FUNCTION_SCENARIOS = {"AtenFactory": sc_factory}
+def sc_sized_by_data(name, row, key):
+    """at::name(x): the host waits for the current stream to read the
+    result's size, so y, allocated there, is complete when the side stream
+    writes it."""
+    cargs, pargs = need(FUNCTION_ARGS, name, "torch function")
+    body = [
+        POOL,
+        (1, "at::Tensor y = at::ones({4}, at::kCUDA);",
+         'y = torch.ones(4, device="cuda")'),
+        (1, "at::%s(%s);" % (name, cargs), "torch.%s(%s)" % (name, pargs)),
+        GUARD,
+        (2, "y.add_(1);", "y.add_(1)"),
+        END,
+        (1, "return y;", "return y"),
+    ]
+    yield Scenario("tf_" + name, [key], [], body, returns=True)
+
+
+FUNCTION_SCENARIOS = {"AtenFactory": sc_factory,
+                      "AtenSizedByData": sc_sized_by_data}
 
 
 def placement_scenarios():
