@@ -12,12 +12,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/python/Analysis.h"
-#include "lib/python/Modules.h"
 #include "tools/py/CheckFilter.h"
 #include "tools/py/CheckedFile.h"
 #include "tools/py/Config.h"
+#include "tools/py/FileJobs.h"
 #include "tools/py/LanguageServer.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/thread.h"
 #include <optional>
@@ -37,6 +36,10 @@ static const char Usage[] =
     "  --checks=GLOBS        clang-tidy style, e.g. "
     "-*,streamsafe-unsynchronized-access\n"
     "                        (after the nearest .clang-tidy's Checks:)\n"
+    "  -j N, --jobs=N        check the files on N threads (default: one per "
+    "core);\n"
+    "                        the output is in the order of the files "
+    "whatever N is\n"
     "  --list-checks         print the enabled checks and exit\n"
     "  --lsp                 serve an editor over stdio (Language Server "
     "Protocol):\n"
@@ -62,8 +65,13 @@ static const char Usage[] =
     "(unreadable, a syntax error, an unmatched NOLINTBEGIN/NOLINTEND) or "
     "misuse\n";
 
+// The lowering recurses on the syntax tree: threads with a stack large
+// enough for the deepest code checkFile accepts (CheckedFile.cpp's bound).
+constexpr unsigned StackBytes = 512u << 20;
+
 static int run(int argc, char **argv) {
   std::vector<std::string> Files;
+  std::optional<unsigned> Jobs;
   std::vector<std::string> CheckArgs;
   bool ListChecks = false, Quiet = false, Lsp = false, ShowPathBounds = false;
   size_t PathBounds = 0;
@@ -80,6 +88,23 @@ static int run(int argc, char **argv) {
     }
     if (A.consume_front("--checks=") || A.consume_front("-checks=")) {
       CheckArgs.push_back(A.str());
+      continue;
+    }
+    if (A == "-j" || A.starts_with("--jobs=") ||
+        (A.starts_with("-j") && A.size() > 2)) {
+      llvm::StringRef N = A == "-j"                    ? llvm::StringRef()
+                          : A.consume_front("--jobs=") ? A
+                                                       : A.drop_front(2);
+      if (A == "-j" && K + 1 < argc)
+        N = argv[++K];
+      unsigned V = 0;
+      if (N.getAsInteger(10, V) || V == 0) {
+        llvm::errs() << "streamsafe-py: error: -j takes a number of threads "
+                        "of 1 or more, not '"
+                     << N << "'\n";
+        return 2;
+      }
+      Jobs = V;
       continue;
     }
     if (A == "--list-checks") {
@@ -165,59 +190,65 @@ static int run(int argc, char **argv) {
     return serveLanguageClient(stdin, llvm::outs(), llvm::errs(), Opts,
                                CheckArgs);
 
-  // Each module a helper is imported from is read once for the run.
-  ModuleCache Modules(Opts.ProjectRoot, Opts.DeviceModuleFunctions);
-  Opts.Modules = &Modules;
-  bool Failed = false;
+  // Each module a helper is imported from is read once per thread.
+  bool Failed = false, Refused = false;
   unsigned Warnings = 0, Suppressed = 0;
-  for (const std::string &Path : Files) {
-    auto Buf = Path == "-" ? llvm::MemoryBuffer::getSTDIN()
-                           : llvm::MemoryBuffer::getFile(Path);
-    if (!Buf) {
-      llvm::errs() << Path << ": error: cannot read the file: "
-                   << Buf.getError().message() << "\n";
-      Failed = true;
-      continue;
-    }
-    CheckedFile R = checkFile(Path, (*Buf)->getBuffer().str(), Opts, CheckArgs);
-    if (R.GrammarRefused) {
-      llvm::errs() << "streamsafe-py: error: the tree-sitter runtime refuses "
-                      "the Python grammar (ABI mismatch)\n";
-      return 2;
-    }
-    for (const FileError &E : R.Errors) {
-      llvm::errs() << (E.File.empty() ? Path : E.File);
-      if (E.At)
-        llvm::errs() << ":" << E.At->Line << ":" << E.At->Column;
-      llvm::errs() << ": error: " << E.Message;
-      if (!E.Check.empty())
-        llvm::errs() << " [" << E.Check << "]";
-      llvm::errs() << "\n";
-      Failed = true;
-    }
-    for (const std::string &S : R.Skipped)
-      llvm::errs() << "streamsafe-py: skipped '" << S << "' in " << Path
-                   << ": the analysis budget was exceeded\n";
-    PathBounds += R.PathBound.size();
-    if (ShowPathBounds)
-      for (const std::string &S : R.PathBound)
-        llvm::errs() << "streamsafe-py: in '" << S << "' in " << Path
-                     << ": paths chosen by more values than the analysis "
-                        "keeps apart were joined; a race on one of them may "
-                        "be missed\n";
-    Suppressed += R.Suppressed;
-    for (const std::vector<Diagnostic> &D : R.Findings) {
-      ++Warnings;
-      for (const Diagnostic &X : D) {
-        llvm::outs() << (X.File.empty() ? Path : X.File) << ":" << X.At.Line
-                     << ":" << X.At.Column << ": "
-                     << (X.Check.empty() ? "note: " : "warning: ") << X.Text;
-        if (!X.Check.empty())
-          llvm::outs() << " [" << X.Check << "]";
-        llvm::outs() << "\n";
-      }
-    }
-  }
+  checkFiles(Files, Jobs ? *Jobs : defaultJobs(Files.size()), StackBytes, Opts,
+             CheckArgs, [&](size_t K, FileOutcome &O) {
+               const std::string &Path = Files[K];
+               if (!O.ReadError.empty()) {
+                 llvm::errs()
+                     << Path << ": error: cannot read the file: " << O.ReadError
+                     << "\n";
+                 Failed = true;
+                 return true;
+               }
+               const CheckedFile &R = O.Checked;
+               if (R.GrammarRefused) {
+                 llvm::errs()
+                     << "streamsafe-py: error: the tree-sitter runtime refuses "
+                        "the Python grammar (ABI mismatch)\n";
+                 Refused = true;
+                 return false;
+               }
+               for (const FileError &E : R.Errors) {
+                 llvm::errs() << (E.File.empty() ? Path : E.File);
+                 if (E.At)
+                   llvm::errs() << ":" << E.At->Line << ":" << E.At->Column;
+                 llvm::errs() << ": error: " << E.Message;
+                 if (!E.Check.empty())
+                   llvm::errs() << " [" << E.Check << "]";
+                 llvm::errs() << "\n";
+                 Failed = true;
+               }
+               for (const std::string &S : R.Skipped)
+                 llvm::errs() << "streamsafe-py: skipped '" << S << "' in "
+                              << Path << ": the analysis budget was exceeded\n";
+               PathBounds += R.PathBound.size();
+               if (ShowPathBounds)
+                 for (const std::string &S : R.PathBound)
+                   llvm::errs()
+                       << "streamsafe-py: in '" << S << "' in " << Path
+                       << ": paths chosen by more values than the analysis "
+                          "keeps apart were joined; a race on one of them may "
+                          "be missed\n";
+               Suppressed += R.Suppressed;
+               for (const std::vector<Diagnostic> &D : R.Findings) {
+                 ++Warnings;
+                 for (const Diagnostic &X : D) {
+                   llvm::outs()
+                       << (X.File.empty() ? Path : X.File) << ":" << X.At.Line
+                       << ":" << X.At.Column << ": "
+                       << (X.Check.empty() ? "note: " : "warning: ") << X.Text;
+                   if (!X.Check.empty())
+                     llvm::outs() << " [" << X.Check << "]";
+                   llvm::outs() << "\n";
+                 }
+               }
+               return true;
+             });
+  if (Refused)
+    return 2;
   llvm::outs().flush();
   if (!Quiet && (Warnings || Suppressed))
     llvm::errs() << Warnings << " warning" << (Warnings == 1 ? "" : "s")
@@ -237,10 +268,7 @@ static int run(int argc, char **argv) {
   return Warnings ? 1 : 0;
 }
 
-// The lowering recurses on the syntax tree: a thread with a stack large
-// enough for the deepest code checkFile accepts (CheckedFile.cpp's bound).
 int main(int argc, char **argv) {
-  constexpr unsigned StackBytes = 512u << 20;
   int Exit = 2;
   llvm::thread T(std::optional<unsigned>(StackBytes),
                  [&] { Exit = run(argc, argv); });
