@@ -51,6 +51,17 @@ bool baseless(TSNode Class, const SourceFile &F) {
   return true;
 }
 
+bool threadSubclass(TSNode Class, const SourceFile &F, const Imports &I) {
+  TSNode Bases = field(Class, "superclasses");
+  if (ts_node_is_null(Bases))
+    return false;
+  unsigned Thread = 0, Other = 0;
+  for (TSNode B : children(Bases))
+    if (!is(B, "keyword_argument"))
+      ++(apiOf(I.qualify(B)) == PyApi::Thread ? Thread : Other);
+  return Thread == 1 && !Other && !ts_node_is_null(methodOf(Class, "run", F));
+}
+
 TSNode classOf(TSNode Def) {
   TSNode P = ts_node_parent(Def);
   if (is(P, "decorated_definition"))

@@ -43,6 +43,9 @@ TSNode classOf(TSNode Def);
 /// superclass list, `(object)`, or keywords only (`metaclass=Singleton`: a
 /// metaclass decides which object a call gives, not what its methods do).
 bool baseless(TSNode Class, const SourceFile &F);
+/// Whether \p Class's one base is threading.Thread, and its body defines
+/// run(): its objects are threads whose start() runs that run().
+bool threadSubclass(TSNode Class, const SourceFile &F, const Imports &I);
 /// The undecorated method \p Name defined in \p Class's body (null: none).
 TSNode methodOf(TSNode Class, llvm::StringRef Name, const SourceFile &F);
 /// The defs of \p Class's body (decorated ones too, not static methods)

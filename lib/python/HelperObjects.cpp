@@ -265,15 +265,19 @@ const Instance *Builder::newObject(TSNode Call, TSNode Class) {
   if (!F.owns(Class) && !Home)
     return nullptr;
   const SourceFile &CF = Home ? *Home->F : F;
-  if (!baseless(Class, CF) || decorated(Class))
-    return nullptr; // its methods may be a base class's
+  // Its methods may be a base class's; a thread's are start() and join(),
+  // which the analysis knows, and the run() it defines.
+  bool Thread = threadSubclass(Class, CF, Home ? *Home->I : I);
+  if ((!baseless(Class, CF) && !Thread) || decorated(Class))
+    return nullptr;
   HelperIndex *CX = Home ? Home->X.get() : X;
   const Scope *Module = Home ? Home->S.get() : St->S->ModuleScope;
   Construction Made = construction(Class, CF, Home ? *Home->I : I, *CX);
   if (Made == Construction::Unknown)
     return nullptr;
-  // Followed when one of its methods uses streams.
-  bool Streams = false;
+  // Followed when one of its methods uses streams (a thread's run() is
+  // work on another thread, which is about streams whatever it does).
+  bool Streams = Thread;
   for (TSNode M : children(field(Class, "body")))
     Streams |= is(M, "function_definition") && CX->usesStreams(M);
   if (!Streams)

@@ -26,6 +26,7 @@
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "lib/python/HelperIndex.h"
+#include "lib/python/Modules.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
@@ -323,9 +324,26 @@ bool Builder::startThread(TSNode Call) {
   if (!is(Fn, "attribute") || F.text(field(Fn, "attribute")) != "start")
     return false;
   TSNode Object = unparen(field(Fn, "object"));
-  if (!is(Object, "identifier"))
-    return false;
-  std::optional<BodyId> Body = Threads.unstarted(St->S, F.text(Object).str());
+  std::optional<BodyId> Body;
+  if (is(Object, "identifier"))
+    Body = Threads.unstarted(St->S, F.text(Object).str());
+  // `w.start()` of an object of a threading.Thread subclass followed here:
+  // its run() runs on the new thread, with w as self (and what w holds
+  // lives as long as the thread).
+  if (const Instance *O = Body ? nullptr : objectNamed(Object)) {
+    const ProjectModule *Home =
+        Modules && !F.owns(O->Class) ? Modules->moduleOf(O->Class) : nullptr;
+    const SourceFile &CF = Home ? *Home->F : F;
+    if (threadSubclass(O->Class, CF, Home ? *Home->I : I)) {
+      TSNode Run = methodOf(O->Class, "run", CF);
+      const llvm::StringMap<VarClass> NoClasses;
+      const llvm::StringMap<VarId> NoEvents;
+      Body = helperBody(Run, Home ? Home->S.get() : St->S->ModuleScope, O,
+                        NoClasses, NoEvents);
+      if (Body)
+        escapeCaptured(field(Run, "body"), *Runs.helper(*Body).S);
+    }
+  }
   if (!Body)
     return false;
   fact::Spawn S;
