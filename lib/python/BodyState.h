@@ -12,6 +12,7 @@
 #include "lib/ir/IR.h"
 #include "lib/python/LoopCounters.h"
 #include "lib/python/Syntax.h"
+#include "llvm/ADT/StringMap.h"
 #include <string>
 #include <vector>
 
@@ -43,6 +44,8 @@ struct BodyState {
   unsigned SiteScope = 0;
   /// A method's body: the object `self` names (null: not followed).
   const Instance *Self = nullptr;
+  /// A helper run in place: its parameters given True or False.
+  llvm::StringMap<bool> Constants;
   /// A helper run in place: the variables its returns bind.
   VarId ReturnTensor = NoVar, ReturnStream = NoVar, ReturnEvent = NoVar;
   /// A @contextmanager half being lowered: the yield it splits at and

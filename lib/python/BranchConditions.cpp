@@ -254,6 +254,15 @@ std::optional<bool> Builder::constantCondition(TSNode Cond) {
   if (auto Counter = counterConstant(Cond))
     return Counter; // LoopCounters.cpp
   Cond = unparen(Cond);
+  // A helper's flag that its call gives as True or False, and that the
+  // helper never rebinds: `if enabled:` of `timed(enabled=False)`.
+  if (is(Cond, "identifier") && St && !St->Constants.empty()) {
+    llvm::StringRef Name = F.text(Cond);
+    auto C = St->Constants.find(Name);
+    if (C != St->Constants.end() && St->S->owner(Name) == St->S &&
+        !St->S->Bindings.count(Name) && !St->S->Augmented.count(Name))
+      return C->second;
+  }
   if (is(Cond, "not_operator")) {
     auto V = constantCondition(field(Cond, "argument"));
     return V ? std::optional<bool>(!*V) : std::nullopt;

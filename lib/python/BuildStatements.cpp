@@ -66,6 +66,7 @@ Body Builder::lowerBody(const Scope &S, bool OwnsLocals,
   if (Helper) {
     State.SiteScope = Helper->SiteScope;
     State.Self = Helper->Self;
+    State.Constants = Helper->Constants;
     State.ReturnTensor = Helper->ReturnTensor;
     State.ReturnStream = Helper->ReturnStream;
     State.ReturnEvent = Helper->ReturnEvent;

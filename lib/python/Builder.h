@@ -136,8 +136,7 @@ private:
   /// Runs the frames above \p Depth as a jump leaves them (guards restore,
   /// finally blocks run).
   void leaveFrames(size_t Depth);
-  /// Pushes the frame of a with block whose guard \p Guard restores the
-  /// stream (and the device) at every exit of \p Body.
+  /// A with block's frame: guard \p Guard restores at every exit of \p Body.
   Frame &pushGuardFrame(VarId Guard, TSNode Body);
   /// Leaves the body at \p At (locals die).
   void exitBody(TSNode At, Position P);
@@ -428,13 +427,13 @@ private:
   bool runInPlace(TSNode Call, const Args &A, TSNode Def, const Scope *Outer,
                   const Instance *Self, bool Method, Value &Result,
                   llvm::StringRef CalleeName = "", int Part = 0);
-  /// The body of \p Def run in place for arguments of \p Classes (none:
-  /// over MaxInlinedCallees).
-  std::optional<BodyId> helperBody(TSNode Def, const Scope *Outer,
-                                   const Instance *Self,
-                                   const llvm::StringMap<VarClass> &Classes,
-                                   const llvm::StringMap<VarId> &Events,
-                                   int Part = 0);
+  /// The body of \p Def run in place for arguments of \p Classes, and
+  /// flags given \p Constants (none: over MaxInlinedCallees).
+  std::optional<BodyId>
+  helperBody(TSNode Def, const Scope *Outer, const Instance *Self,
+             const llvm::StringMap<VarClass> &Classes,
+             const llvm::StringMap<VarId> &Events, int Part = 0,
+             const llvm::StringMap<bool> *Constants = nullptr);
   /// `Cls(args)` of a class of this file that uses streams: a new object,
   /// its attributes bound, its __init__ run in place (null: not one).
   const Instance *newObject(TSNode Call, TSNode Class);

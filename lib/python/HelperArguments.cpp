@@ -38,6 +38,8 @@ ArgumentMatch Builder::matchArguments(TSNode Def, const Args &A, bool Method) {
   }
   const llvm::StringMap<VarClass> *ByUse = nullptr;
   for (const auto &[Name, P] : M.Bound) {
+    if (is(unparen(P), "true") || is(unparen(P), "false"))
+      M.Constants[Name] = is(unparen(P), "true");
     VarClass C = classOfExpr(P, *St->S, F, I);
     // A comprehension's variable, standing for one element followed.
     if (const Value *E = is(unparen(P), "identifier")

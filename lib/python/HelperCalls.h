@@ -42,6 +42,9 @@ struct ArgumentMatch {
   /// (`clone(tgt, src)` with `tgt.copy_(src)`): the caller's parameter.
   llvm::StringMap<TSNode> CallerData;
   bool GivenStreams = false;
+  /// Parameters given `True` or `False` as written: a flag the callee's
+  /// tests of it decide (`timed(enabled=False)`).
+  llvm::StringMap<bool> Constants;
 };
 
 /// A slice's bound: a name's symbol (0: none) plus a constant.

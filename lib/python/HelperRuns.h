@@ -42,6 +42,8 @@ struct PendingBody {
   int PartNo = 0;    ///< 1: before it, 2: after it
   /// A def of another module: that module's index (null: this file's).
   HelperIndex *Index = nullptr;
+  /// Parameters every call this body stands for gives True or False.
+  llvm::StringMap<bool> Constants = {};
 };
 
 class HelperRuns {

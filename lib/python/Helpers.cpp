@@ -32,12 +32,16 @@ namespace streamsafe::py {
 std::optional<BodyId>
 Builder::helperBody(TSNode Def, const Scope *Outer, const Instance *Self,
                     const llvm::StringMap<VarClass> &Classes,
-                    const llvm::StringMap<VarId> &Events, int Part) {
+                    const llvm::StringMap<VarId> &Events, int Part,
+                    const llvm::StringMap<bool> *Constants) {
   std::vector<unsigned> Shape;
   for (const std::string &P : paramNames(Def, F)) {
     Shape.push_back(unsigned(Classes.lookup(P)));
     auto E = Events.find(P);
     Shape.push_back(E == Events.end() ? NoVar : E->second);
+    // A flag given as written: a body of its own, its tests decided.
+    auto C = Constants ? Constants->find(P) : llvm::StringMap<bool>::iterator();
+    Shape.push_back(!Constants || C == Constants->end() ? 0 : 1 + C->second);
   }
   HelperRuns::Key ScopeKey{Def.id, Self, Shape};
   Shape.push_back(Part);
@@ -71,6 +75,8 @@ Builder::helperBody(TSNode Def, const Scope *Outer, const Instance *Self,
     Out->ScopeFiles[P.SiteScope] = M->F.get();
   }
   P.Self = Self;
+  if (Constants)
+    P.Constants = *Constants;
   if (Part) {
     std::vector<TSNode> Before, After;
     TSNode Yield = splitAtYield(Def, Before, After, I);
@@ -144,7 +150,7 @@ bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
       !X->waitsForHost(Def) && !PlainOpsUnderStreamBlock())
     return false;
   std::optional<BodyId> Body =
-      helperBody(Def, Outer, Self, M.Classes, M.Events, Part);
+      helperBody(Def, Outer, Self, M.Classes, M.Events, Part, &M.Constants);
   if (!Body)
     return false;
   const PendingBody &H = Runs.helper(*Body);
@@ -154,7 +160,8 @@ bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
   llvm::SmallVector<VarId, 4> Unbind =
       bindArguments(M, H.S, At, /*Escapes=*/false);
   if (Part == 1) {
-    Runs.ExitPart = helperBody(Def, Outer, Self, M.Classes, M.Events, 2);
+    Runs.ExitPart =
+        helperBody(Def, Outer, Self, M.Classes, M.Events, 2, &M.Constants);
     // A generator's locals live from its code before the yield to its code
     // after it: bound here, so that what the first part binds stays.
     Unbind.clear();
