@@ -167,4 +167,8 @@ bool readsTensorArguments(llvm::StringRef Bare) {
   return index().ReadsArguments.contains(Bare);
 }
 
+bool returnsHostValue(llvm::StringRef Bare) {
+  return Bare == "equal" || Bare == "allclose" || Bare == "is_nonzero";
+}
+
 } // namespace streamsafe

@@ -45,6 +45,13 @@ ApiEffect pythonTorchFunctionEffect(llvm::StringRef Dotted);
 /// equal, allclose), runs kernels that read its tensor arguments on the
 /// current stream.
 bool readsTensorArguments(llvm::StringRef Bare);
+/// Whether the function \p Bare returns a Python value computed on the
+/// device (`torch.equal`, `torch.allclose`, `torch.is_nonzero`): the host
+/// reads it, waiting for the current stream as item() does
+/// (`aten/src/ATen/native/ReduceOps.cpp`: `allclose` and `equal` end in
+/// `.item()` of a reduction). Python only: C++'s at::equal is a row of the
+/// C++ table.
+bool returnsHostValue(llvm::StringRef Bare);
 
 } // namespace streamsafe
 

@@ -343,10 +343,23 @@ Value Builder::apiCall(TSNode N, int ApiInt, const std::string &Q,
   case PyApi::DeviceContext:
   case PyApi::None:
     return unknownCall(A, true);
-  case PyApi::NotTensor:
+  case PyApi::NotTensor: {
     // torch.sort(x), torch.topk(x, k): kernels that read x on the current
     // stream; their tuple is not followed.
-    return unknownCall(A, true, readsTensorArguments(torchBareName(Q)));
+    Value V = unknownCall(A, true, readsTensorArguments(torchBareName(Q)));
+    // torch.equal(a, b): then the host reads the answer (unless a is a
+    // host tensor, when no stream is involved).
+    if (returnsHostValue(torchBareName(Q)) && !A.Positional.empty()) {
+      fact::StreamSync Wait{StreamRef::current(), false, {}, {}, false};
+      // (A name's value, read again: looking it up lowers nothing.)
+      if (TSNode P = unparen(A.Positional.front()); is(P, "identifier"))
+        if (Value First = name(P); First.Class == VarClass::Tensor)
+          Wait.A = First.Tensor;
+      Wait.UnlessHost = true;
+      emit(site(SiteKind::Other, N), Wait);
+    }
+    return V;
+  }
   }
   return R;
 }

@@ -87,3 +87,14 @@ def read_after_host_count(d: torch.Tensor):
     return h.tolist(), n
     # CHECK-NOTES: :[[@LINE-1]]:12: warning: the host reads tensor 'h' while a non_blocking copy into it on the caller's current stream may still be running; synchronize the stream or an event first [streamsafe-host-read-before-sync]
     # CHECK-NOTES: :[[@LINE-5]]:5: note: the non_blocking copy is enqueued on the caller's current stream here
+
+
+# Wrong: torch.allclose reads its answer on the host, inside the capture.
+def compared_in_capture(x: torch.Tensor, y: torch.Tensor):
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        z = x * 2
+        ok = torch.allclose(z, y)
+        # CHECK-NOTES: :[[@LINE-1]]:14: warning: 'allclose' makes the host wait for a pool stream, which is capturing into a CUDA graph: its work is only being recorded, and the runtime refuses the wait with cudaErrorStreamCaptureUnsupported (PyTorch raises it) and invalidates the capture; read results on the host after the capture ends, from a replay [streamsafe-graph-capture]
+        # CHECK-NOTES: :[[@LINE-4]]:10: note: the capture begins here, on a pool stream
+    return ok

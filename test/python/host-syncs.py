@@ -170,3 +170,24 @@ def allocation_after_work_after_a_synchronize(x: torch.Tensor, n: int):
         # CHECK-NOTES: :[[@LINE-5]]:11: note: 'mem' is allocated on the caller's current stream here
     side.synchronize()
     return y
+
+
+# Right: torch.equal of device tensors reads its answer on the host, after
+# the current stream (as item() does); so do torch.allclose and
+# torch.is_nonzero.
+def read_after_equal(d: torch.Tensor, e: torch.Tensor):
+    h = torch.empty(16, pin_memory=True)
+    h.copy_(d, non_blocking=True)
+    same = torch.equal(d, e)
+    return h.tolist(), same
+
+
+# Wrong: torch.equal of host tensors waits for no stream.
+def read_after_host_equal(d: torch.Tensor):
+    h = torch.empty(16, pin_memory=True)
+    h.copy_(d, non_blocking=True)
+    a = torch.zeros(4)
+    same = torch.equal(a, torch.ones(4))
+    return h.tolist(), same
+    # CHECK-NOTES: :[[@LINE-1]]:12: warning: the host reads tensor 'h' while a non_blocking copy into it on the caller's current stream may still be running; synchronize the stream or an event first [streamsafe-host-read-before-sync]
+    # CHECK-NOTES: :[[@LINE-5]]:5: note: the non_blocking copy is enqueued on the caller's current stream here
