@@ -102,16 +102,7 @@ void Diagnoser::captureWork(const Fact &F, const StreamState &S) {
 
 void Diagnoser::captureSync(const Fact &F, const fact::StreamSync &X,
                             const StreamState &S) {
-  if (X.MayNotHappen)
-    return;
-  auto IsHost = [&](const TensorRef &R) {
-    std::optional<StorageId> Id = T.storageOf(R, S);
-    const TensorState *TS = Id ? S.Tensors.lookup(*Id) : nullptr;
-    return TS && TS->Host;
-  };
-  if (X.IfHostInvolved && !IsHost(X.A) && !IsHost(X.B))
-    return;
-  if (X.UnlessHost && IsHost(X.A))
+  if (X.MayNotHappen || !T.waits(X, S))
     return;
   StreamId Y = T.streamOf(X.Stream, S);
   const CaptureState &C = S.Capture;

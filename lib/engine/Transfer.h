@@ -87,6 +87,9 @@ public:
   //--------------------===//
   std::optional<StorageId> storageOf(const TensorRef &T, const StreamState &S);
   StreamId streamOf(const StreamRef &R, const StreamState &S);
+  /// Whether the host wait \p X happens in \p S: one that depends on where
+  /// its tensors live (IfHostInvolved, UnlessHost) asks what \p S knows.
+  bool waits(const fact::StreamSync &X, const StreamState &S);
   const StorageInfo &storage(StorageId Id) const { return Storages[Id]; }
   /// The tensor's name as written at \p T, else its storage's name.
   VarId nameOf(const TensorRef &T, std::optional<StorageId> Id) const;

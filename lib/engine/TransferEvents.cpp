@@ -241,15 +241,19 @@ void Transfer::apply(const Fact &, const fact::EventSync &X, StreamState &S) {
       S, [&](StorageId Id, const Access &A) { return E.covers({Id, A.Site}); });
 }
 
-void Transfer::apply(const Fact &, const fact::StreamSync &X, StreamState &S) {
+bool Transfer::waits(const fact::StreamSync &X, const StreamState &S) {
   auto IsHost = [&](const TensorRef &R) {
     std::optional<StorageId> Id = storageOf(R, S);
     const TensorState *T = Id ? S.Tensors.lookup(*Id) : nullptr;
     return T && T->Host;
   };
   if (X.IfHostInvolved && !IsHost(X.A) && !IsHost(X.B))
-    return;
-  if (X.UnlessHost && IsHost(X.A))
+    return false;
+  return !(X.UnlessHost && IsHost(X.A));
+}
+
+void Transfer::apply(const Fact &, const fact::StreamSync &X, StreamState &S) {
+  if (!waits(X, S))
     return;
   StreamId Y = streamOf(X.Stream, S);
   if (S.ThreadStart != NoSite && !X.IfHostInvolved &&
