@@ -169,6 +169,44 @@ private:
   /// The variables whose outcome an edge reachable from \p Block of body
   /// \p Id tests, a body run in place there included (sorted): what a
   /// state there still gains by remembering.
+  /// Which variable's outcomes to forget when too many states are kept
+  /// apart: the first tested (the lowest: front ends number them as they
+  /// meet them) of those whose states agree on the streams in use, else the
+  /// first tested. The latest tests are the likeliest to be tested again
+  /// nearby (`if fmt == "a": ...` in each iteration of an unrolled loop);
+  /// a flag that chose a stream (`stream = side if overlap else current`)
+  /// is kept, or a later test of it would meet the other choice's work.
+  static VarId forgetVar(const StateSet &Set) {
+    std::vector<VarId> Vars;
+    for (const StreamState &Have : Set)
+      for (const Assumption &A : Have.Assumed)
+        if (!A.PerIteration)
+          Vars.push_back(A.Var);
+    llvm::sort(Vars);
+    Vars.erase(std::unique(Vars.begin(), Vars.end()), Vars.end());
+    auto Without = [](const StreamState &S, VarId V) {
+      llvm::SmallVector<Assumption, 4> Out;
+      for (const Assumption &A : S.Assumed)
+        if (A.PerIteration || A.Var != V)
+          Out.push_back(A);
+      return Out;
+    };
+    auto SameStreams = [](const StreamState &A, const StreamState &B) {
+      return A.Current == B.Current && A.StreamVars == B.StreamVars &&
+             A.NoneStreams == B.NoneStreams && A.Guards == B.Guards;
+    };
+    for (VarId V : Vars) {
+      bool Agree = true;
+      for (size_t I = 0; I < Set.size() && Agree; ++I)
+        for (size_t J = I + 1; J < Set.size() && Agree; ++J)
+          if (Without(Set[I], V) == Without(Set[J], V))
+            Agree = SameStreams(Set[I], Set[J]);
+      if (Agree)
+        return V;
+    }
+    return Vars.empty() ? NoVar : Vars.front();
+  }
+
   const std::vector<VarId> &testedFrom(BodyId Id, unsigned Block) {
     auto [It, New] = TestedFrom.try_emplace({Id, Block});
     if (!New)
@@ -287,13 +325,19 @@ private:
         Set = std::move(Kept);
         Regroup(Set, IsCoarse);
       }
-      if (Set.size() > MaxPartitions) {
-        // Joined, but for the tests of a loop counter that hold for one
-        // iteration (they end a path at the next step).
+      if (Set.size() > MaxPartitions)
         ++R.PathBoundHits;
+      while (Set.size() > MaxPartitions) {
+        // Then the outcomes of one variable at a time are forgotten until
+        // the states fit (forgetVar). The tests of a loop counter that hold
+        // for one iteration are kept (they end a path at the next step).
+        VarId Oldest = forgetVar(Set);
+        if (Oldest == NoVar)
+          break;
         for (StreamState &Have : Set)
-          llvm::erase_if(Have.Assumed,
-                         [](const Assumption &A) { return !A.PerIteration; });
+          llvm::erase_if(Have.Assumed, [&](const Assumption &A) {
+            return !A.PerIteration && A.Var == Oldest;
+          });
         Regroup(Set, IsCoarse);
       }
     };

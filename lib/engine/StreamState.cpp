@@ -17,7 +17,7 @@ bool StreamState::sameBesidesAssumed(const StreamState &O) const {
          OtherDevices == O.OtherDevices && StreamVars == O.StreamVars &&
          NoneStreams == O.NoneStreams && TensorVars == O.TensorVars &&
          Tensors == O.Tensors && Events == O.Events && Guards == O.Guards &&
-         Unrestored == O.Unrestored && Idle == O.Idle &&
+         Unrestored == O.Unrestored && Idle == O.Idle && Quiet == O.Quiet &&
          SelfWaits == O.SelfWaits && DefaultWaits == O.DefaultWaits &&
          ThreadStart == O.ThreadStart && SpawnerStream == O.SpawnerStream &&
          SpawnerSetAt == O.SpawnerSetAt && Deferred == O.Deferred &&
@@ -357,6 +357,7 @@ unsigned StreamState::join(
       Unrestored.push_back(U);
   llvm::sort(Unrestored);
   Idle &= O.Idle;
+  Quiet.join(O.Quiet);
   for (auto [Mine, Theirs] : {std::pair{&SelfWaits, &O.SelfWaits},
                               std::pair{&DefaultWaits, &O.DefaultWaits}}) {
     for (const auto &W : *Theirs)

@@ -14,6 +14,7 @@
 
 #include "lib/engine/CaptureState.h"
 #include "lib/engine/PersistentMap.h"
+#include "lib/engine/QuietOrders.h"
 #include "lib/engine/StreamTable.h"
 #include "lib/ir/Findings.h"
 #include "lib/ir/IR.h"
@@ -271,6 +272,9 @@ struct StreamState {
   /// on them since, on every path (must: intersection): no earlier work of
   /// theirs can still use a block the allocator hands out now.
   uint64_t Idle = 0;
+  /// Streams a stream waited for with nothing enqueued on them since: an
+  /// allocation there is ordered before the waiter's work (QuietOrders.h).
+  QuietOrders Quiet;
   /// What the branches taken to get here tell about variables that never
   /// change (sorted by variable): paths that contradict each other are kept
   /// apart by the solver, so an infeasible combination is never followed.

@@ -49,6 +49,16 @@ void Transfer::apply(const Fact &F, const fact::Allocate &X, StreamState &S) {
   bool IdleAlloc = !Host && X.AllocateOnly &&
                    A.Stream != StreamTable::Unknown &&
                    (S.Idle & StreamTable::bit(A.Stream));
+  // Nor is it pending for a stream that waited for all of A's stream's
+  // work, nothing enqueued there since (QuietOrders.h). An allocation with
+  // values (zeros, full) queues a kernel: the stream is busy again.
+  if (!Host && X.AllocateOnly && A.Stream != StreamTable::Unknown)
+    A.VisibleTo |= S.Quiet.waitersOf(A.Stream);
+  if (!Host && !X.AllocateOnly) {
+    if (A.Stream != StreamTable::Unknown)
+      S.Idle &= ~StreamTable::bit(A.Stream);
+    S.Quiet.enqueued(A.Stream);
+  }
   if ((!Host || (X.Async && X.Pinned)) && !IdleAlloc)
     Fresh.Writes.push_back(A);
   forgetCovers(S, {Id, F.Site});
@@ -122,6 +132,7 @@ void Transfer::enqueue(StorageId Id, TensorState T, const Access &A,
   forgetCovers(S, {Id, A.Site});
   if (A.Stream != StreamTable::Unknown)
     S.Idle &= ~StreamTable::bit(A.Stream);
+  S.Quiet.enqueued(A.Stream);
   // Is the access ordered after every write? (If not, unsynchronized-access
   // reports it, and that is the finding to fix first.)
   bool Ordered = llvm::all_of(

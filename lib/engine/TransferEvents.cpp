@@ -124,6 +124,7 @@ void Transfer::apply(const Fact &F, const fact::EventRecord &X,
   E.CoversAll = Y == StreamTable::Unknown;
   if (E.CoversAll)
     return;
+  S.Quiet.recorded(X.Event, Y);
   // The record captures every access that Y has been ordered after so far.
   E.Snapshot = S.Tensors;
   E.RecordedOn = Y;
@@ -157,6 +158,8 @@ void Transfer::apply(const Fact &F, const fact::EventWait &X, StreamState &S) {
   if (It == S.Events.end() || W == StreamTable::Unknown || It->second.CoversAll)
     return completeWhere(S, [](StorageId, const Access &) { return true; });
   const EventState &E = It->second;
+  if (E.MustRecorded)
+    S.Quiet.waited(X.Event, W);
   // `s.wait_stream(current_stream())` while s is current: s waits for
   // itself, which orders nothing.
   if (E.MustRecorded && E.RecordedOn == W && F.Site != NoSite &&

@@ -56,6 +56,7 @@ void Transfer::unseenBody(StreamState &S) {
   S.Events.clear();
   S.Deferred.clear();
   S.Signalled.clear();
+  S.Quiet.enqueued(StreamTable::Unknown);
 }
 
 void Transfer::deferRecords(const fact::Spawn &X, SiteId At, StreamState &S,

@@ -62,4 +62,30 @@ bool pyUnpackedResultProvesTensor(llvm::StringRef Name) {
   return Names.contains(Name) && returnsTensorTuple(Name);
 }
 
+unsigned pyTorchFunctionTensorOperands(llvm::StringRef Bare) {
+  // Binary ops whose both operands are tensors (no scalar overload).
+  static const llvm::StringSet<> Two = {
+      "maximum", "minimum", "fmax",     "fmin",    "matmul", "mm",       "bmm",
+      "dot",     "equal",   "allclose", "isclose", "cdist",  "bucketize"};
+  static const llvm::StringSet<> One = {
+      "clone",         "abs",       "exp",
+      "log",           "sqrt",      "rsqrt",
+      "sigmoid",       "tanh",      "softmax",
+      "log_softmax",   "transpose", "permute",
+      "squeeze",       "unsqueeze", "numel",
+      "argmax",        "argmin",    "topk",
+      "sort",          "argsort",   "masked_fill",
+      "index_select",  "gather",    "nonzero",
+      "narrow",        "cumsum",    "logsumexp",
+      "amax",          "amin",      "isnan",
+      "isinf",         "isfinite",  "nan_to_num",
+      "clamp",         "clamp_min", "clamp_max",
+      "flip",          "roll",      "repeat_interleave",
+      "masked_select", "index_add", "scatter",
+      "scatter_add",   "sum",       "mean"};
+  if (Two.contains(Bare))
+    return 2;
+  return One.contains(Bare) ? 1 : 0;
+}
+
 } // namespace streamsafe

@@ -34,6 +34,12 @@ bool pyAttributeProvesTensor(llvm::StringRef Name);
 /// names (a tensor's named tuple of new tensors, returnsTensorTuple).
 bool pyUnpackedResultProvesTensor(llvm::StringRef Name);
 
+/// How many leading positional operands of `torch.Bare(...)` say they are
+/// tensors (0: none): functions whose operands only a tensor can be
+/// (`torch.maximum(a, b)`, `torch.clone(x)`; torch.abs(3) is a TypeError).
+/// Not the factories, which take sizes, data and scalars.
+unsigned pyTorchFunctionTensorOperands(llvm::StringRef Bare);
+
 } // namespace streamsafe
 
 #endif // STREAMSAFE_LIB_MODEL_USEEVIDENCE_H

@@ -384,8 +384,10 @@ void Builder::markBranch(unsigned Branch, TSNode Cond) {
     True.push_back(*A);
     False.push_back(Else);
     // `x == 1` holds: `x == 2` and `x != 3` of the same x are decided too.
+    // A finding on that path tells of this test, as it is on that edge.
     for (Assumption O : otherValuesFail(Cond)) {
       O.At = A->At;
+      O.CondHolds = T && T->Holds;
       (T && T->Holds ? True : False).push_back(O);
     }
   }

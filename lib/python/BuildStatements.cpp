@@ -238,21 +238,26 @@ void Builder::loop(TSNode N, bool IsFor) {
   // (LoopCounters.cpp).
   if (Counter)
     peelCounterLoop(Iteration, Exhausted, unparen(field(N, "left")));
-  unsigned Head = newBlock();
-  edge(St->Cur, Head);
-  St->Cur = Head;
-  if (!IsFor)
-    truthTest(field(N, "condition"));
-  unsigned Test = St->Cur;
-  unsigned Body = newBlock();
-  edge(Test, Body);
-  St->Cur = Body;
-  if (Counter)
-    counterIterations(Iteration, Head, Exhausted, unparen(field(N, "left")));
-  else
-    Iteration(Head);
-  edge(St->Cur, Head);
-  edge(Test, Exhausted);
+  if (Counter && St->Counters.Loops.back().Exact) {
+    // Every iteration peeled: the range ends after them.
+    edge(St->Cur, Exhausted);
+  } else {
+    unsigned Head = newBlock();
+    edge(St->Cur, Head);
+    St->Cur = Head;
+    if (!IsFor)
+      truthTest(field(N, "condition"));
+    unsigned Test = St->Cur;
+    unsigned Body = newBlock();
+    edge(Test, Body);
+    St->Cur = Body;
+    if (Counter)
+      counterIterations(Iteration, Head, Exhausted, unparen(field(N, "left")));
+    else
+      Iteration(Head);
+    edge(St->Cur, Head);
+    edge(Test, Exhausted);
+  }
   St->Cur = Exhausted;
   if (TSNode Else = field(N, "alternative"); !ts_node_is_null(Else))
     block(field(Else, "body"));

@@ -107,6 +107,10 @@ llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
             !is(unparen(Positional[K]), "list"))
           Operand(Positional[K], Used);
     }
+    // torch.maximum(a, b): operands only tensors can be.
+    for (TSNode A : Args)
+      if (!is(A, "keyword_argument") && operandProvesTensor(A, I))
+        Operand(A, Used);
     // torch.cuda.stream(s): s is a stream. (x.record_stream(p) is not
     // enough: p might be any stream, and a record on a stream that may be
     // the one in use covers it.)
@@ -147,6 +151,25 @@ llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
     if (!Used.contains(U.getKey()))
       Out[U.getKey()] = VarClass::Stream;
   return Out;
+}
+
+bool operandProvesTensor(TSNode Arg, const Imports &I) {
+  TSNode List = ts_node_parent(Arg);
+  TSNode Call = ts_node_parent(List);
+  if (!is(List, "argument_list") || !is(Call, "call"))
+    return false;
+  unsigned Position = 0;
+  for (TSNode A : children(List)) {
+    if (ts_node_eq(A, Arg))
+      break;
+    if (is(A, "keyword_argument") || is(A, "list_splat") ||
+        is(A, "dictionary_splat"))
+      return false;
+    ++Position;
+  }
+  std::string Q = I.qualify(field(Call, "function"));
+  llvm::StringRef Bare = torchBareName(Q);
+  return !Bare.empty() && Position < pyTorchFunctionTensorOperands(Bare);
 }
 
 } // namespace streamsafe::py

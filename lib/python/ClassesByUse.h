@@ -31,6 +31,11 @@ llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
 /// of that name takes (lib/model/UseEvidence.h).
 bool callProvesTensor(TSNode Call, llvm::StringRef Method, const SourceFile &F);
 
+/// Whether \p Arg, a positional argument of a call, is an operand only a
+/// tensor can be: of a torch function that takes tensors only there
+/// (`torch.maximum(a, b)`, lib/model/UseEvidence.h).
+bool operandProvesTensor(TSNode Arg, const Imports &I);
+
 } // namespace streamsafe::py
 
 #endif // STREAMSAFE_LIB_PYTHON_CLASSESBYUSE_H

@@ -201,4 +201,45 @@ bool assigned(TSNode Subscript) {
   return is(P, "assignment") && ts_node_eq(field(P, "left"), Subscript);
 }
 
+std::optional<int64_t> fixedLength(llvm::StringRef Name, const Scope &S,
+                                   const SourceFile &F) {
+  if (S.owner(Name) != &S)
+    return std::nullopt;
+  auto B = S.Bindings.find(Name);
+  if (B == S.Bindings.end() || B->second.size() != 1 ||
+      ts_node_is_null(B->second[0]))
+    return std::nullopt;
+  TSNode Display = unparen(B->second[0]);
+  if (!is(Display, "list") && !is(Display, "tuple"))
+    return std::nullopt;
+  std::vector<TSNode> Items = children(Display);
+  if (llvm::any_of(Items, [](TSNode X) {
+        return is(X, "list_splat") || is(X, "starred_expression");
+      }))
+    return std::nullopt;
+  // Every other use reads it: an element, or its length.
+  bool Fixed = true;
+  TSNode Body = S.K == Scope::Module ? S.Node : field(S.Node, "body");
+  ownCode(Body, [&](TSNode X) {
+    if (!Fixed || !is(X, "identifier") || F.text(X) != Name)
+      return;
+    TSNode P = ts_node_parent(X);
+    if (is(P, "assignment") && ts_node_eq(field(P, "left"), X) &&
+        ts_node_eq(unparen(field(P, "right")), Display))
+      return;
+    if (is(P, "subscript") && ts_node_eq(field(P, "value"), X) &&
+        !is(ts_node_parent(P), "delete_statement"))
+      return;
+    if (is(P, "argument_list") && children(P).size() == 1) {
+      TSNode Call = ts_node_parent(P);
+      if (is(Call, "call") && F.text(field(Call, "function")) == "len")
+        return;
+    }
+    Fixed = false;
+  });
+  if (!Fixed)
+    return std::nullopt;
+  return int64_t(Items.size());
+}
+
 } // namespace streamsafe::py

@@ -57,6 +57,11 @@ std::optional<bool> holdsFrom(int64_t AtLeast, const std::string &Op,
 /// The counter of `for i in range(n)` or `range(a, b)` whose body never
 /// rebinds it (null: \p For is no counter loop).
 TSNode counterOf(TSNode For, const Scope &S, const SourceFile &F);
+/// The length of the list or tuple \p Name holds in \p S: bound once to a
+/// display of no starred items and otherwise only indexed and measured
+/// (`xs[k]`, `len(xs)`); else none.
+std::optional<int64_t> fixedLength(llvm::StringRef Name, const Scope &S,
+                                   const SourceFile &F);
 /// Whether \p Subscript is written by an assignment (`xs[i] = v`, `xs[i],
 /// y = t`).
 bool assigned(TSNode Subscript);

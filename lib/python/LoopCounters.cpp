@@ -88,6 +88,19 @@ bool Builder::beginCounterLoop(TSNode For) {
                   });
   if (Peel >= 0 && !InCopies)
     L.PeelTo = Peel;
+  // A few iterations the code fixes (`range(len(ids) + 1)` of a display of
+  // two), the body using the counter: each lowered on its own with the
+  // counter known (`streams[i]` the stream it picks), and no loop after.
+  std::optional<int64_t> Stop = L.Start ? constantInt(Range.back()) : L.Start;
+  bool UsesCounter = false;
+  ownCode(Body, [&](TSNode X) {
+    UsesCounter |= is(X, "identifier") && F.text(X) == L.Name;
+  });
+  if (!InCopies && Stop && *Stop > *L.Start && *Stop - *L.Start <= MaxExact &&
+      UsesCounter) {
+    L.PeelTo = *Stop - 1;
+    L.Exact = true;
+  }
   // The lists the body indexes by the counter plus a constant, reading an
   // element a later iteration than the one that stored it (`xs[i] = v`,
   // then `xs[i - 1]`), each a window of element variables named after the
@@ -145,6 +158,13 @@ bool Builder::beginCounterLoop(TSNode For) {
                       : pyAttributeProvesTensor(Name);
     if (Proves && L.Windows.count(List))
       L.TensorWindows.insert(List);
+  });
+  // `torch.maximum(m, out[i - 1])`: an operand only a tensor can be.
+  ownCode(Body, [&](TSNode X) {
+    if (is(X, "subscript") && is(unparen(field(X, "value")), "identifier") &&
+        L.Windows.count(F.text(unparen(field(X, "value"))).str()) &&
+        operandProvesTensor(X, I))
+      L.TensorWindows.insert(F.text(unparen(field(X, "value"))).str());
   });
   L.ByParity = (L.ByParity || !L.Windows.empty()) && !InCopies;
   if (L.ByParity && !L.Start)
@@ -227,7 +247,8 @@ void Builder::peelCounterLoop(const std::function<void(unsigned)> &Iteration,
     return;
   for (int64_t V = *L.Start; V <= *L.PeelTo; ++V) {
     // The range may end before this iteration.
-    edge(St->Cur, Exhausted);
+    if (!L.Exact)
+      edge(St->Cur, Exhausted);
     unsigned Start = newBlock();
     edge(St->Cur, Start);
     St->Cur = Start;
@@ -302,7 +323,7 @@ std::optional<bool> Builder::counterConstant(TSNode Cond) {
     return std::nullopt;
   }
   if (auto [C, L] = counterCompare(Cond); L) {
-    if (auto K = literalInt(C.Other, F)) {
+    if (auto K = constantInt(C.Other)) {
       if (L->Known)
         return holds(*L->Known, C.Op, *K);
       if (L->AtLeast)

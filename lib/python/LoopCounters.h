@@ -27,6 +27,8 @@ namespace streamsafe::py {
 constexpr int MinOffset = -1, MaxOffset = 1;
 /// At most this many first iterations are lowered one by one.
 constexpr int64_t MaxPeeled = 3;
+/// A loop of at most this many iterations, all known, is unrolled exactly.
+constexpr int64_t MaxExact = 4;
 
 /// A `for i in range(...)` loop whose counter steps by one and that its
 /// body never rebinds. Its body is lowered once per parity (two copies in
@@ -57,6 +59,9 @@ struct CounterLoop {
   /// being lowered (each test decided), and in the loop after them a value
   /// it is at least.
   std::optional<int64_t> Known, AtLeast, PeelTo;
+  /// The stop is known too and near: every iteration is peeled, and no
+  /// loop runs after them.
+  bool Exact = false;
   /// `i < x` of the stop's base x (of range(x + 1)): its remembered test.
   std::map<std::string, VarId> Bounds;
   /// The element variables of one list's window. Each copy of the body

@@ -21,27 +21,6 @@
 
 namespace streamsafe::py {
 
-std::optional<int64_t> Builder::constantInt(TSNode N) {
-  N = unparen(N);
-  if (ts_node_is_null(N))
-    return std::nullopt;
-  if (is(N, "unary_operator")) {
-    std::optional<int64_t> V = constantInt(field(N, "argument"));
-    llvm::StringRef Op = F.text(N).ltrim().take_front(1);
-    if (V && Op == "-")
-      return -*V;
-    return Op == "+" ? V : std::nullopt;
-  }
-  if (!is(N, "integer"))
-    return std::nullopt;
-  int64_t V = 0;
-  std::string Text = F.text(N).str();
-  llvm::erase(Text, '_');
-  if (llvm::StringRef(Text).getAsInteger(0, V))
-    return std::nullopt;
-  return V;
-}
-
 // An argument absent takes \p Default; present but not constant: unknown.
 std::optional<int64_t> Builder::constantArg(const Args &A, unsigned Index,
                                             llvm::StringRef Name,

@@ -11,6 +11,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 #include <cctype>
+#include <set>
 
 namespace streamsafe::report {
 
@@ -74,8 +75,12 @@ void Writer::notePath() {
       F.kind() != FindingKind::MissingRecordStream &&
       F.kind() != FindingKind::HostReadBeforeSync)
     return;
+  std::set<std::pair<uint64_t, bool>> Told;
   for (const Assumption &A : F.Path) {
-    if (A.At == NoSite)
+    // One test may decide several (`x == 1` holding, `x == 2` fails), and
+    // copies of a loop's body test it at one place: said once.
+    if (A.At == NoSite ||
+        !Told.insert({IR.Sites[A.At].Loc, A.CondHolds}).second)
       continue;
     // The condition as written, when it is short and on one line.
     std::string Text = V.TextAt ? V.TextAt(A.At) : "";

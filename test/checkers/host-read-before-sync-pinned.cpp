@@ -139,12 +139,14 @@ void like_of_host_tensor(at::Tensor &out) {
 }
 
 // Wrong: empty_like of a device tensor is device memory, allocated on the
-// current stream; the side stream uses it with no wait.
+// current stream after more work there; the side stream uses it with no
+// wait for that work.
 void like_of_device_tensor(const at::Tensor &d) {
   auto s = at::cuda::getStreamFromPool();
   at::cuda::CUDAEvent ready;
   ready.record(at::cuda::getCurrentCUDAStream());
   ready.block(s);
+  at::Tensor norm = d.abs();
   at::Tensor d2 = at::empty_like(d);
   at::cuda::CUDAStreamGuard g(s);
   d2.copy_(d);

@@ -82,12 +82,14 @@ void fresh_allocation_written_on_side_stream() {
   A.record_stream(s);
 }
 
-// ... and with the wait placed before the allocation, which covers nothing.
-void fresh_allocation_wait_too_early() {
+// ... and with the wait placed before work the current stream queues
+// ahead of the allocation: the block may be one that work still uses.
+void fresh_allocation_wait_too_early(const at::Tensor &x) {
   auto s = at::cuda::getStreamFromPool();
   at::cuda::CUDAEvent ready;
   ready.record(at::cuda::getCurrentCUDAStream());
   ready.block(s);
+  at::Tensor scale = x.abs();
   at::Tensor A = at::empty({100, 100}, at::kCUDA);
   at::cuda::CUDAStreamGuard guard(s);
   A.normal_(0.0, 1.0);
@@ -104,6 +106,20 @@ void fresh_allocation_waited() {
   at::cuda::CUDAEvent ready;
   ready.record(at::cuda::getCurrentCUDAStream());
   ready.block(s);
+  at::cuda::CUDAStreamGuard guard(s);
+  A.normal_(0.0, 1.0);
+  A.record_stream(s);
+}
+
+// ... and correct too: the wait just before the allocation, nothing queued
+// on the current stream between them. The block's earlier users there were
+// all queued before the record, so s waits for them.
+void fresh_allocation_waited_just_before() {
+  auto s = at::cuda::getStreamFromPool();
+  at::cuda::CUDAEvent ready;
+  ready.record(at::cuda::getCurrentCUDAStream());
+  ready.block(s);
+  at::Tensor A = at::empty({100, 100}, at::kCUDA);
   at::cuda::CUDAStreamGuard guard(s);
   A.normal_(0.0, 1.0);
   A.record_stream(s);

@@ -115,7 +115,7 @@ def gather_kept(x: torch.Tensor, overlap: bool):
 
 
 # Bound in the arms of an if: the wait made in one arm covers the input,
-# not the buffer made after it.
+# not the buffer made after more work on the current stream.
 def gather_branches(x: torch.Tensor, overlap: bool):
     side = torch.cuda.Stream()
     if overlap:
@@ -123,15 +123,16 @@ def gather_branches(x: torch.Tensor, overlap: bool):
         ctx = torch.cuda.stream(side)
     else:
         ctx = nullcontext()
+    norm = x.norm()
     out = torch.empty_like(x)
     with ctx:
         out.copy_(x)
         # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'out' is written on pool stream 'side' while its allocation on the caller's current stream may still be pending; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
         # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'side' here
         # CHECK-NOTES: :[[@LINE-5]]:11: note: 'out' is allocated on the caller's current stream here
-        # CHECK-NOTES: :[[@LINE-11]]:8: note: on the path reported, 'overlap' is true
+        # CHECK-NOTES: :[[@LINE-12]]:8: note: on the path reported, 'overlap' is true
     torch.cuda.current_stream().wait_stream(side)
-    return out
+    return out, norm
 
 
 # Chosen in the with item itself.
