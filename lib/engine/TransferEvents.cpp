@@ -106,6 +106,18 @@ void Transfer::apply(const Fact &, const fact::Forget &X, StreamState &S) {
     S.Reachable = false; // the path ended the loop
   llvm::erase_if(S.Assumed,
                  [&](const Assumption &A) { return A.Var == X.Var; });
+  if (X.How == fact::Forget::Step::Known) {
+    Assumption A;
+    A.Var = X.Var;
+    A.Value = X.Value;
+    A.Local = true; // the helper's own: no caller splits on it
+    S.Assumed.insert(llvm::lower_bound(S.Assumed, A,
+                                       [](const Assumption &L,
+                                          const Assumption &R) {
+                                         return L.Var < R.Var;
+                                       }),
+                     A);
+  }
 }
 
 //===-- Events -----------------------------------------------------------===//

@@ -126,6 +126,11 @@ void Transfer::apply(const Fact &F, const fact::Spawn &X, StreamState &S) {
     OuterCall = Outer;
     if (!Exit.Reachable)
       return;
+    // What the body's own variables were on its paths is not the caller's
+    // to keep: the next call binds them anew.
+    llvm::erase_if(Exit.Assumed, [&](const Assumption &A) {
+      return A.Local && !llvm::is_contained(S.Assumed, A);
+    });
     auto Guards = std::move(S.Guards);
     TensorVarMap TensorVars = adoptBindings(S.TensorVars, Exit.TensorVars, IR);
     auto StreamVars = std::move(S.StreamVars);

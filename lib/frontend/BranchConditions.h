@@ -11,7 +11,10 @@
 // enum, pointer) that no statement of the function changes after their
 // initialisation (see VariableChanges.h). A local's declaration that runs
 // again (in a loop) is lowered to a Forget fact. Conditions: `v`, `!v`,
-// `v == 0`, `v != nullptr` and the like.
+// `v == 0`, `v != nullptr` and the like. A helper run in place given a
+// constant for such a parameter (`scaled(x, false)`, a constexpr) has its
+// tests of it decided (fact::Forget::Known); what its tests told of its own
+// variables is dropped when it returns, as the next call binds them anew.
 //
 //===----------------------------------------------------------------------===//
 

@@ -83,13 +83,20 @@ Lowering::bindParameters(const FunctionDecl &Def,
       emit(Out, At, fact::BindStream{V, streamRef(Arg)});
       Bound.push_back(V);
       break;
-    case VarClass::Other:
+    case VarClass::Other: {
       if (P->getType()->isPointerType())
         if (const Expr *T = tensorBehindPointer(Arg)) {
           emit(Out, At, fact::BindTensor{V, tensorRef(T)});
           Bound.push_back(V);
         }
+      // A flag given as written (`scaled(x, false)`, a constexpr): the
+      // helper's tests of it are decided (BranchConditions.h).
+      bool Truth = false;
+      if (P->getType()->isScalarType() && !Arg->isValueDependent() &&
+          Arg->EvaluateAsBooleanCondition(Truth, Ctx))
+        emit(Out, At, fact::Forget{fact::Forget::Step::Known, V, Truth});
       break;
+    }
     case VarClass::Event:
       handOnEvent(Out, At, Arg);
       break;

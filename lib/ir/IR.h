@@ -407,9 +407,14 @@ struct Forget {
     /// fails only in the last iteration (`i < n` of `range(n + 1)`): a
     /// path that found it failing has no next iteration; the others
     /// forget it.
-    Last
+    Last,
+    /// Var is bound anew to a value whose truth is known (Value): a
+    /// constant argument of a helper's parameter (`scaled(x, false)`). The
+    /// helper's tests of it are decided; each call binds it anew.
+    Known
   } How = Step::None;
   VarId Var = NoVar;
+  bool Value = false;
 };
 } // namespace fact
 
