@@ -111,12 +111,12 @@ void Transfer::apply(const Fact &, const fact::Forget &X, StreamState &S) {
     A.Var = X.Var;
     A.Value = X.Value;
     A.Local = true; // the helper's own: no caller splits on it
-    S.Assumed.insert(llvm::lower_bound(S.Assumed, A,
-                                       [](const Assumption &L,
-                                          const Assumption &R) {
-                                         return L.Var < R.Var;
-                                       }),
-                     A);
+    S.Assumed.insert(
+        llvm::lower_bound(S.Assumed, A,
+                          [](const Assumption &L, const Assumption &R) {
+                            return L.Var < R.Var;
+                          }),
+        A);
   }
 }
 
