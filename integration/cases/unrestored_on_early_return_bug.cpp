@@ -16,8 +16,8 @@ void warmUp(bool Skip) {
 float sumAfterWarmUp(float V) {
   at::cuda::sleep(it::spin());                      // earlier work still runs on the current stream
   at::Tensor A = at::full({it::kN}, V, it::opts()); // produced on the current
-  warmUp(/*Skip=*/true);
-  return at::sum(A).item<float>(); // runs on whatever stream is current now
+  warmUp(/*Skip=*/true); // the pool stream stays current
+  return at::sum(A).item<float>(); // EXPECT: streamsafe-unsynchronized-access
 }
 
 int main(int argc, char **argv) {

@@ -19,7 +19,7 @@ namespace streamsafe {
 class Transfer;
 
 /// Variables whose branch outcomes a state remembers.
-constexpr unsigned MaxAssumptions = 6;
+constexpr unsigned MaxAssumptions = 5;
 /// Tests of a loop counter that hold for one iteration, remembered past
 /// MaxAssumptions (Assumption::PerIteration).
 constexpr unsigned MaxPerIteration = 2;
