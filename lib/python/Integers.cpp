@@ -1,9 +1,10 @@
 //===--- Integers.cpp - Integers the code fixes ---------------------------===//
 //
 // An index, a slice bound or a loop's stop the analysis can tell: a literal,
-// the counter of a loop in an iteration lowered on its own (LoopCounters.h),
-// the length of a list display never resized (`len(chunk_ids)`), and sums
-// and differences of those. Anything else is not known.
+// a name that holds one value bound once to a literal, the counter of a
+// loop in an iteration lowered on its own (LoopCounters.h), the length of a
+// list display never resized (`len(chunk_ids)`), and sums and differences
+// of those. Anything else is not known.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,8 +37,18 @@ std::optional<int64_t> Builder::constantInt(TSNode N) {
     return Op == "+" ? *L + *R : *L - *R;
   }
   if (is(N, "identifier")) {
-    const CounterLoop *L = St->Counters.loop(F.text(N).str());
-    return L ? L->Known : std::nullopt;
+    if (const CounterLoop *L = St->Counters.loop(F.text(N).str()))
+      return L->Known;
+    // A name that holds one value while the def runs, bound once to a
+    // literal (`NUM_CHUNKS = 2` of the module, or of the def).
+    const Scope *Owner = St->S->owner(F.text(N));
+    if (!Owner || !stableName(N))
+      return std::nullopt;
+    auto B = Owner->Bindings.find(F.text(N));
+    if (B == Owner->Bindings.end() || B->second.size() != 1 ||
+        ts_node_is_null(B->second[0]) || !is(unparen(B->second[0]), "integer"))
+      return std::nullopt;
+    return constantInt(B->second[0]);
   }
   if (is(N, "call") && F.text(field(N, "function")) == "len") {
     std::vector<TSNode> A = children(field(N, "arguments"));

@@ -104,6 +104,30 @@ def copy_steps(q, out_f16, cp_stream, fp8, use_fused, return_max, o_format):
     return out_f16
 
 
+NUM_CHUNKS = 2
+
+
+# Wrong: the stop is a module constant bound once to a literal; the last
+# step's transpose reads the side stream's part with no wait.
+def parts_by_constant(q, cp_stream):
+    cp_stream.wait_stream(torch.cuda.current_stream())
+    streams = [torch.cuda.current_stream(), cp_stream]
+    parts = [None, None]
+    for i in range(NUM_CHUNKS + 1):
+        if i < NUM_CHUNKS:
+            with torch.cuda.stream(streams[i]):
+                parts[i] = q.select(0, i).contiguous()
+        if i > 0:
+            parts[i - 1] = parts[i - 1].transpose(0, 1).contiguous()
+            # CHECK-NOTES: :[[@LINE-1]]:28: warning: tensor 'parts' is read on the caller's current stream while its write on stream parameter 'cp_stream' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+            # CHECK-NOTES: :[[@LINE-4]]:55: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+            # CHECK-NOTES: :[[@LINE-5]]:28: note: 'parts' is written on stream parameter 'cp_stream' here
+            # CHECK-NOTES: :[[@LINE-7]]:18: note: the current stream was set to stream parameter 'cp_stream' here
+            # CHECK-NOTES: :[[@LINE-13]]:5: note: 'cp_stream' is used as a side stream here, so it is taken to differ from the caller's current stream
+    torch.cuda.current_stream().wait_stream(cp_stream)
+    return parts
+
+
 # Not fixed: a list that grows, so its length is not known; the loop is
 # lowered as any other (nothing is reported of streams it cannot tell).
 def grown(q, cp_stream, rank):
