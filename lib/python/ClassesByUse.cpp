@@ -107,10 +107,6 @@ llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
             !is(unparen(Positional[K]), "list"))
           Operand(Positional[K], Used);
     }
-    // torch.maximum(a, b): operands only tensors can be.
-    for (TSNode A : Args)
-      if (!is(A, "keyword_argument") && operandProvesTensor(A, I))
-        Operand(A, Used);
     // torch.cuda.stream(s): s is a stream. (x.record_stream(p) is not
     // enough: p might be any stream, and a record on a stream that may be
     // the one in use covers it.)

@@ -346,25 +346,3 @@ def loop_element_mixed(params):
         with torch.cuda.stream(side):
             p.zero_()
 
-
-# An operand only a tensor can be (torch.maximum's, torch.clone's): m is a
-# tensor, read on the side stream before it waited for the caller's.
-def running_max_on_side(m, n: int):
-    side = torch.cuda.Stream()
-    with torch.cuda.stream(side):
-        x = torch.ones(n, device="cuda")
-        y = torch.maximum(m, x)
-        # CHECK-NOTES: :[[@LINE-1]]:27: warning: tensor 'm' is read on pool stream 'side', but it is only known to be ready on the caller's current stream; nothing makes pool stream 'side' wait for it [streamsafe-unsynchronized-access]
-        # CHECK-NOTES: :[[@LINE-4]]:10: note: the current stream is set to pool stream 'side' here
-        # CHECK-NOTES: :[[@LINE-7]]:25: note: 'm' is assumed ready on the caller's current stream at function entry
-    torch.cuda.current_stream().wait_stream(side)
-    return y
-
-
-# Unknown: a fill value (torch.full's) may be a number; nothing is said.
-def filled_on_side(m, n: int):
-    side = torch.cuda.Stream()
-    with torch.cuda.stream(side):
-        y = torch.full((n,), m, device="cuda")
-    torch.cuda.current_stream().wait_stream(side)
-    return y
