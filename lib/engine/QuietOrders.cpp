@@ -17,14 +17,11 @@ void QuietOrders::waited(VarId Event, StreamId Waiter) {
   if (R == Records.end() || Waiter == StreamTable::Unknown ||
       Waiter == R->second)
     return;
-  auto W = llvm::find_if(WaitedBy,
-                         [&](const auto &X) { return X.first == R->second; });
-  if (W == WaitedBy.end()) {
-    WaitedBy.push_back({R->second, 0});
-    llvm::sort(WaitedBy);
-    W = llvm::find_if(WaitedBy,
-                      [&](const auto &X) { return X.first == R->second; });
-  }
+  StreamId On = R->second;
+  auto W = llvm::lower_bound(
+      WaitedBy, On, [](const auto &X, StreamId S) { return X.first < S; });
+  if (W == WaitedBy.end() || W->first != On)
+    W = WaitedBy.insert(W, {On, 0});
   W->second |= StreamTable::bit(Waiter);
 }
 
