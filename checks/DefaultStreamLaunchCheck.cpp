@@ -88,16 +88,16 @@ void DefaultStreamLaunchCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 void DefaultStreamLaunchCheck::onStartOfTranslationUnit() {
-  IsLibTorchTU.reset();
+  FollowsCurrentStream.reset();
   Reported.clear();
   Unit.reset(); // it refers to the table
   Table = std::make_unique<::streamsafe::ApiTable>(Config);
 }
 
 void DefaultStreamLaunchCheck::check(const MatchFinder::MatchResult &Result) {
-  if (!IsLibTorchTU)
-    IsLibTorchTU = ::streamsafe::isLibTorchTranslationUnit(*Result.Context);
-  if (!*IsLibTorchTU)
+  if (!FollowsCurrentStream)
+    FollowsCurrentStream = ::streamsafe::followsCurrentStream(*Result.Context);
+  if (!*FollowsCurrentStream)
     return;
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
   if (!Table)

@@ -51,7 +51,7 @@ private:
               const ::streamsafe::StreamFix &Fix, const FunctionDecl &FD);
   bool wanted(const ::streamsafe::DefaultStreamWork &W) const;
 
-  std::optional<bool> IsLibTorchTU;
+  std::optional<bool> FollowsCurrentStream;
   SyncCalls ReportSyncCalls;
   /// The built-in rows and the project's current-stream getters
   /// (CurrentStreamGetters), per translation unit.

@@ -284,6 +284,12 @@ ApiEntry BuiltinApis::compute(const FunctionDecl *FD) {
       return ApiEntry{ApiEffect::AtenOp}; // operators: at::operator+
     return entryOf(torchFunctionEffect(FD->getName(), Language::Cpp));
   }
+  // A project's getter named as PyTorch's, whose body may be in another
+  // unit (DGL's runtime::getCurrentCUDAStream()): a free function of that
+  // name that returns a stream hands out PyTorch's current stream.
+  if (!MD && FD->getIdentifier() && FD->getName() == "getCurrentCUDAStream" &&
+      classify(FD->getReturnType()) == ValueClass::RawStream)
+    return ApiEntry{ApiEffect::CurrentStream};
   return ApiEntry{};
 }
 

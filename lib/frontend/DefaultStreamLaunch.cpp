@@ -85,7 +85,7 @@ public:
   FunctionAnalysis(const FunctionDecl &FD, const Stmt &Body, ASTContext &Ctx,
                    ApiTable &Table, UnitSummaries &Unit)
       : Body(Body), Ctx(Ctx), SM(Ctx.getSourceManager()), Table(Table),
-        Unit(Unit), Scan(Table), Streams(FD, Scan, Table) {
+        Unit(Unit), Scan(Table), Streams(FD, Scan, Table, &Unit.LoadTime) {
     Scan.TraverseStmt(const_cast<Stmt *>(&Body));
     Scan.finish();
   }
@@ -242,7 +242,7 @@ private:
     SourceLocation Begin = reportLoc(Call.getBeginLoc(), SM);
     if (Begin.isInvalid() || reportLoc(Call.getRParenLoc(), SM).isInvalid())
       return std::nullopt;
-    bool Cub = isInTopNamespace(FD, "cub");
+    bool Cub = isCubFunction(FD);
     if (Cub && isCubSizeQuery(Call))
       return std::nullopt;
     for (unsigned I = 0; I < Call.getNumArgs() && I < FD->getNumParams(); ++I) {
@@ -260,6 +260,7 @@ private:
       bool Judged =
           Stream.Origin == StreamOrigin::DefaultGetter ||
           Stream.Origin == StreamOrigin::Legacy ||
+          Stream.Origin == StreamOrigin::LoadTime ||
           (Cub && (Stream.Origin == StreamOrigin::Omitted ||
                    Stream.Origin == StreamOrigin::Null)) ||
           (Use && Stream.Origin == StreamOrigin::Null) ||
@@ -404,9 +405,10 @@ const FunctionDecl *findFunction(const DeclContext &DC, StringRef Name,
 
 } // namespace
 
-bool isLibTorchTranslationUnit(const ASTContext &Ctx) {
+bool followsCurrentStream(const ASTContext &Ctx) {
   const DeclContext &TU = *Ctx.getTranslationUnitDecl();
-  return findNamespace(TU, "c10", Ctx) || findNamespace(TU, "at", Ctx);
+  return findNamespace(TU, "c10", Ctx) || findNamespace(TU, "at", Ctx) ||
+         Ctx.Idents.find("getCurrentCUDAStream") != Ctx.Idents.end();
 }
 
 bool currentStreamSpellable(const ASTContext &Ctx, SourceLocation Loc) {

@@ -13,6 +13,7 @@
 #define STREAMSAFE_LIB_FRONTEND_DEFAULTSTREAMLAUNCH_H
 
 #include "lib/frontend/ApiTable.h"
+#include "lib/frontend/LoadTimeStreams.h"
 #include "lib/frontend/StreamParameters.h"
 #include "lib/frontend/ThrustPolicies.h"
 #include "lib/frontend/UnsetStreamMembers.h"
@@ -96,14 +97,18 @@ struct DefaultStreamWork {
 /// computed once per unit.
 struct UnitSummaries {
   UnitSummaries(clang::ASTContext &Ctx, ApiTable &Table)
-      : Params(Table), Members(Ctx, Table) {}
+      : Params(Table), Members(Ctx, Table), LoadTime(Ctx, Table) {}
   StreamParameters Params;
   UnsetStreamMembers Members;
+  LoadTimeStreams LoadTime;
 };
 
-/// True when the translation unit uses LibTorch: it declares namespace `c10`
-/// or `at` at global scope (every ATen, c10 and torch header does).
-bool isLibTorchTranslationUnit(const clang::ASTContext &Ctx);
+/// True when the translation unit's work should follow a current stream: it
+/// uses LibTorch (it declares namespace `c10` or `at` at global scope, as
+/// every ATen, c10 and torch header does), or it names a getter of the
+/// current stream of its own, `getCurrentCUDAStream` (DGL's
+/// `runtime::getCurrentCUDAStream()`, which hands out PyTorch's).
+bool followsCurrentStream(const clang::ASTContext &Ctx);
 
 /// True when `at::cuda::getCurrentCUDAStream` names a function declared
 /// before \p Loc, so a fix-it may spell it.

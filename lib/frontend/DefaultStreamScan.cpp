@@ -7,6 +7,11 @@ using namespace clang;
 
 namespace streamsafe {
 
+static bool isInSystemHeader(const FunctionDecl &FD) {
+  const SourceManager &SM = FD.getASTContext().getSourceManager();
+  return SM.isInSystemHeader(SM.getExpansionLoc(FD.getLocation()));
+}
+
 std::optional<WorkKind> workKind(ApiEffect E) {
   switch (E) {
   case ApiEffect::MemcpyAsync:
@@ -25,7 +30,8 @@ std::optional<WorkKind> workKind(ApiEffect E) {
 
 bool isRuntimeFunction(const FunctionDecl *FD) {
   return FD && FD->getIdentifier() &&
-         FD->getDeclContext()->getRedeclContext()->isTranslationUnit();
+         FD->getDeclContext()->getRedeclContext()->isTranslationUnit() &&
+         (FD->isExternC() || isInSystemHeader(*FD));
 }
 
 std::optional<unsigned> runtimeStreamIndex(const FunctionDecl &FD,
@@ -103,13 +109,34 @@ StreamOrigin spelledOrigin(const Expr *E, ApiTable &Table) {
 }
 
 bool isProjectFunction(const FunctionDecl *FD, ApiTable &Table) {
-  return FD && FD->getIdentifier() && !isRuntimeFunction(FD) &&
+  // A function of the project may be declared at global scope; the
+  // runtime's are declared in a system header (or known to the table).
+  bool Runtime =
+      FD && FD->getDeclContext()->getRedeclContext()->isTranslationUnit() &&
+      isInSystemHeader(*FD);
+  return FD && FD->getIdentifier() && !Runtime &&
          Table.lookup(FD).Effect == ApiEffect::None &&
          !isInTopNamespace(FD, "c10") && !isInTopNamespace(FD, "at") &&
          !isInTopNamespace(FD, "torch") && !isInTopNamespace(FD, "std") &&
          // thrust takes streams in policies (`par.on(s)`): judged at the
          // algorithm that runs on them.
          !isInTopNamespace(FD, "thrust");
+}
+
+bool isCubFunction(const FunctionDecl *FD) {
+  if (!FD)
+    return false;
+  if (isInTopNamespace(FD, "cub"))
+    return true;
+  // cub wrapped in a project's namespace (THRUST_CUB_WRAPPED_NAMESPACE=dgl
+  // gives dgl::cub).
+  for (const DeclContext *C = FD->getDeclContext(); C; C = C->getParent())
+    if (const auto *N = dyn_cast<NamespaceDecl>(C);
+        N && N->getName() == "cub" &&
+        N->getParent()->getRedeclContext()->isNamespace() &&
+        N->getParent()->getRedeclContext()->getParent()->isTranslationUnit())
+      return true;
+  return false;
 }
 
 bool isStreamTakingLibraryCall(const FunctionDecl *FD, ApiTable &Table) {

@@ -12,6 +12,7 @@
 
 #include "lib/frontend/ApiTable.h"
 #include "lib/frontend/DefaultStreamLaunch.h"
+#include "lib/frontend/LoadTimeStreams.h"
 #include "lib/frontend/StreamOperands.h"
 #include "lib/frontend/ThrustPolicies.h"
 #include "lib/frontend/VariableChanges.h"
@@ -29,7 +30,12 @@ namespace streamsafe {
 /// always run on the legacy default stream.
 std::optional<WorkKind> workKind(ApiEffect E);
 
-/// A CUDA runtime function: declared at global scope (extern "C").
+/// A function of cub, also wrapped in a project's namespace
+/// (THRUST_CUB_WRAPPED_NAMESPACE: `dgl::cub::DeviceScan`).
+bool isCubFunction(const clang::FunctionDecl *FD);
+
+/// A CUDA runtime function: declared at global scope, extern "C" or in a
+/// system header (cuda_runtime.h's templates).
 bool isRuntimeFunction(const clang::FunctionDecl *FD);
 
 /// The spelled expression behind implicit conversions, copies and accessors.
@@ -189,8 +195,8 @@ private:
 class StreamClassifier {
 public:
   StreamClassifier(const FunctionDecl &FD, const BodyScan &Scan,
-                   ApiTable &Table)
-      : FD(FD), Scan(Scan), Table(Table) {}
+                   ApiTable &Table, LoadTimeStreams *LoadTime = nullptr)
+      : FD(FD), Scan(Scan), Table(Table), LoadTime(LoadTime) {}
 
   StreamSource classify(const Expr *E, unsigned Depth = 0) {
     if (!E || isa<CXXDefaultArgExpr>(E))
@@ -216,6 +222,8 @@ public:
   }
 
   StreamSource classifyVariable(const VarDecl &V, unsigned Depth) {
+    if (LoadTime && !V.hasLocalStorage() && LoadTime->holdsLoadTimeStream(V))
+      return {StreamOrigin::LoadTime, &V};
     const Expr *Init = initializerIfUnchanged(V);
     if (!Init)
       return {};
@@ -251,6 +259,7 @@ private:
   const FunctionDecl &FD;
   const BodyScan &Scan;
   ApiTable &Table;
+  LoadTimeStreams *LoadTime;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<BodyScan>> OwnerScans;
 };
 

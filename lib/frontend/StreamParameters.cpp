@@ -138,7 +138,7 @@ StreamSummary StreamParameters::compute(const FunctionDecl &FD,
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (isa<CXXOperatorCallExpr>(Call))
       continue;
-    bool Cub = isInTopNamespace(Callee, "cub");
+    bool Cub = isCubFunction(Callee);
     for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams();
          ++I) {
       const ValueDecl *D = namedSource(Call->getArg(I), Table);

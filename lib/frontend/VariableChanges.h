@@ -47,10 +47,13 @@ public:
   }
   bool VisitDeclRefExpr(clang::DeclRefExpr *R) {
     if (const auto *V = clang::dyn_cast<clang::VarDecl>(R->getDecl()))
-      if (V->hasLocalStorage())
+      if (V->hasLocalStorage() || static_cast<Derived *>(this)->tracks(*V))
         Refs.push_back(R);
     return true;
   }
+  /// Variables of static storage whose changes are tracked too (a Derived
+  /// that scans a whole unit shadows this).
+  bool tracks(const clang::VarDecl &) const { return false; }
 
 protected:
   /// Call after the traversal: a use that is not a read changes its

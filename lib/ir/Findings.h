@@ -94,6 +94,10 @@ enum class StreamOrigin {
   Legacy,        ///< cudaStreamLegacy
   PerThread,     ///< cudaStreamPerThread
   DefaultGetter, ///< c10::cuda::getDefaultCUDAStream()
+  /// A variable of namespace scope initialised with the current stream:
+  /// the default stream, current while the library was loaded
+  /// (LoadTimeStreams.h).
+  LoadTime,
 };
 
 /// What work on a default stream is.

@@ -48,6 +48,9 @@ std::string streamReason(const finding::DefaultStreamLaunch &X,
     return "execution policy '" + IR.var(X.PolicyVar.Var).Name + "'";
   if (X.Policy != ThrustPolicy::None)
     return std::string("execution policy ") + policyText(X.Policy);
+  if (X.StreamVar.Var != NoVar && X.Origin == StreamOrigin::LoadTime)
+    return "stream '" + IR.var(X.StreamVar.Var).Name +
+           "', the current stream while the library was loaded";
   if (X.StreamVar.Var != NoVar)
     return "stream '" + IR.var(X.StreamVar.Var).Name + "'";
   switch (X.Origin) {
@@ -151,7 +154,13 @@ void Writer::word(const finding::DefaultStreamLaunch &X) {
   else if (X.PolicyVar.Var != NoVar)
     note(X.PolicyVar.Declared,
          sub("'%0' is initialized here", {IR.var(X.PolicyVar.Var).Name}));
-  if (X.StreamVar.Var != NoVar)
+  if (X.StreamVar.Var != NoVar && X.Origin == StreamOrigin::LoadTime)
+    note(X.StreamVar.Declared,
+         sub("'%0' is initialized here with PyTorch's current stream, once, "
+             "while the library is loaded: the default stream, whatever "
+             "stream its callers make current later",
+             {IR.var(X.StreamVar.Var).Name}));
+  else if (X.StreamVar.Var != NoVar)
     note(X.StreamVar.Declared,
          sub("'%0' is initialized with %1 here",
              {IR.var(X.StreamVar.Var).Name, initializerText(X.Origin)}));

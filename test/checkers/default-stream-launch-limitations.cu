@@ -13,10 +13,6 @@ __global__ void k(float *out) {}
 cudaStream_t defaultStream() { return nullptr; }
 void throughCall(float *out) { k<<<1, 32, 0, defaultStream()>>>(out); }
 
-// Parameters are not judged, whatever the callers pass.
-void onParameter(float *out, cudaStream_t s) { k<<<1, 32, 0, s>>>(out); }
-void caller(float *out) { onParameter(out, nullptr); }
-
 // Members are not judged.
 struct Op {
   cudaStream_t stream_ = nullptr;

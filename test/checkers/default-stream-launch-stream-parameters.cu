@@ -276,3 +276,32 @@ public:
 private:
   lib::Handler handler_;
 };
+
+// A launcher of the project declared at global scope is the project's too,
+// not the CUDA runtime's (those are extern "C" or in a system header).
+cudaError_t launchGlobal(float *out, const float *in, int n,
+                         cudaStream_t stream) {
+  scaleKernel<<<1, 256, 0, stream>>>(out, in, n);
+  return cudaGetLastError();
+}
+
+at::Tensor globalLauncher(const at::Tensor &in) {
+  at::Tensor out = at::empty_like(in);
+  cudaError_t status = launchGlobal(out.data_ptr<float>(), in.data_ptr<float>(),
+                                    in.numel(), nullptr);
+  // CHECK-NOTES: :[[@LINE-2]]:24: warning: 'launchGlobal' runs its CUDA work on the legacy default stream (its stream parameter 'stream' is given a null stream), not on PyTorch's current stream [streamsafe-default-stream-launch]
+  // CHECK-NOTES: :[[@LINE-9]]:3: note: 'stream' of 'launchGlobal' is the stream of this kernel launch
+  // CHECK-FIXES: in.numel(), at::cuda::getCurrentCUDAStream());
+  TORCH_CHECK(status == cudaSuccess, "launch failed");
+  return out;
+}
+
+// Silent: the same launcher given PyTorch's current stream.
+at::Tensor globalLauncherOnCurrent(const at::Tensor &in) {
+  at::Tensor out = at::empty_like(in);
+  cudaError_t status =
+      launchGlobal(out.data_ptr<float>(), in.data_ptr<float>(), in.numel(),
+                   at::cuda::getCurrentCUDAStream());
+  TORCH_CHECK(status == cudaSuccess, "launch failed");
+  return out;
+}

@@ -31,14 +31,17 @@ const FunctionDecl *definition(ASTUnit &AST, StringRef Name) {
   return Found.empty() ? nullptr : Found[0].getNodeAs<FunctionDecl>("f");
 }
 
-TEST(LibTorchScope, IsANamespaceC10OrAtAtGlobalScope) {
-  EXPECT_FALSE(isLibTorchTranslationUnit(parse("void f();")->getASTContext()));
-  EXPECT_TRUE(
-      isLibTorchTranslationUnit(parse("namespace c10 {}")->getASTContext()));
-  EXPECT_TRUE(
-      isLibTorchTranslationUnit(parse("namespace at {}")->getASTContext()));
-  EXPECT_FALSE(isLibTorchTranslationUnit(
+TEST(CurrentStreamScope, IsLibTorchOrAGetterOfItsOwn) {
+  EXPECT_FALSE(followsCurrentStream(parse("void f();")->getASTContext()));
+  EXPECT_TRUE(followsCurrentStream(parse("namespace c10 {}")->getASTContext()));
+  EXPECT_TRUE(followsCurrentStream(parse("namespace at {}")->getASTContext()));
+  EXPECT_FALSE(followsCurrentStream(
       parse("namespace mylib { namespace at {} }")->getASTContext()));
+  // DGL's core library: its own getter, no LibTorch.
+  EXPECT_TRUE(followsCurrentStream(
+      parse("namespace dgl { namespace runtime { struct CUstream_st; "
+            "CUstream_st *getCurrentCUDAStream(); } }")
+          ->getASTContext()));
 }
 
 TEST(DefaultStreamWork, FindsSynchronousCopiesAndNullStreams) {
