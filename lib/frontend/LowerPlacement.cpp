@@ -1,18 +1,17 @@
 //===--- LowerPlacement.cpp - Where a new tensor's memory lives ----------===//
 //
-// A factory's result lives where its options say: `.device(at::kCPU)`,
-// `at::kCPU`, `"cpu"` or no device at all (ATen's default device is the CPU)
-// give host memory, `.pinned_memory(true)` pinned host memory, `at::kCUDA`,
-// `x.options()` or options the analysis cannot read give device memory (the
-// old, conservative answer). Host memory has no allocation stream; pinned
-// host memory is what asynchronous copies and the host race on. A device
-// with a constant index (`at::Device(at::kCUDA, 1)`, `"cuda:1"`,
+// The Clang reader of lib/lower/Placement.h's rule: what a factory's
+// options say of the device (`.device(at::kCPU)`, `at::kCPU`, `"cpu"`,
+// `at::kCUDA`, `x.options()`, options the reader cannot evaluate) and of
+// pinned memory (`.pinned_memory(flag)`, also through std::optional<bool>).
+// A device with a constant index (`at::Device(at::kCUDA, 1)`, `"cuda:1"`,
 // `.device_index(1)`) says which device: the result is allocated on that
 // device's current stream.
 //
 //===----------------------------------------------------------------------===//
 
 #include "lib/frontend/Lowering.h"
+#include "lib/lower/Placement.h"
 #include "lib/model/Arguments.h"
 #include "clang/AST/ExprCXX.h"
 
@@ -22,36 +21,30 @@ namespace streamsafe {
 
 namespace {
 
-enum class Where { Unstated, Host, Pinned, Device, Unknown };
+using Statement = PlacementStatement;
+using Device = PlacementStatement::Device;
+using Pin = PlacementStatement::Pin;
 
-/// Two statements about one result: a device or an unreadable statement
-/// wins (the conservative answer), then pinned, then host.
-Where combine(Where A, Where B) {
-  auto Rank = [](Where W) {
-    switch (W) {
-    case Where::Unstated:
-      return 0;
-    case Where::Host:
-      return 1;
-    case Where::Pinned:
-      return 2;
-    case Where::Device:
-    case Where::Unknown:
-      return 3;
-    }
-    return 3;
-  };
-  return Rank(A) >= Rank(B) ? A : B;
+Statement deviceStatement(Device D) {
+  Statement S;
+  S.D = D;
+  return S;
 }
 
 StringRef nameOf(const NamedDecl *D) {
   return D && D->getIdentifier() ? D->getName() : StringRef();
 }
 
-bool literalFalse(const Expr *E) {
-  const auto *B =
-      dyn_cast_or_null<CXXBoolLiteralExpr>(E ? E->IgnoreImplicit() : nullptr);
-  return B && !B->getValue();
+// A bool literal, also as std::optional<bool> (pinned_memory's parameter).
+std::optional<bool> literalBool(const Expr *E) {
+  if (!E)
+    return std::nullopt;
+  E = E->IgnoreImplicit();
+  if (const auto *C = dyn_cast<CXXConstructExpr>(E); C && C->getNumArgs() == 1)
+    E = C->getArg(0)->IgnoreImplicit();
+  if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(E))
+    return B->getValue();
+  return std::nullopt;
 }
 
 // A constant device index: a literal, a constant expression.
@@ -83,58 +76,58 @@ public:
       : Table(Table), Ctx(Ctx) {}
 
   /// The index of the last CUDA device with a constant index the options
-  /// named (valid when the answer is Where::Device).
+  /// named (valid when the answer is Device::Cuda).
   std::optional<int8_t> Index;
 
   /// What a device expression (at::kCPU, "cuda:0", at::Device(...),
   /// x.device()) says.
-  Where device(const Expr *E, int Depth = 0) {
+  Device device(const Expr *E, int Depth = 0) {
     if (!E || Depth > 8)
-      return Where::Unknown;
+      return Device::Unreadable;
     E = E->IgnoreImplicit()->IgnoreParens();
     if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
       StringRef N = nameOf(DR->getDecl());
       if (N == "kCPU" || N == "CPU")
-        return Where::Host;
+        return Device::Host;
       if (N == "kCUDA" || N == "CUDA")
-        return Where::Device;
+        return Device::Cuda;
       if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
           V && V->getInit() &&
           (V->getType().isConstQualified() ||
            (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && Reassigned &&
             !Reassigned(V))))
         return device(V->getInit(), Depth + 1);
-      return Where::Unknown;
+      return Device::Unreadable;
     }
     if (const auto *SL = dyn_cast<StringLiteral>(E)) {
       if (SL->getCharByteWidth() != 1)
-        return Where::Unknown;
+        return Device::Unreadable;
       if (SL->getString().starts_with("cpu"))
-        return Where::Host;
+        return Device::Host;
       if (!SL->getString().starts_with("cuda"))
-        return Where::Unknown;
+        return Device::Unreadable;
       Index = indexInString(SL->getString());
-      return Where::Device;
+      return Device::Cuda;
     }
     if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
       if (!CE->getNumArgs())
-        return Where::Unknown;
-      Where W = device(CE->getArg(0), Depth + 1);
+        return Device::Unreadable;
+      Device W = device(CE->getArg(0), Depth + 1);
       // Device(kCUDA, 1): the second argument is the index.
-      if (W == Where::Device && CE->getNumArgs() > 1 &&
+      if (W == Device::Cuda && CE->getNumArgs() > 1 &&
           !isa<CXXDefaultArgExpr>(CE->getArg(1)))
         Index = constantIndex(CE->getArg(1), Ctx);
       return W;
     }
     if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
       return device(MT->getSubExpr(), Depth + 1);
-    return Where::Unknown; // x.device(), a parameter: not known
+    return Device::Unreadable; // x.device(), a parameter: not known
   }
 
   /// What a TensorOptions expression says.
-  Where options(const Expr *E, int Depth = 0) {
+  Statement options(const Expr *E, int Depth = 0) {
     if (!E || Depth > 16)
-      return Where::Unknown;
+      return deviceStatement(Device::Unreadable);
     E = E->IgnoreImplicit()->IgnoreParens();
     if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
       return options(MT->getSubExpr(), Depth + 1);
@@ -144,45 +137,47 @@ public:
       StringRef N = nameOf(MC->getMethodDecl());
       const Expr *Obj = MC->getImplicitObjectArgument();
       if (Table.classify(Obj->getType()) == ValueClass::Tensor)
-        return N == "options" ? Where::Device : Where::Unknown;
+        return deviceStatement(N == "options" ? Device::Cuda
+                                              : Device::Unreadable);
       const Expr *Arg = MC->getNumArgs() ? MC->getArg(0) : nullptr;
       if (arguments::isPinOption(N)) {
-        // A flag that may be false leaves whatever the rest says, unless
-        // that is the host: then the memory is pinned or not, and pinned is
-        // the case that can race.
-        if (literalFalse(Arg))
-          return options(Obj, Depth + 1);
-        const auto *B =
-            Arg ? dyn_cast<CXXBoolLiteralExpr>(Arg->IgnoreImplicit()) : nullptr;
-        return B ? Where::Pinned
-                 : combine(options(Obj, Depth + 1), Where::Pinned);
+        Statement S = options(Obj, Depth + 1);
+        std::optional<bool> Flag = literalBool(Arg);
+        S.P = !Flag ? Pin::Unreadable : *Flag ? Pin::True : Pin::False;
+        return S;
       }
-      if (N == arguments::Device)
-        return device(Arg, Depth + 1); // the last device set wins
+      if (N == arguments::Device) {
+        Statement S = options(Obj, Depth + 1);
+        S.D = device(Arg, Depth + 1); // the last device set wins
+        return S;
+      }
       if (N == "device_index") {
+        Statement S = options(Obj, Depth + 1);
         Index = constantIndex(Arg, Ctx);
-        return Where::Device;
+        S.D = Device::Cuda;
+        return S;
       }
       // dtype(), layout(), requires_grad(), memory_format(): no device.
       return options(Obj, Depth + 1);
     }
     if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
       // TensorOptions(), TensorOptions(kCPU), TensorOptions(kFloat), a copy.
-      Where W = Where::Unstated;
+      Statement S;
       for (const Expr *Arg : CE->arguments())
-        W = combine(W, argument(Arg, Depth + 1));
-      return W;
+        S.add(argument(Arg, Depth + 1));
+      return S;
     }
     if (const auto *CE = dyn_cast<CallExpr>(E)) {
       // at::device(kCPU), at::dtype(kFloat), at::requires_grad().
       StringRef N = nameOf(CE->getDirectCallee());
       if (N == arguments::Device)
-        return CE->getNumArgs() ? device(CE->getArg(0), Depth + 1)
-                                : Where::Unknown;
+        return deviceStatement(CE->getNumArgs()
+                                   ? device(CE->getArg(0), Depth + 1)
+                                   : Device::Unreadable);
       if (N == "dtype" || N == "layout" || N == "requires_grad" ||
           N == "memory_format")
-        return Where::Unstated;
-      return Where::Unknown; // a helper's options
+        return Statement();
+      return deviceStatement(Device::Unreadable); // a helper's options
     }
     if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
       const auto *V = dyn_cast<VarDecl>(DR->getDecl());
@@ -190,34 +185,32 @@ public:
       if (V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit() &&
           (V->getType().isConstQualified() || !Reassigned(V)))
         return options(V->getInit(), Depth + 1);
-      return device(E, Depth + 1);
+      return deviceStatement(device(E, Depth + 1));
     }
-    return Where::Unknown;
+    return deviceStatement(Device::Unreadable);
   }
 
   /// One argument of a factory or a to(): options, a device, a dtype.
-  Where argument(const Expr *Arg, int Depth = 0) {
+  Statement argument(const Expr *Arg, int Depth = 0) {
     if (!Arg || isa<CXXDefaultArgExpr>(Arg))
-      return Where::Unstated;
+      return Statement();
     QualType T = Arg->getType().getNonReferenceType();
     if (T->isIntegralOrEnumerationType() || T->isFloatingType() ||
         T->isBooleanType()) {
       // at::kCPU / at::kCUDA say a device; a dtype constant or a number
       // says none.
-      Where W = isa<DeclRefExpr>(Arg->IgnoreImplicit()) ? device(Arg, Depth)
-                                                        : Where::Unknown;
-      return W == Where::Unknown ? Where::Unstated : W;
+      Device D = isa<DeclRefExpr>(Arg->IgnoreImplicit()) ? device(Arg, Depth)
+                                                         : Device::Unreadable;
+      return deviceStatement(D == Device::Unreadable ? Device::Unstated : D);
     }
     const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
     StringRef N = nameOf(RD);
-    if (N == "TensorOptions")
+    if (N == "TensorOptions" || N == "optional")
       return options(Arg, Depth);
     if (N == "Device")
-      return device(Arg, Depth);
-    if (N == "optional")
-      return options(Arg, Depth);
+      return deviceStatement(device(Arg, Depth));
     // sizes, scalars, generators, memory formats, names: no device.
-    return Where::Unstated;
+    return Statement();
   }
 
   std::function<bool(const VarDecl *)> Reassigned;
@@ -237,7 +230,7 @@ std::optional<int8_t> Lowering::deviceIndexOf(const Expr *E) {
     return constantIndex(E, Ctx);
   OptionsReader P(Table, Ctx);
   P.Reassigned = [this](const VarDecl *V) { return rebound(V); };
-  if (P.device(E) != Where::Device)
+  if (P.device(E) != Device::Cuda)
     return std::nullopt;
   return P.Index;
 }
@@ -245,7 +238,7 @@ std::optional<int8_t> Lowering::deviceIndexOf(const Expr *E) {
 Placement Lowering::placementOf(const CallExpr *CE, bool Like, int8_t *Device) {
   OptionsReader P(Table, Ctx);
   P.Reassigned = [this](const VarDecl *V) { return rebound(V); };
-  Where W = Where::Unstated;
+  Statement S;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const Expr *Arg = CE->getArg(I);
     // The unpacked overloads: empty(size, dtype, layout, device,
@@ -254,31 +247,21 @@ Placement Lowering::placementOf(const CallExpr *CE, bool Like, int8_t *Device) {
     StringRef Param = FD && I < FD->getNumParams() ? nameOf(FD->getParamDecl(I))
                                                    : StringRef();
     if (Param == arguments::PinMemory && !isa<CXXDefaultArgExpr>(Arg)) {
-      if (!literalFalse(Arg))
-        W = combine(W, Where::Pinned);
+      std::optional<bool> Flag = literalBool(Arg);
+      Statement Pinned;
+      Pinned.P = !Flag ? Pin::Unreadable : *Flag ? Pin::True : Pin::False;
+      S.add(Pinned);
       continue;
     }
     if (Table.classify(Arg->getType()) == ValueClass::Tensor)
       continue; // the source of a _like factory, or of to(other)
-    W = combine(W, P.argument(Arg));
+    S.add(P.argument(Arg));
   }
-  switch (W) {
-  case Where::Unstated:
-    // A factory's default device is the CPU; a _like factory's and a to()'s
-    // is the source's.
-    return Like ? Placement::Source : Placement::Host;
-  case Where::Host:
-    return Placement::Host;
-  case Where::Pinned:
-    return Placement::PinnedHost;
-  case Where::Device:
-    if (Device && P.Index)
-      *Device = *P.Index;
-    return Placement::Device;
-  case Where::Unknown:
-    return Placement::Device;
-  }
-  return Placement::Device;
+  Placement Place = streamsafe::placementOf(S, Like); // lib/lower
+  if (Place == Placement::Device && S.D == Statement::Device::Cuda && Device &&
+      P.Index)
+    *Device = *P.Index;
+  return Place;
 }
 
 } // namespace streamsafe

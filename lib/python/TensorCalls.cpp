@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/lower/Placement.h"
 #include "lib/lower/Regions.h"
 #include "lib/model/Arguments.h"
 #include "lib/model/Naming.h"
@@ -16,6 +17,24 @@
 #include "lib/python/Builder.h"
 
 namespace streamsafe::py {
+
+// What device= (\p Device, read as \p D) and pin_memory= say of where a
+// result lives (lib/lower/Placement.h).
+static PlacementStatement placementStatement(TSNode Device, llvm::StringRef D,
+                                             TSNode Pin, const SourceFile &F) {
+  using Statement = PlacementStatement;
+  Statement S;
+  if (!ts_node_is_null(Device))
+    S.D = D == "cpu"    ? Statement::Device::Host
+          : D == "cuda" ? Statement::Device::Cuda
+                        : Statement::Device::Unreadable;
+  if (!ts_node_is_null(Pin))
+    S.P = literalTrue(F, Pin) ? Statement::Pin::True
+          : is(Pin, "false") || F.text(Pin) == "False"
+              ? Statement::Pin::False
+              : Statement::Pin::Unreadable;
+  return S;
+}
 
 void Builder::emitRecipe(const TensorCall &C, llvm::ArrayRef<TSNode> Nodes) {
   // One site per node and kind, as in every front end.
@@ -91,20 +110,18 @@ Value Builder::torchFunction(TSNode N, ApiEffect Effect, llvm::StringRef Bare,
   Value R;
   R.Node = N;
   if (Factory && !Out) {
-    // Where the result lives: device=..., pin_memory=True, or the CPU (a
-    // _like factory: where its source lives).
+    // Where the result lives (lib/lower/Placement.h): what device= and
+    // pin_memory= say.
     bool Like = naming::isLikeFactory(Bare);
     TSNode Dev = A.keyword(arguments::Device);
-    std::string D = device(Dev);
-    bool Stated = !ts_node_is_null(Dev);
-    if (literalTrue(F, A.keyword(arguments::PinMemory)))
-      C.Place = Placement::PinnedHost;
-    else if ((Stated && D == "cpu") || (!Stated && !Like))
-      C.Place = Placement::Host;
-    else if (!Stated && Like && First.Class == VarClass::Tensor) {
-      C.Place = Placement::Source;
+    C.Place =
+        placementOf(placementStatement(Dev, device(Dev),
+                                       A.keyword(arguments::PinMemory), F),
+                    Like);
+    if (C.Place == Placement::Source && First.Class == VarClass::Tensor)
       addTensorArg(First, A.Positional.front(), C, Nodes);
-    }
+    else if (C.Place == Placement::Source)
+      C.Place = Placement::Device; // a source the analysis does not follow
     C.AllocateOnly = naming::allocatesOnly(Bare);
     // torch.tensor([1, 2], device='cuda'): data written out in the call,
     // or a name bound only to such data, is host data (any other name may
@@ -208,25 +225,26 @@ Value Builder::tensorMethod(TSNode N, const Value &Self, llvm::StringRef Method,
     unknownCall(A, false);
     break;
   case ApiEffect::TensorTo: {
-    // cuda(), to(device, dtype, non_blocking, copy), to(dtype).
+    // cuda(), to(device, dtype, non_blocking, copy), to(dtype): a to()
+    // that names no device keeps its source's placement
+    // (lib/lower/Placement.h).
     C.Async = nonBlocking(A, Method == "to" ? 1 : 0);
     C.Place = Placement::Device;
     TSNode Dev = A.get(0, arguments::Device);
     if (Method == "to") {
-      if (ts_node_is_null(Dev)) {
-        C.Place = Placement::Source;
-      } else {
-        std::string D = device(Dev);
+      bool Dtype = !ts_node_is_null(A.keyword("dtype")) &&
+                   A.Positional.empty() &&
+                   ts_node_is_null(A.keyword(arguments::Device));
+      if (!ts_node_is_null(Dev) && !Dtype) {
         Value DevValue = expr(Dev);
-        if (D == "cpu")
-          C.Place = Placement::Host;
-        else if (D.empty() && DevValue.Class == VarClass::Other &&
-                 I.qualify(Dev).rfind("torch.", 0) == 0)
-          C.Place = Placement::Source; // to(torch.float16): a dtype
+        // to(torch.float16): a dtype, no device.
+        Dtype = device(Dev).empty() && DevValue.Class == VarClass::Other &&
+                I.qualify(Dev).rfind("torch.", 0) == 0;
       }
-      if (!ts_node_is_null(A.keyword("dtype")) && A.Positional.empty() &&
-          ts_node_is_null(A.keyword(arguments::Device)))
-        C.Place = Placement::Source;
+      TSNode Named = Dtype ? TSNode{} : Dev;
+      C.Place =
+          placementOf(placementStatement(Named, device(Named), TSNode{}, F),
+                      /*Like=*/true);
     }
     // to('cuda:1') and cuda(1) allocate on device 1's current stream.
     if (C.Place == Placement::Device)

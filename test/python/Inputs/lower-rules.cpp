@@ -61,3 +61,18 @@ void two_at_the_call(const at::Tensor &x) {
   at::Tensor b = x * 3;
   add_on(a, b, s);
 }
+
+// Placement (lib/lower/Placement.h): a pin flag the analysis cannot read
+// asks for pinned memory on some path, the case that can race.
+float read_back(const at::Tensor &x, bool pin) {
+  at::Tensor host = at::empty({64}, at::TensorOptions().pinned_memory(pin));
+  host.copy_(x, /*non_blocking=*/true);
+  return host[0].item<float>();
+}
+
+// Pinned memory asked for with false is pageable: the copy is synchronous.
+float read_back_pageable(const at::Tensor &x) {
+  at::Tensor host = at::empty({64}, at::TensorOptions().pinned_memory(false));
+  host.copy_(x, /*non_blocking=*/true);
+  return host[0].item<float>();
+}

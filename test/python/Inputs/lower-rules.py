@@ -47,3 +47,18 @@ def two_at_the_call(x: torch.Tensor):
     a = x * 2
     b = x * 3
     add_on(a, b, s)
+
+
+# Placement (lib/lower/Placement.h): a pin flag the analysis cannot read
+# asks for pinned memory on some path, the case that can race.
+def read_back(x: torch.Tensor, pin: bool):
+    host = torch.empty(64, pin_memory=pin)
+    host.copy_(x, non_blocking=True)
+    return host[0].item()
+
+
+# Pinned memory asked for with False is pageable: the copy is synchronous.
+def read_back_pageable(x: torch.Tensor):
+    host = torch.empty(64, pin_memory=False)
+    host.copy_(x, non_blocking=True)
+    return host[0].item()
