@@ -161,6 +161,20 @@ std::optional<Assumption> Builder::whenTrue(TSNode Cond) {
   return Assumption{V, T->Holds};
 }
 
+// A torch.device's type and index: fixed once the device is made. (A
+// tensor's placement tests, `t.is_cuda`, are edge facts of their own:
+// hostWhenTested.)
+static bool isMetadataAttribute(llvm::StringRef Attr) {
+  return Attr == "type" || Attr == "index";
+}
+
+// The method's object (`self` of a def in a class body).
+static bool isSelfParameter(const Scope &S, TSNode Name, const SourceFile &F) {
+  return S.K == Scope::Def && !S.Params.empty() &&
+         F.text(Name) == F.text(S.Params.front()) &&
+         !ts_node_is_null(classOf(S.Node));
+}
+
 VarId Builder::testVar(TSNode Of, const std::string &Kind) {
   // The variable standing for the test: per name (or attribute of the
   // method's object) and kind of test; never named in messages.
@@ -171,8 +185,14 @@ VarId Builder::testVar(TSNode Of, const std::string &Kind) {
       return NoVar;
     Key = F.text(Of).str();
     Owner = St->S->owner(F.text(Of));
+  } else if (TSNode Object = unparen(field(Of, "object"));
+             is(Object, "identifier") && stableName(Object) &&
+             !isSelfParameter(*St->S, Object, F) &&
+             isMetadataAttribute(F.text(field(Of, "attribute")))) {
+    // `device.type` of a name that holds one value: what no code changes.
+    Key = F.text(Of).str();
+    Owner = St->S->owner(F.text(Object));
   } else {
-    TSNode Object = unparen(field(Of, "object"));
     const Scope &S = *St->S;
     bool OwnSelf =
         S.K == Scope::Def && !S.Params.empty() && is(Object, "identifier") &&

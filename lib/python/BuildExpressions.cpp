@@ -369,8 +369,10 @@ Value Builder::expr(TSNode N) {
   if (T == "list_comprehension" || T == "set_comprehension" ||
       T == "generator_expression")
     return comprehension(N);
-  if (T == "dictionary_comprehension")
-    return V; // opaque
+  if (T == "dictionary_comprehension") {
+    comprehension(N); // its keys and values are computed; the dict is opaque
+    return V;
+  }
   if (T == "named_expression") {
     Value Val = expr(field(N, "value"));
     bindName(field(N, "name"), Val);

@@ -286,9 +286,13 @@ void Builder::bindLoopTarget(TSNode N) {
     return;
   }
   // An element only ever used as a tensor is one made there (`for p in
-  // params: p.grad...` of params not followed).
+  // params: p.grad...` of params not followed), or the caller's (of a
+  // parameter: `for k, v in d.items()` of `d: Dict[str, torch.Tensor]`).
   for (TSNode Name : Names)
-    if (is(Name, "identifier"))
+    if (!ts_node_is_null(Dict))
+      bindName(Name,
+               Name.id == Names.back().id ? elementByUse(Name, Dict) : Value());
+    else if (is(Name, "identifier"))
       bindName(Name, elementByUse(Name, field(N, "right")));
 }
 

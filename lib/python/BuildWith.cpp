@@ -84,6 +84,12 @@ void Builder::withStatement(TSNode N) {
       if (ts_node_is_null(Arg) || is(Arg, "none")) {
         G.Stream = StreamRef::unknown();
         G.KeepCurrent = true;
+      } else if (TSNode C = unparen(Arg); is(C, "conditional_expression") &&
+                                          children(C).size() == 3 &&
+                                          testsAnything(children(C)[1])) {
+        // torch.cuda.stream(torch.cuda.Stream() if cuda else None): the
+        // stream of each path, None switching nothing.
+        G.Stream = streamByTest(C);
       } else {
         Value S = expr(Arg);
         G.Stream =
@@ -187,20 +193,7 @@ bool Builder::enterStreamContext(TSNode Entry, TSNode Body) {
              streamContextValue(Entry, F, I)) {
     // `with (torch.cuda.stream(s) if c else nullcontext()):` each arm on
     // its own path, kept apart by c as a binding of a stream would be.
-    std::vector<TSNode> Arms = children(Entry);
-    VarId Var = syntheticVar("stream-context", VarClass::Stream, Entry);
-    auto Bind = [&](TSNode Arm) {
-      Value V = expr(Arm);
-      bool None = switchesNothing(Arm, I);
-      emit(site(SiteKind::Other, Arm),
-           fact::BindStream{Var,
-                            V.Class == VarClass::Stream && !None
-                                ? V.Stream
-                                : StreamRef::unknown(),
-                            None});
-    };
-    branchOn(Arms[1], [&] { Bind(Arms[0]); }, [&] { Bind(Arms[2]); });
-    Stream = StreamRef::var(Var);
+    Stream = streamByTest(Entry);
   } else {
     return false;
   }
@@ -210,6 +203,24 @@ bool Builder::enterStreamContext(TSNode Entry, TSNode Body) {
   emit(site(SiteKind::GuardEnter, Entry), G);
   pushGuardFrame(G.Guard, Body);
   return true;
+}
+
+StreamRef Builder::streamByTest(TSNode Conditional) {
+  std::vector<TSNode> Arms = children(Conditional);
+  VarId Var = syntheticVar("", VarClass::Stream, Conditional);
+  auto Bind = [&](TSNode Arm) {
+    Value V = expr(Arm);
+    // None, nullcontext(), torch.cuda.stream(None): nothing switched.
+    bool None = is(unparen(Arm), "none") || switchesNothing(Arm, I);
+    emit(site(SiteKind::Other, Arm),
+         fact::BindStream{Var,
+                          V.Class == VarClass::Stream && !None
+                              ? V.Stream
+                              : StreamRef::unknown(),
+                          None});
+  };
+  branchOn(Arms[1], [&] { Bind(Arms[0]); }, [&] { Bind(Arms[2]); });
+  return StreamRef::var(Var);
 }
 
 Builder::Frame &Builder::pushGuardFrame(VarId Guard, TSNode Body) {

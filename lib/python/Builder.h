@@ -127,10 +127,12 @@ private:
   /// `with ctx:` of a local only given stream contexts, `with (a if c else
   /// b):` of them: a guard on the stream of each path (StreamContexts.h).
   bool enterStreamContext(TSNode Entry, TSNode Body);
+  /// `a if c else b` of streams, stream contexts or None, on a test the
+  /// analysis can tell: a stream variable bound on each path to its arm's.
+  StreamRef streamByTest(TSNode Conditional);
   void returnStatement(TSNode N);
   void raiseStatement(TSNode N);
-  /// An exception raised at \p N goes to the innermost handler, or out of
-  /// the body.
+  /// An exception raised at \p N goes to the innermost handler, or out.
   void propagate(TSNode N);
   void jump(TSNode N, bool IsBreak);
   /// Runs the frames above \p Depth as a jump leaves them (guards restore,
@@ -155,9 +157,8 @@ private:
   /// Whether storing into \p Target (`batch.x = t` of a parameter of the
   /// analysed def) hands the value to its caller.
   bool handsToCaller(TSNode Target) const;
-  /// `a, b = x.sort()` of an op that returns a tuple of new tensors
-  /// (lib/model/TensorMethods.h, returnsTensorTuple): each name a new
-  /// tensor made on the current stream.
+  /// `a, b = x.sort()` of an op returning new tensors (returnsTensorTuple):
+  /// each name a new tensor made on the current stream.
   bool newTensorTuple(TSNode Targets, const Value &V, TSNode Right);
   /// Binds the event variable \p Var to \p V (a new event, one recorded
   /// now, another variable's, or one not followed).
@@ -222,8 +223,7 @@ private:
   /// The value of \p Cond when it is known on a CUDA machine
   /// (`get_accelerator().resolves_data_dependency()`: false).
   std::optional<bool> constantCondition(TSNode Cond);
-  /// Lowers `Then` and `Else` on the two edges of a branch on \p Cond, and
-  /// joins them.
+  /// Lowers `Then` and `Else` on the two edges of a branch on \p Cond.
   /// At a method's entry: each stream attribute __init__ chose by a flag
   /// is its fresh stream on the flag's one edge and unknown on the other
   /// (FlagStreams.cpp).

@@ -170,6 +170,14 @@ Value Builder::comprehension(TSNode N) {
   // not a list followed): the element's value stands for the results.
   Value R;
   R.Node = N;
+  // A dict comprehension's `key: value` computes both; its dict is opaque.
+  auto Body = [&](TSNode B) {
+    if (!is(B, "pair"))
+      return expr(B);
+    expr(field(B, "key"));
+    expr(field(B, "value"));
+    return Value();
+  };
   TSNode Clause = {};
   for (TSNode C : children(N))
     if (is(C, "for_in_clause")) {
@@ -177,8 +185,35 @@ Value Builder::comprehension(TSNode N) {
         return R; // nested loops: opaque
       Clause = C;
     }
+  if (ts_node_is_null(Clause))
+    return R;
   TSNode Left = unparen(field(Clause, "left"));
-  if (ts_node_is_null(Clause) || !is(Left, "identifier"))
+  // `v for k, v in d.items()`, `v for v in d.values()`: some value of d,
+  // the caller's when d is a parameter holding the caller's tensors.
+  if (TSNode Dict = dictLoopOf(Clause, F); !ts_node_is_null(Dict)) {
+    expr(field(Clause, "right"));
+    std::vector<TSNode> Names =
+        is(Left, "identifier") ? std::vector<TSNode>{Left} : children(Left);
+    Value Element;
+    if (is(Dict, "identifier") && St->S == Root &&
+        Root->TensorDictParams.contains(F.text(Dict)))
+      if (VarId Of = callerElements(Dict); Of != NoVar) {
+        Element.Class = VarClass::Tensor;
+        Element.Tensor = TensorRef::var(Of);
+      }
+    for (TSNode Name : Names)
+      ListVars.substitute(F.text(Name).str(),
+                          Name.id == Names.back().id ? Element : Value());
+    for (TSNode C : children(N))
+      if (is(C, "if_clause"))
+        for (TSNode X : children(C))
+          expr(X);
+    Body(field(N, "body"));
+    for (size_t K = 0; K < Names.size(); ++K)
+      ListVars.endSubstitution();
+    return R;
+  }
+  if (!is(Left, "identifier"))
     return R;
   Value Source = expr(field(Clause, "right"));
   llvm::SmallVector<TensorRef, 4> Each = elements(Source);
@@ -191,13 +226,21 @@ Value Builder::comprehension(TSNode N) {
     if (E) {
       Element.Class = VarClass::Tensor;
       Element.Tensor = E;
+    } else if (TSNode Of = unparen(field(Clause, "right"));
+               !Known && is(Of, "identifier") && St->S == Root &&
+               Root->TensorListParams.contains(F.text(Of))) {
+      // `[t.cpu() for t in xs]` of `xs: List[torch.Tensor]`: the caller's.
+      if (VarId Elements = callerElements(Of); Elements != NoVar) {
+        Element.Class = VarClass::Tensor;
+        Element.Tensor = TensorRef::var(Elements);
+      }
     }
     ListVars.substitute(F.text(Left).str(), Element);
     for (TSNode C : children(N))
       if (is(C, "if_clause"))
         for (TSNode X : children(C))
           expr(X);
-    Results.push_back(expr(field(N, "body")));
+    Results.push_back(Body(field(N, "body")));
     ListVars.endSubstitution();
   }
   R.List = true;

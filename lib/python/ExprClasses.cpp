@@ -78,21 +78,58 @@ Cls classOfAnnotation(TSNode N, const SourceFile &F, const Imports &I) {
   }
 }
 
-Cls elementClassOfAnnotation(TSNode N, const SourceFile &F, const Imports &I) {
+namespace {
+
+// A generic annotation `Head[Members...]`: its head's name (without
+// `typing.` or `collections.abc.`) and its members.
+struct Generic {
+  std::string Head;
+  std::vector<TSNode> Members;
+};
+
+std::optional<Generic> genericOf(TSNode N, const SourceFile &F,
+                                 const Imports &I) {
   if (is(N, "type") && !children(N).empty())
     N = children(N)[0];
   N = unparen(N);
   if (!is(N, "generic_type") && !is(N, "subscript"))
-    return VarClass::Other;
+    return std::nullopt;
   TSNode Head = is(N, "subscript") ? field(N, "value") : children(N)[0];
   std::string Q = I.qualify(Head);
   llvm::StringRef Name = Q.empty() ? F.text(Head) : llvm::StringRef(Q);
   Name.consume_front("typing.");
   Name.consume_front("collections.abc.");
-  std::vector<TSNode> Members =
-      is(N, "subscript")       ? fieldChildren(N, "subscript")
-      : children(N).size() > 1 ? children(children(N)[1])
-                               : std::vector<TSNode>{};
+  Name.consume_front("collections.");
+  Generic G;
+  G.Head = Name.str();
+  G.Members = is(N, "subscript")       ? fieldChildren(N, "subscript")
+              : children(N).size() > 1 ? children(children(N)[1])
+                                       : std::vector<TSNode>{};
+  return G;
+}
+
+} // namespace
+
+Cls valueClassOfAnnotation(TSNode N, const SourceFile &F, const Imports &I) {
+  std::optional<Generic> G = genericOf(N, F, I);
+  if (!G)
+    return VarClass::Other;
+  if (G->Head == "Optional" && G->Members.size() == 1)
+    return valueClassOfAnnotation(G->Members[0], F, I);
+  static const llvm::StringSet<> Mappings = {
+      "Dict",        "dict",        "Mapping",    "MutableMapping",
+      "OrderedDict", "DefaultDict", "defaultdict"};
+  if (!Mappings.contains(G->Head) || G->Members.size() != 2)
+    return VarClass::Other;
+  return classOfAnnotation(G->Members[1], F, I);
+}
+
+Cls elementClassOfAnnotation(TSNode N, const SourceFile &F, const Imports &I) {
+  std::optional<Generic> G = genericOf(N, F, I);
+  if (!G)
+    return VarClass::Other;
+  llvm::StringRef Name = G->Head;
+  std::vector<TSNode> &Members = G->Members;
   auto Unwrap = [](TSNode T) {
     T = unparen(T);
     if (is(T, "type") && !children(T).empty())

@@ -47,6 +47,10 @@ Cls classOfAnnotation(TSNode N, const SourceFile &F, const Imports &I);
 /// `list[T]`, `Sequence[T]`, `Iterable[T]`, `Tuple[T, ...]` and `tuple[T,
 /// ...]` (also under `Optional`): T's class; Other for anything else.
 Cls elementClassOfAnnotation(TSNode N, const SourceFile &F, const Imports &I);
+/// The class of the values of a mapping annotation: `Dict[K, V]`,
+/// `dict[K, V]`, `Mapping[K, V]` and their kin (also under `Optional`):
+/// V's class; Other for anything else.
+Cls valueClassOfAnnotation(TSNode N, const SourceFile &F, const Imports &I);
 /// The class of \p N, with the names it reads looked up in \p L.
 Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F, const Imports &I);
 /// Whether \p N is a value the analysis does not follow, which may be

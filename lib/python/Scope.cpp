@@ -186,6 +186,7 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
   llvm::StringMap<Cls> Classes;
   llvm::StringMap<VarClass> ByUse;
   llvm::StringSet<> ParamLists; // parameters annotated lists of tensors
+  llvm::StringSet<> ParamDicts; // and dicts whose values are tensors
   if (K == Scope::Def)
     ByUse = classesByUse(Node, F, I);
   if (K != Scope::Module) {
@@ -215,6 +216,9 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
           elementClassOfAnnotation(Annotation, F, I) == Cls(VarClass::Tensor) &&
           !C.Values.count(F.text(Name)))
         ParamLists.insert(F.text(Name));
+      if (!ts_node_is_null(Annotation) &&
+          valueClassOfAnnotation(Annotation, F, I) == Cls(VarClass::Tensor))
+        ParamDicts.insert(F.text(Name));
       Classes[F.text(Name)] =
           !ts_node_is_null(Annotation) ? classOfAnnotation(Annotation, F, I)
           : ByUse.contains(F.text(Name)) &&
@@ -264,18 +268,21 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
       return It == SelfAttributes->end() ? Cls(VarClass::Other)
                                          : Cls(It->second);
     };
-    // A dict attribute of tensors (AttributeDicts.cpp) is named "d[]".
-    L.DictValue = [&](TSNode D) -> std::optional<Cls> {
-      D = unparen(D);
-      if (!is(D, "attribute") ||
-          F.text(unparen(field(D, "object"))) != F.text(S->Params[0]))
-        return std::nullopt;
-      auto It =
-          SelfAttributes->find(F.text(field(D, "attribute")).str() + "[]");
-      return It == SelfAttributes->end() ? std::nullopt
-                                         : std::optional<Cls>(It->second);
-    };
   }
+  // A parameter annotated `Dict[str, torch.Tensor]` holds tensors; a dict
+  // attribute of tensors (AttributeDicts.cpp) is named "d[]".
+  L.DictValue = [&](TSNode D) -> std::optional<Cls> {
+    D = unparen(D);
+    if (is(D, "identifier") && ParamDicts.contains(F.text(D)) &&
+        !C.Values.count(F.text(D)))
+      return Cls(VarClass::Tensor);
+    if (!SelfAttributes || S->Params.empty() || !is(D, "attribute") ||
+        F.text(unparen(field(D, "object"))) != F.text(S->Params[0]))
+      return std::nullopt;
+    auto It = SelfAttributes->find(F.text(field(D, "attribute")).str() + "[]");
+    return It == SelfAttributes->end() ? std::nullopt
+                                       : std::optional<Cls>(It->second);
+  };
   L.List = [&](llvm::StringRef Name) -> Cls {
     auto It = Lists.find(Name);
     if (It != Lists.end())
@@ -453,13 +460,17 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
     S->Elements[E.getKey()] = E.second;
   for (const auto &E : ParamLists)
     S->TensorListParams.insert(E.getKey());
+  for (const auto &E : ParamDicts)
+    S->TensorDictParams.insert(E.getKey());
   // `for t in xs` of such a parameter: t is the caller's tensor, as one its
   // uses type (BuildAssignments.cpp, elementByUse).
   for (const auto &E : C.Elements)
     if (S->Locals.lookup(E.getKey()) == VarClass::Tensor &&
         llvm::all_of(E.second, [&](const std::pair<TSNode, int> &Of) {
           TSNode C = unparen(Of.first);
-          return is(C, "identifier") && ParamLists.contains(F.text(C));
+          return is(C, "identifier") && (Of.second == infer::DictValueIndex
+                                             ? ParamDicts.contains(F.text(C))
+                                             : ParamLists.contains(F.text(C)));
         }))
       S->ByUse.insert(E.getKey());
   for (const auto &E : C.Augmented)

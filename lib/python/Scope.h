@@ -45,8 +45,9 @@ struct Scope {
   /// Containers.cpp): every binding is a container of tensors (a literal,
   /// a comprehension, chunk()/split()/unbind()), every append a tensor.
   llvm::StringSet<> TensorLists;
-  /// Parameters annotated as lists (sequences, tuples) of tensors.
-  llvm::StringSet<> TensorListParams;
+  /// Parameters annotated as lists (sequences, tuples) of tensors, and as
+  /// dicts whose values are tensors.
+  llvm::StringSet<> TensorListParams, TensorDictParams;
   /// Names (not parameters) whose every binding is host data written out
   /// (isHostDataLiteral): what `torch.tensor(name, device=...)` copies
   /// from the host, as it copies the literal.

@@ -16,18 +16,22 @@ import torch
 def bump(y):
     return y.add_(1)
     # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'y' is written on the default stream while its write on attribute 'self.side' may still be pending; nothing makes the default stream wait for it [streamsafe-unsynchronized-access]
-    # CHECK-NOTES: :[[@LINE+30]]:19: note: the current stream is thread-local: the thread started here runs on the default stream
-    # CHECK-NOTES: :[[@LINE+28]]:17: note: 'y' is written on attribute 'self.side' here
-    # CHECK-NOTES: :[[@LINE+26]]:14: note: the current stream was set to attribute 'self.side' here
-    # CHECK-NOTES: :[[@LINE+22]]:9: note: 'self.side' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+    # CHECK-NOTES: :[[@LINE+34]]:19: note: the current stream is thread-local: the thread started here runs on the default stream
+    # CHECK-NOTES: :[[@LINE+32]]:17: note: 'y' is written on attribute 'self.side' here
+    # CHECK-NOTES: :[[@LINE+30]]:14: note: the current stream was set to attribute 'self.side' here
+    # CHECK-NOTES: :[[@LINE+26]]:9: note: 'self.side' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
     # CHECK-NOTES: :[[@LINE-6]]:12: warning: this work runs on the default stream, not on attribute 'self.side' that was current where the thread was spawned; the current stream is thread-local [streamsafe-thread-current-stream]
-    # CHECK-NOTES: :[[@LINE+25]]:19: note: the thread starts here on the default stream; pass the stream in and set a stream guard inside the thread
-    # CHECK-NOTES: :[[@LINE+22]]:14: note: the spawning thread's current stream is set to attribute 'self.side' here
+    # CHECK-NOTES: :[[@LINE+29]]:19: note: the thread starts here on the default stream; pass the stream in and set a stream guard inside the thread
+    # CHECK-NOTES: :[[@LINE+26]]:14: note: the spawning thread's current stream is set to attribute 'self.side' here
 
 
 def bump_each(y):
     return y.add_(1)
-    # CHECK-NOTES: :[[@LINE-1]]:12: warning: this work runs on the default stream, not on pool stream 's' that was current where the thread was spawned; the current stream is thread-local [streamsafe-thread-current-stream]
+    # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'y' (a view of 'ys') is written on the default stream while its write on pool stream 's' may still be pending; nothing makes the default stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE+79]]:21: note: the current stream is thread-local: the thread started here runs on the default stream
+    # CHECK-NOTES: :[[@LINE+77]]:19: note: 'ys' is written on pool stream 's' here
+    # CHECK-NOTES: :[[@LINE+75]]:14: note: the current stream was set to pool stream 's' here
+    # CHECK-NOTES: :[[@LINE-5]]:12: warning: this work runs on the default stream, not on pool stream 's' that was current where the thread was spawned; the current stream is thread-local [streamsafe-thread-current-stream]
     # CHECK-NOTES: :[[@LINE+75]]:21: note: the thread starts here on the default stream; pass the stream in and set a stream guard inside the thread
     # CHECK-NOTES: :[[@LINE+72]]:14: note: the spawning thread's current stream is set to pool stream 's' here
 
