@@ -94,7 +94,7 @@ public:
     for (const VarDecl *V : Scan.Locals)
       if (Streams.classifyVariable(*V, 0).Origin == StreamOrigin::Current)
         CurrentStreamVars.push_back(V);
-    findFirstStreamWork();
+    findStreamWork();
     std::vector<DefaultStreamWork> Found;
     for (const CUDAKernelCallExpr *L : Scan.Launches)
       if (auto W = analyzeLaunch(*L))
@@ -120,14 +120,12 @@ private:
   // Work written with a stream that is not a default one (the current
   // stream, a pool stream, a parameter): after it, the function works on
   // PyTorch's streams, and a synchronous call is not ordered with that work.
-  void findFirstStreamWork() {
+  void findStreamWork() {
     auto Note = [&](const Expr *StreamArg, SourceLocation Loc) {
       if (!StreamArg || isa<CXXDefaultArgExpr>(StreamArg) ||
           isDefaultOrigin(Streams.classify(StreamArg).Origin))
         return;
-      if (FirstStreamWork.isInvalid() ||
-          SM.isBeforeInTranslationUnit(Loc, FirstStreamWork))
-        FirstStreamWork = Loc;
+      StreamWork.push_back(Loc);
     };
     for (const CUDAKernelCallExpr *L : Scan.Launches)
       if (const CallExpr *Config = L->getConfig())
@@ -142,6 +140,27 @@ private:
         if (*I < Call->getNumArgs())
           Note(Call->getArg(*I), SM.getExpansionLoc(Call->getBeginLoc()));
     }
+  }
+
+  // Whether some work on a stream that is not a default one may run before
+  // \p Loc: written before it, and not in the other branch of an if (the
+  // `if (stream) cudaMemcpyAsync(..., stream); else cudaMemcpy(...);`
+  // fallback of exllamav2's q_matrix.cu is no work after stream work).
+  bool followsStreamWork(SourceLocation Loc) const {
+    auto Within = [&](SourceLocation L, const Stmt *S) {
+      CharSourceRange R = SM.getExpansionRange(S->getSourceRange());
+      return !SM.isBeforeInTranslationUnit(L, R.getBegin()) &&
+             !SM.isBeforeInTranslationUnit(R.getEnd(), L);
+    };
+    auto Apart = [&](SourceLocation A, SourceLocation B) {
+      return llvm::any_of(Scan.Branches, [&](const IfStmt *If) {
+        return (Within(A, If->getThen()) && Within(B, If->getElse())) ||
+               (Within(A, If->getElse()) && Within(B, If->getThen()));
+      });
+    };
+    return llvm::any_of(StreamWork, [&](SourceLocation W) {
+      return SM.isBeforeInTranslationUnit(W, Loc) && !Apart(W, Loc);
+    });
   }
 
   std::optional<DefaultStreamWork>
@@ -217,9 +236,7 @@ private:
         W.Fix = replaceArgument(*Arg);
     } else {
       W.OnStreamMemory =
-          (FirstStreamWork.isValid() &&
-           SM.isBeforeInTranslationUnit(
-               FirstStreamWork, SM.getExpansionLoc(Call.getBeginLoc()))) ||
+          followsStreamWork(SM.getExpansionLoc(Call.getBeginLoc())) ||
           touchesTensorMemory(Call, Api, Body, Table);
     }
     noteMacroBody(W, Call.getBeginLoc(), Ctx);
@@ -384,7 +401,8 @@ private:
   BodyScan Scan;
   StreamClassifier Streams;
   std::vector<const VarDecl *> CurrentStreamVars;
-  SourceLocation FirstStreamWork; ///< invalid: none
+  /// Where the function issues work on a stream that is not a default one.
+  std::vector<SourceLocation> StreamWork;
 };
 
 const NamespaceDecl *findNamespace(const DeclContext &DC, StringRef Name,

@@ -92,6 +92,8 @@ public:
   /// Calls of the project's methods (judged by their stream members).
   std::vector<const CXXMemberCallExpr *> MemberCalls;
   std::vector<const VarDecl *> Locals;
+  /// The body's if statements with an else (two paths apart).
+  std::vector<const IfStmt *> Branches;
 
   /// Variables and members (read through `this`) compared or converted to
   /// bool.
@@ -140,6 +142,11 @@ public:
     }
     if (B->isAssignmentOp())
       noteAssigned(B->getLHS());
+    return true;
+  }
+  bool VisitIfStmt(IfStmt *S) {
+    if (!Nested && S->getElse())
+      Branches.push_back(S);
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *U) {

@@ -101,3 +101,21 @@ void afterLegacyWork(float *raw, float *host, int n) {
   cudaMemcpy(host, raw, n * sizeof(float), cudaMemcpyDeviceToHost);
   // CHECK-MESSAGES-ALL: :[[@LINE-1]]:3: warning: 'cudaMemcpy' runs on the legacy default stream
 }
+
+// The fallback when no stream is given: the synchronous copy is in the other
+// branch of the stream work, so it follows none (exllamav2's q_matrix.cu).
+void readGroups(const unsigned short *groups, unsigned short *host, int n,
+                cudaStream_t stream) {
+  if (stream) {
+    cudaMemcpyAsync(host, groups, n * sizeof(unsigned short),
+                    cudaMemcpyDeviceToHost, stream);
+    cudaDeviceSynchronize();
+  } else {
+    cudaMemcpy(host, groups, n * sizeof(unsigned short),
+               cudaMemcpyDeviceToHost);
+    // CHECK-MESSAGES-ALL: :[[@LINE-2]]:5: warning: 'cudaMemcpy' runs on the legacy default stream
+  }
+  // After the if, the stream work of its first branch may have run.
+  cudaMemcpy(host, groups, sizeof(unsigned short), cudaMemcpyDeviceToHost);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMemcpy' runs on the legacy default stream: it blocks the host
+}
