@@ -260,7 +260,7 @@ private:
     if (Begin.isInvalid() || reportLoc(Call.getRParenLoc(), SM).isInvalid())
       return std::nullopt;
     bool Cub = isCubFunction(FD);
-    if (Cub && isCubSizeQuery(Call))
+    if (Cub && isCubSizeQuery(Call, /*ParameterMayBeNull=*/false))
       return std::nullopt;
     for (unsigned I = 0; I < Call.getNumArgs() && I < FD->getNumParams(); ++I) {
       if (Table.classify(FD->getParamDecl(I)->getType()) !=
@@ -336,16 +336,6 @@ private:
 
   // cub's first call of a pair only asks for the temporary storage's size:
   // a null d_temp_storage, no work on any stream.
-  static bool isCubSizeQuery(const CallExpr &Call) {
-    const FunctionDecl *FD = Call.getDirectCallee();
-    if (Call.getNumArgs() == 0 || FD->getNumParams() == 0 ||
-        !FD->getParamDecl(0)->getType()->isVoidPointerType())
-      return false;
-    return Call.getArg(0)->IgnoreParenImpCasts()->isNullPointerConstant(
-               FD->getASTContext(), Expr::NPC_ValueDependentIsNotNull) !=
-           Expr::NPCK_NotNull;
-  }
-
   // A thrust algorithm on a CUDA policy without a stream (or on device
   // iterators with no policy) runs on thrust's default stream, the legacy
   // one; with `.on(stream)` it is judged by that stream, like a kernel

@@ -139,6 +139,20 @@ bool isCubFunction(const FunctionDecl *FD) {
   return false;
 }
 
+bool isCubSizeQuery(const CallExpr &Call, bool ParameterMayBeNull) {
+  const FunctionDecl *FD = Call.getDirectCallee();
+  if (!FD || Call.getNumArgs() == 0 || FD->getNumParams() == 0 ||
+      !FD->getParamDecl(0)->getType()->isVoidPointerType())
+    return false;
+  const Expr *Storage = Call.getArg(0)->IgnoreParenImpCasts();
+  if (const auto *R = dyn_cast<DeclRefExpr>(Storage);
+      ParameterMayBeNull && R && isa<ParmVarDecl>(R->getDecl()))
+    return true;
+  return Storage->isNullPointerConstant(FD->getASTContext(),
+                                        Expr::NPC_ValueDependentIsNotNull) !=
+         Expr::NPCK_NotNull;
+}
+
 bool isStreamTakingLibraryCall(const FunctionDecl *FD, ApiTable &Table) {
   if (!isProjectFunction(FD, Table))
     return false;

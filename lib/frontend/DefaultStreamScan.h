@@ -34,6 +34,12 @@ std::optional<WorkKind> workKind(ApiEffect E);
 /// (THRUST_CUB_WRAPPED_NAMESPACE: `dgl::cub::DeviceScan`).
 bool isCubFunction(const clang::FunctionDecl *FD);
 
+/// The first call of cub's pair, the size query: its d_temp_storage is
+/// null, so it does no work. \p ParameterMayBeNull: a parameter of the
+/// function the call is in may be null too (the caller decides), as in a
+/// project's `getStorageBytes(void *temp, ..., cudaStream_t stream)`.
+bool isCubSizeQuery(const clang::CallExpr &Call, bool ParameterMayBeNull);
+
 /// A CUDA runtime function: declared at global scope, extern "C" or in a
 /// system header (cuda_runtime.h's templates).
 bool isRuntimeFunction(const clang::FunctionDecl *FD);

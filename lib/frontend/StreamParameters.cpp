@@ -145,7 +145,10 @@ StreamSummary StreamParameters::compute(const FunctionDecl &FD,
       if (!Judged(D))
         continue;
       if (Cub) {
-        Work(D, Call->getBeginLoc(), WorkKind::StreamApi, Callee->getName());
+        // A size query does no work; one on the function's own storage
+        // parameter may be, as its callers decide.
+        if (!isCubSizeQuery(*Call, /*ParameterMayBeNull=*/true))
+          Work(D, Call->getBeginLoc(), WorkKind::StreamApi, Callee->getName());
         continue;
       }
       for (const StreamParameterUse &Sub : of(*Callee, Depth + 1).Params) {

@@ -305,3 +305,21 @@ at::Tensor globalLauncherOnCurrent(const at::Tensor &in) {
   TORCH_CHECK(status == cudaSuccess, "launch failed");
   return out;
 }
+
+#include <cub/device/device_scan.cuh>
+
+// Silent: a project's size query. cub does no work when its storage is
+// null, and whether the storage parameter is null is for the caller to say
+// (kaolin's get_cub_storage_bytes, called with NULL).
+inline size_t scanStorageBytes(void *temp, const int *in, int *out, int n,
+                               cudaStream_t stream = nullptr) {
+  size_t bytes = 0;
+  cub::DeviceScan::InclusiveSum(temp, bytes, in, out, n, stream);
+  return bytes;
+}
+
+size_t storageFor(const at::Tensor &in, at::Tensor &out) {
+  void *temp = nullptr;
+  return scanStorageBytes(temp, in.data_ptr<int>(), out.data_ptr<int>(),
+                          in.numel());
+}
