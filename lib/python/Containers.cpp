@@ -170,6 +170,20 @@ Value Builder::comprehension(TSNode N) {
   // not a list followed): the element's value stands for the results.
   Value R;
   R.Node = N;
+  // An element of a parameter annotated as a container of tensors (\p
+  // Annotated): one of the caller's tensors.
+  auto CallerElement = [&](TSNode Of, const llvm::StringSet<> &Annotated) {
+    Value E;
+    Of = unparen(Of);
+    if (!is(Of, "identifier") || St->S != Root ||
+        !Annotated.contains(F.text(Of)))
+      return E;
+    if (VarId Elements = callerElements(Of); Elements != NoVar) {
+      E.Class = VarClass::Tensor;
+      E.Tensor = TensorRef::var(Elements);
+    }
+    return E;
+  };
   // A dict comprehension's `key: value` computes both; its dict is opaque.
   auto Body = [&](TSNode B) {
     if (!is(B, "pair"))
@@ -194,13 +208,7 @@ Value Builder::comprehension(TSNode N) {
     expr(field(Clause, "right"));
     std::vector<TSNode> Names =
         is(Left, "identifier") ? std::vector<TSNode>{Left} : children(Left);
-    Value Element;
-    if (is(Dict, "identifier") && St->S == Root &&
-        Root->TensorDictParams.contains(F.text(Dict)))
-      if (VarId Of = callerElements(Dict); Of != NoVar) {
-        Element.Class = VarClass::Tensor;
-        Element.Tensor = TensorRef::var(Of);
-      }
+    Value Element = CallerElement(Dict, Root->TensorDictParams);
     for (TSNode Name : Names)
       ListVars.substitute(F.text(Name).str(),
                           Name.id == Names.back().id ? Element : Value());
@@ -226,14 +234,9 @@ Value Builder::comprehension(TSNode N) {
     if (E) {
       Element.Class = VarClass::Tensor;
       Element.Tensor = E;
-    } else if (TSNode Of = unparen(field(Clause, "right"));
-               !Known && is(Of, "identifier") && St->S == Root &&
-               Root->TensorListParams.contains(F.text(Of))) {
+    } else if (!Known) {
       // `[t.cpu() for t in xs]` of `xs: List[torch.Tensor]`: the caller's.
-      if (VarId Elements = callerElements(Of); Elements != NoVar) {
-        Element.Class = VarClass::Tensor;
-        Element.Tensor = TensorRef::var(Elements);
-      }
+      Element = CallerElement(field(Clause, "right"), Root->TensorListParams);
     }
     ListVars.substitute(F.text(Left).str(), Element);
     for (TSNode C : children(N))

@@ -80,18 +80,15 @@ public:
       targetNames(field(N, "left"), F, Names);
       for (llvm::StringRef Name : Names)
         Augmented.insert(Name);
-    } else if (TSNode Dict = T == "for_statement" || T == "for_in_clause"
-                                 ? dictLoopOf(N, F)
-                                 : TSNode{};
+    } else if (TSNode Dict = T == "for_statement" ? dictLoopOf(N, F) : TSNode{};
                !ts_node_is_null(Dict)) {
-      // for v in d.values(), for k, v in d.items(): v is some value of d
-      // (also in a comprehension).
+      // for v in d.values(), for k, v in d.items(): v is some value of d.
       std::vector<llvm::StringRef> Names;
       targetNames(field(N, "left"), F, Names);
       for (llvm::StringRef Name : llvm::ArrayRef(Names).drop_back())
         bind(Name, {});
       Elements[Names.back()].push_back({Dict, infer::DictValueIndex});
-    } else if ((T == "for_statement" || T == "for_in_clause") &&
+    } else if (T == "for_statement" &&
                is(unparen(field(N, "left")), "identifier")) {
       Elements[F.text(unparen(field(N, "left")))].push_back(
           {field(N, "right"), -1});
