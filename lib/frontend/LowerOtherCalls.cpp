@@ -127,8 +127,13 @@ void Lowering::lowerUnknownCall(const CallExpr *CE, FactList &Out) {
   const FunctionDecl *FD = CE->getDirectCallee();
   bool Library =
       FD && (isInTopNamespace(FD, "std") || isInTopNamespace(FD, "c10"));
-  lower::UnknownEffects Effects = lower::unknownCallEffects(
-      Library ? lower::UnknownCallee::Keeps : lower::UnknownCallee::Program);
+  // Program code named as a CUDA op (`set_cuda`) enqueues its work.
+  bool DeviceOp = FD && FD->getDeclName().isIdentifier() &&
+                  lower::namesDeviceOp(FD->getName());
+  lower::UnknownEffects Effects =
+      lower::unknownCallEffects(Library    ? lower::UnknownCallee::Keeps
+                                : DeviceOp ? lower::UnknownCallee::DeviceOp
+                                           : lower::UnknownCallee::Program);
   // pieces[i], pieces.begin(), pieces.size(): the list's own methods keep
   // nothing (its elements are followed as views of the tensor).
   const Expr *Self = nullptr;
@@ -166,6 +171,8 @@ void Lowering::lowerUnknownCall(const CallExpr *CE, FactList &Out) {
     if (Effects.ReadsTensors) {
       fact::Access Read{false, tensorRef(T), StreamRef::current()};
       Read.FillsIfBlank = true;
+      // Host memory read on the stream: as a non_blocking copy reads it.
+      Read.Copy = Read.Async = Effects.ReadsInStreamOrder;
       emit(Out, site(SiteKind::Access, T), Read);
     }
     if (Effects.KeepsTensors)

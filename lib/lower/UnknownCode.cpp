@@ -11,6 +11,10 @@ UnknownEffects unknownCallEffects(UnknownCallee C) {
     E.ReadsTensors = E.KeepsTensors = E.MayUseStreams = true;
     E.MayWaitForThreads = true;
     break;
+  case UnknownCallee::DeviceOp:
+    E.ReadsTensors = E.KeepsTensors = E.MayUseStreams = true;
+    E.MayWaitForThreads = E.ReadsInStreamOrder = true;
+    break;
   case UnknownCallee::Keeps:
     E.KeepsTensors = true;
     break;
@@ -18,6 +22,10 @@ UnknownEffects unknownCallEffects(UnknownCallee C) {
     break;
   }
   return E;
+}
+
+bool namesDeviceOp(llvm::StringRef Name) {
+  return Name.size() > 5 && Name.ends_with("_cuda");
 }
 
 } // namespace streamsafe::lower

@@ -15,27 +15,38 @@
 //    a Python container's own method, a class's constructor) keeps it, and
 //    does nothing else the analysis follows;
 //  * a Python builtin that only inspects its arguments (print, len,
-//    isinstance) does nothing the analysis follows.
+//    isinstance) does nothing the analysis follows;
+//  * program code named as a CUDA op (`set_cuda`, by the `*_cuda` naming
+//    of PyTorch's own kernels and extensions), called or handed to a
+//    wrapper as a callable, acts as the program's code does, but its work
+//    is enqueued on the current stream: host memory it is handed is read
+//    in stream order, as a copy reads it, not now by the host.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef STREAMSAFE_LIB_LOWER_UNKNOWNCODE_H
 #define STREAMSAFE_LIB_LOWER_UNKNOWNCODE_H
 
+#include "llvm/ADT/StringRef.h"
 #include <cstdint>
 
 namespace streamsafe::lower {
 
-enum class UnknownCallee : uint8_t { Program, Keeps, Inspects };
+enum class UnknownCallee : uint8_t { Program, DeviceOp, Keeps, Inspects };
 
 struct UnknownEffects {
   bool ReadsTensors = false;
   bool KeepsTensors = false;
   bool MayUseStreams = false;
   bool MayWaitForThreads = false;
+  /// Host memory it reads is read in stream order (a copy), not now.
+  bool ReadsInStreamOrder = false;
 };
 
 UnknownEffects unknownCallEffects(UnknownCallee C);
+
+/// Whether \p Name (a function's or method's) names a CUDA op: `*_cuda`.
+bool namesDeviceOp(llvm::StringRef Name);
 
 } // namespace streamsafe::lower
 

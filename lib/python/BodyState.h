@@ -12,6 +12,7 @@
 #include "lib/ir/IR.h"
 #include "lib/python/LoopCounters.h"
 #include "lib/python/Syntax.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include <string>
 #include <vector>
@@ -48,6 +49,8 @@ struct BodyState {
   llvm::StringMap<bool> Constants;
   /// A helper run in place: the variables its returns bind.
   VarId ReturnTensor = NoVar, ReturnStream = NoVar, ReturnEvent = NoVar;
+  /// ... and each tensor item of a tuple it returns (NoVar: another item).
+  llvm::SmallVector<VarId, 4> ReturnItems;
   /// A @contextmanager half being lowered: the yield it splits at and
   /// its part (a `with` around the yield is lowered in halves,
   /// withStatement).

@@ -59,6 +59,14 @@ void Builder::assignment(TSNode N) {
   assignValue(Targets, Right);
 }
 
+/// \p Name is a local of \p S that the inference says holds a tensor (as
+/// a def's annotation or returns say, or its uses): given the value of code
+/// the analysis does not run, it is a tensor made there.
+static bool tensorLocal(const Scope &S, const SourceFile &F, TSNode Name) {
+  return S.owner(F.text(Name)) == &S &&
+         S.Locals.lookup(F.text(Name)) == VarClass::Tensor;
+}
+
 void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
   TSNode Left = Targets.front();
   Value V = expr(Right);
@@ -66,7 +74,7 @@ void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
   // the analysis does not see: a tensor made there.
   Value Attr;
   bool HeldAsTensor = is(Left, "identifier")
-                          ? heldByUse(Left)
+                          ? heldByUse(Left) || tensorLocal(*St->S, F, Left)
                           : is(Left, "attribute") &&
                                 attributeValue(Left, Attr) &&
                                 Attr.Class == VarClass::Tensor;
@@ -262,7 +270,7 @@ bool Builder::heldByUse(TSNode Name) {
 }
 
 Value Builder::elementByUse(TSNode Name, TSNode Container) {
-  if (!heldByUse(Name))
+  if (!heldByUse(Name) && !tensorLocal(*St->S, F, Name))
     return Value();
   Container = unparen(Container);
   bool OfParameter =

@@ -70,6 +70,7 @@ Body Builder::lowerBody(const Scope &S, bool OwnsLocals,
     State.ReturnTensor = Helper->ReturnTensor;
     State.ReturnStream = Helper->ReturnStream;
     State.ReturnEvent = Helper->ReturnEvent;
+    State.ReturnItems = Helper->ReturnItems;
   }
   BodyState *Saved = St;
   St = &State;
@@ -404,10 +405,29 @@ void Builder::returnStatement(TSNode N) {
       bindEvent(St->ReturnEvent, V, C);
     // The analysed def's own return hands the tensors to its caller.
     escape(V, C, /*Returned=*/St->S == Root && St->ReturnTensor == NoVar);
-    // A helper run in place: what it returns is the call's value.
+    // A helper run in place: what it returns is the call's value. What
+    // code the analysis does not see made (`return self.model(x)` of a def
+    // annotated `-> torch.Tensor`, or cast to a tuple of tensors) is a
+    // tensor made there, on the current stream.
+    TSNode Made = unparen(C);
+    if (TSNode T = infer::castType(Made, F, I); !ts_node_is_null(T))
+      Made = unparen(children(field(Made, "arguments"))[1]);
+    bool Opaque = V.Class == VarClass::Other && !V.List && !V.Object &&
+                  is(Made, "call") && infer::opaqueValue(Made, F, I);
+    if (Opaque && (St->ReturnTensor != NoVar || !St->ReturnItems.empty()))
+      V = unknownResult(Made);
     if (St->ReturnTensor != NoVar && V.Class == VarClass::Tensor)
       emit(site(SiteKind::Other, C),
            fact::BindTensor{St->ReturnTensor, V.Tensor});
+    for (size_t K = 0; K < St->ReturnItems.size(); ++K) {
+      TensorRef Item = V.List && V.Unplaced.empty() && K < V.Items.size()
+                           ? V.Items[K]
+                       : Opaque ? V.Tensor
+                                : TensorRef();
+      if (St->ReturnItems[K] != NoVar && Item)
+        emit(site(SiteKind::Other, C),
+             fact::BindTensor{St->ReturnItems[K], Item});
+    }
     if (St->ReturnStream != NoVar && V.Class == VarClass::Stream)
       emit(site(SiteKind::Other, C),
            fact::BindStream{St->ReturnStream, V.Stream});

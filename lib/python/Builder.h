@@ -335,11 +335,12 @@ private:
                      const Args &A);
   Value eventMethod(TSNode N, const Value &Self, llvm::StringRef Method,
                     const Args &A);
-  /// A call of code the analysis does not see (another object's method, a
-  /// module, a def of a library): its arguments are lowered, their tensors
-  /// read on the current stream there (\p Reads), and what they hold may be
-  /// kept there (\p Escapes).
-  Value unknownCall(const Args &A, bool Escapes, bool Reads = false);
+  /// A call of code the analysis does not see: its arguments are lowered,
+  /// their tensors read on the current stream there (\p Reads; host memory
+  /// in stream order, as a copy, \p InStreamOrder), and what they hold may
+  /// be kept there (\p Escapes).
+  Value unknownCall(const Args &A, bool Escapes, bool Reads = false,
+                    bool InStreamOrder = false);
   /// A call \p N of code the analysis does not see, as \p Who may act on
   /// its arguments (lib/lower/UnknownCode.h).
   Value unknownCode(TSNode N, const Args &A, lower::UnknownCallee Who);

@@ -154,6 +154,33 @@ Cls elementClassOfAnnotation(TSNode N, const SourceFile &F, const Imports &I) {
   return Of;
 }
 
+std::optional<llvm::SmallVector<VarClass, 4>>
+tupleItemsOfAnnotation(TSNode N, const SourceFile &F, const Imports &I) {
+  std::optional<Generic> G = genericOf(N, F, I);
+  if (!G || (G->Head != "Tuple" && G->Head != "tuple") || G->Members.empty())
+    return std::nullopt;
+  llvm::SmallVector<VarClass, 4> Items;
+  for (TSNode M : G->Members) {
+    TSNode T = unparen(M);
+    if (is(T, "type") && !children(T).empty())
+      T = unparen(children(T)[0]);
+    if (is(T, "ellipsis"))
+      return std::nullopt; // any length
+    Items.push_back(classOfAnnotation(M, F, I).value_or(VarClass::Other));
+  }
+  return Items;
+}
+
+TSNode castType(TSNode Call, const SourceFile &, const Imports &I) {
+  Call = unparen(Call);
+  if (!is(Call, "call") || I.qualify(field(Call, "function")) != "typing.cast")
+    return {};
+  std::vector<TSNode> Args = children(field(Call, "arguments"));
+  if (Args.size() != 2 || is(Args[0], "keyword_argument"))
+    return {};
+  return Args[0];
+}
+
 Cls elementClass(TSNode C, int Index, const Lookup &L, const SourceFile &F,
                  const Imports &I);
 
@@ -170,6 +197,9 @@ Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
     // name that also holds a stream context is.
     if (Q == "contextlib.nullcontext")
       return std::nullopt;
+    // cast(T, x): what T says x is.
+    if (TSNode T = castType(N, F, I); !ts_node_is_null(T))
+      return classOfAnnotation(T, F, I);
     if (!Q.empty()) {
       switch (apiOf(Q)) {
       case PyApi::NewStream:
@@ -388,6 +418,33 @@ Cls elementClass(TSNode C, int Index, const Lookup &L, const SourceFile &F,
     return VarClass::Other;
   TSNode Fn = field(C, "function");
   std::vector<TSNode> Args = children(field(C, "arguments"));
+  // cast(Tuple[A, B], x): what the annotation says each item is.
+  if (TSNode T = castType(C, F, I); !ts_node_is_null(T)) {
+    std::optional<llvm::SmallVector<VarClass, 4>> Items =
+        tupleItemsOfAnnotation(T, F, I);
+    if (!Items)
+      return elementClassOfAnnotation(T, F, I);
+    if (Index >= 0)
+      return size_t(Index) < Items->size() ? Cls((*Items)[Index])
+                                           : Cls(VarClass::Other);
+    Cls All;
+    for (VarClass K : *Items)
+      All = join(All, K);
+    return All;
+  }
+  // f(...) of a def, self.m(...) of a method of the object's class: what
+  // the def returns at that item.
+  if (L.Item) {
+    TSNode O = is(Fn, "attribute") ? unparen(field(Fn, "object")) : TSNode{};
+    std::string Callee =
+        is(Fn, "identifier") ? F.text(Fn).str()
+        : is(O, "identifier")
+            ? F.text(O).str() + "." + F.text(field(Fn, "attribute")).str()
+            : std::string();
+    if (!Callee.empty())
+      if (Cls R = L.Item(Callee, Index); R && *R != VarClass::Other)
+        return R;
+  }
   if (is(Fn, "identifier") && (F.text(Fn) == "list" || F.text(Fn) == "tuple") &&
       Args.size() == 1 && L(F.text(Fn)) == Cls(VarClass::Other) &&
       !is(Args[0], "keyword_argument"))
@@ -432,6 +489,9 @@ Cls scopedClass(TSNode Expr, const Scope &S, const SourceFile &F,
   L.Name = [&S](llvm::StringRef Name) -> Cls {
     return Name.ends_with("()") ? S.returnClass(Name.drop_back(2))
                                 : S.classOf(Name);
+  };
+  L.Item = [&S](llvm::StringRef Def, int Index) -> Cls {
+    return S.returnItemClass(Def, Index);
   };
   L.List = [&S](llvm::StringRef Name) -> Cls {
     const Scope *O = S.owner(Name);

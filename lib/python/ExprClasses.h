@@ -13,6 +13,7 @@
 #include "lib/ir/IR.h"
 #include "lib/python/Imports.h"
 #include "lib/python/Syntax.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include <functional>
 #include <optional>
@@ -33,6 +34,9 @@ struct Lookup {
   /// What a value of the dict \p N (`self.cache`) holds, read by
   /// `N[k]`, `N.get(k)` or `N.pop(k)`, when the caller knows.
   std::function<std::optional<Cls>(TSNode)> DictValue;
+  /// What item \p Index (-1: every item) of what the def \p Callee (`f`,
+  /// or `self.m` of a method's own object) returns holds, when known.
+  std::function<Cls(llvm::StringRef Callee, int Index)> Item;
   Cls operator()(llvm::StringRef N) const { return Name(N); }
 };
 
@@ -51,6 +55,12 @@ Cls elementClassOfAnnotation(TSNode N, const SourceFile &F, const Imports &I);
 /// `dict[K, V]`, `Mapping[K, V]` and their kin (also under `Optional`):
 /// V's class; Other for anything else.
 Cls valueClassOfAnnotation(TSNode N, const SourceFile &F, const Imports &I);
+/// The classes of the items of a tuple annotation of one length
+/// (`Tuple[torch.Tensor, Out]`, `tuple[A, B]`); none for anything else.
+std::optional<llvm::SmallVector<VarClass, 4>>
+tupleItemsOfAnnotation(TSNode N, const SourceFile &F, const Imports &I);
+/// `typing.cast(T, x)`: the annotation T (null: not such a call).
+TSNode castType(TSNode Call, const SourceFile &F, const Imports &I);
 /// The class of \p N, with the names it reads looked up in \p L.
 Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F, const Imports &I);
 /// Whether \p N is a value the analysis does not follow, which may be

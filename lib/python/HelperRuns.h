@@ -34,6 +34,8 @@ struct PendingBody {
   unsigned SiteScope = 0;
   const Instance *Self = nullptr;
   VarId ReturnTensor = NoVar, ReturnStream = NoVar, ReturnEvent = NoVar;
+  /// A tuple it returns: a variable per item (NoVar: not a tensor).
+  llvm::SmallVector<VarId, 4> ReturnItems = {};
   /// A @contextmanager generator's code before or after its yield,
   /// lowered instead of the whole body; before it, its locals live on.
   std::vector<TSNode> Part = {};

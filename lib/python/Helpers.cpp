@@ -25,6 +25,7 @@
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "lib/python/HelperIndex.h"
+#include "lib/python/ReturnClasses.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
@@ -108,6 +109,19 @@ Builder::helperBody(TSNode Def, const Scope *Outer, const Instance *Self,
     }
   });
   std::string Name = F.text(field(Def, "name")).str() + "()";
+  // `-> torch.Tensor` says so of `return self.model(x)` too; a tuple it
+  // returns (`return out, aux`, `-> Tuple[torch.Tensor, Out]`) gives the
+  // caller a variable per tensor item.
+  ReturnShape Returned = returnShapeIn(Def, *S, F, I);
+  Tensor |= Returned.Whole == VarClass::Tensor;
+  if (!Tensor && !Stream && !Part &&
+      llvm::is_contained(Returned.Items, VarClass::Tensor))
+    for (size_t K = 0; K < Returned.Items.size(); ++K)
+      P.ReturnItems.push_back(
+          Returned.Items[K] == VarClass::Tensor
+              ? newSyntheticVar(Name + "[" + std::to_string(K) + "]",
+                                VarClass::Tensor)
+              : NoVar);
   if (Tensor && !Stream && !Part)
     P.ReturnTensor = newSyntheticVar(Name, VarClass::Tensor);
   if (Stream && !Tensor && !Part)
@@ -187,6 +201,9 @@ bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
   }
   if (H.ReturnTensor != NoVar)
     emit(At, fact::BindTensor{H.ReturnTensor, TensorRef()});
+  for (VarId V : H.ReturnItems)
+    if (V != NoVar)
+      emit(At, fact::BindTensor{V, TensorRef()});
   if (H.ReturnStream != NoVar)
     emit(At, fact::BindStream{H.ReturnStream, StreamRef::unknown()});
   if (H.ReturnEvent != NoVar)
@@ -209,6 +226,13 @@ bool Builder::runInPlace(TSNode Call, const Args &A, TSNode Def,
   } else if (H.ReturnEvent != NoVar) {
     Result.Class = VarClass::Event;
     Result.Event = H.ReturnEvent;
+  } else if (!H.ReturnItems.empty()) {
+    Result.List = true;
+    for (VarId V : H.ReturnItems) {
+      Result.Items.push_back(V == NoVar ? TensorRef() : TensorRef::var(V));
+      if (V != NoVar)
+        Result.Held.push_back(TensorRef::var(V));
+    }
   }
   return true;
 }

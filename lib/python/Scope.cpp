@@ -6,6 +6,7 @@
 #include "lib/python/ClassesByUse.h"
 #include "lib/python/Collectives.h"
 #include "lib/python/ExprClasses.h"
+#include "lib/python/ReturnClasses.h"
 #include "lib/python/ScopeBindings.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -87,34 +88,22 @@ VarClass Scope::returnClass(llvm::StringRef Name) const {
   return VarClass::Other;
 }
 
-/// The class of what \p Def returns, whatever its arguments: its
-/// annotation, else every return's value (none: Other).
-static VarClass returnsOf(TSNode Def, const Scope &Parent, const SourceFile &F,
-                          const Imports &I) {
-  TSNode Annotation = field(Def, "return_type");
-  if (!ts_node_is_null(Annotation))
-    return classOfAnnotation(Annotation, F, I).value_or(VarClass::Other);
-  auto S = makeScope(Def, Scope::Def, &Parent, F, I);
-  Cls Class;
-  std::vector<TSNode> Work{field(Def, "body")};
-  while (!Work.empty()) {
-    TSNode X = Work.back();
-    Work.pop_back();
-    llvm::StringRef T = type(X);
-    if (T == "yield")
-      return VarClass::Other; // a generator
-    if (T == "function_definition" || T == "lambda" || T == "class_definition")
-      continue;
-    if (T == "return_statement") {
-      std::vector<TSNode> C = children(X);
-      Class = join(Class, C.size() == 1 ? Cls(classOfExpr(C[0], *S, F, I))
-                                        : Cls(VarClass::Other));
-      continue;
+VarClass Scope::returnItemClass(llvm::StringRef Name, int Index) const {
+  for (const Scope *S = this; S; S = S->Parent) {
+    auto It = S->ReturnItems.find(Name);
+    if (It != S->ReturnItems.end()) {
+      if (Index >= 0)
+        return size_t(Index) < It->second.size() ? It->second[Index]
+                                                 : VarClass::Other;
+      Cls All;
+      for (VarClass K : It->second)
+        All = join(All, K);
+      return All.value_or(VarClass::Other);
     }
-    for (TSNode C : children(X))
-      Work.push_back(C);
+    if (S->Locals.count(Name) || S->Returns.count(Name))
+      return VarClass::Other;
   }
-  return Class.value_or(VarClass::Other);
+  return VarClass::Other;
 }
 
 VarClass Scope::classOf(llvm::StringRef Name) const {
@@ -125,7 +114,7 @@ VarClass Scope::classOf(llvm::StringRef Name) const {
 std::unique_ptr<Scope>
 makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
           const Imports &I, const llvm::StringMap<VarClass> *ParamClasses,
-          const llvm::StringMap<VarClass> *SelfAttributes) {
+          const llvm::StringMap<VarClass> *SelfAttributes, int MethodDepth) {
   auto S = std::make_unique<Scope>();
   S->K = K;
   S->Node = Node;
@@ -154,9 +143,7 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
         C.NotLocal.contains(Name) ||
         is(ts_node_parent(D), "decorated_definition"))
       continue;
-    VarClass R = returnsOf(D, *S, F, I);
-    if (R == VarClass::Tensor || R == VarClass::Stream || R == VarClass::Event)
-      S->Returns[Name] = R;
+    recordReturns(*S, Name, returnShapeOf(D, *S, F, I, MethodDepth - 1));
   }
   // A static method of a class of the module, called through the class
   // (`Handler.reload(state)`): what it returns, as "Handler.reload".
@@ -172,13 +159,17 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
         TSNode Def = field(M, "definition");
         if (!is(Def, "function_definition") || !staticMethod(Def, F))
           continue;
-        VarClass R = returnsOf(Def, *S, F, I);
-        if (R == VarClass::Tensor || R == VarClass::Stream ||
-            R == VarClass::Event)
-          S->Returns[F.text(field(Class, "name")).str() + "." +
-                     F.text(field(Def, "name")).str()] = R;
+        recordReturns(*S,
+                      F.text(field(Class, "name")).str() + "." +
+                          F.text(field(Def, "name")).str(),
+                      returnShapeOf(Def, *S, F, I, MethodDepth - 1));
       }
     }
+
+  // What the methods it calls on its own object return (`out =
+  // self._forward(x)`).
+  if (K == Scope::Def)
+    addMethodReturns(Node, *S, F, I, MethodDepth);
 
   // Parameters: an annotation says the class; a default or nothing does not,
   // but a use only a tensor has does (docs/python.md, "Values whose type is
@@ -258,6 +249,11 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
     if (It != Classes.end())
       return It->second;
     return Parent ? Cls(Parent->classOf(Name)) : Cls(VarClass::Other);
+  };
+  L.Item = [&](llvm::StringRef Def, int Index) -> Cls {
+    if (S->ReturnItems.count(Def) || !Classes.count(Def))
+      return S->returnItemClass(Def, Index);
+    return Cls(VarClass::Other); // bound here to something else
   };
   if (SelfAttributes && !S->Params.empty()) {
     L.Attribute = [&](TSNode A) -> std::optional<Cls> {

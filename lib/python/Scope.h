@@ -14,6 +14,7 @@
 
 #include "lib/ir/IR.h"
 #include "lib/python/Imports.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include <functional>
@@ -64,11 +65,17 @@ struct Scope {
   /// Defs bound once in this scope whose every return gives a tensor (or
   /// a stream), whatever their arguments: the class of a call's value.
   llvm::StringMap<VarClass> Returns;
+  /// Defs (and "self.m", the methods a method calls on its own object)
+  /// that return a tuple of one length: the class of each item.
+  llvm::StringMap<llvm::SmallVector<VarClass, 4>> ReturnItems;
 
   /// The class of \p Name as seen from here.
   VarClass classOf(llvm::StringRef Name) const;
   /// The class of what a call of \p Name (a def) returns, as seen from here.
   VarClass returnClass(llvm::StringRef Name) const;
+  /// The class of item \p Index (-1: of every item) of what a call of
+  /// \p Name returns, as seen from here.
+  VarClass returnItemClass(llvm::StringRef Name, int Index) const;
 };
 
 /// Builds the scope of \p Node (module, function_definition or lambda).
@@ -76,11 +83,14 @@ struct Scope {
 /// parameter name (it wins over an annotation).
 /// \p SelfAttributes: for a method, what the attributes of its first
 /// parameter hold (`x = self.buf` is a tensor when buf holds one).
+/// \p MethodDepth: how many levels of the methods a method calls on its
+/// own object have their returns read (ReturnClasses.h).
 std::unique_ptr<Scope>
 makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
           const Imports &I,
           const llvm::StringMap<VarClass> *ParamClasses = nullptr,
-          const llvm::StringMap<VarClass> *SelfAttributes = nullptr);
+          const llvm::StringMap<VarClass> *SelfAttributes = nullptr,
+          int MethodDepth = 1);
 
 /// Host data written out: a list, tuple, number or boolean literal, or a
 /// list comprehension.

@@ -92,16 +92,36 @@ bool Builder::unknownWait(TSNode N, llvm::StringRef Method, const Args &A) {
   return false;
 }
 
+/// The name a callee ends in (`set_cuda` of `self.db.set_cuda`; empty:
+/// not a name).
+static llvm::StringRef lastName(TSNode Fn, const SourceFile &F) {
+  Fn = unparen(Fn);
+  if (is(Fn, "attribute"))
+    Fn = field(Fn, "attribute");
+  return is(Fn, "identifier") ? F.text(Fn) : llvm::StringRef();
+}
+
 Value Builder::unknownCode(TSNode N, const Args &A, lower::UnknownCallee Who) {
+  // Program code named as a CUDA op, called or handed to a wrapper that
+  // calls it (`profile(name, self.db.set_cuda, *args)`).
+  if (Who == lower::UnknownCallee::Program &&
+      (lower::namesDeviceOp(lastName(field(N, "function"), F)) ||
+       llvm::any_of(A.Positional, [&](TSNode P) {
+         return is(unparen(P), "attribute") &&
+                lower::namesDeviceOp(lastName(P, F));
+       })))
+    Who = lower::UnknownCallee::DeviceOp;
   // What it may do: lib/lower/UnknownCode.h, as for C++.
   lower::UnknownEffects E = lower::unknownCallEffects(Who);
-  Value R = unknownCall(A, E.KeepsTensors, E.ReadsTensors);
+  Value R =
+      unknownCall(A, E.KeepsTensors, E.ReadsTensors, E.ReadsInStreamOrder);
   if (E.MayWaitForThreads)
     emit(site(SiteKind::Other, N), fact::HostWait{NoVar});
   return R;
 }
 
-Value Builder::unknownCall(const Args &A, bool Escapes, bool Reads) {
+Value Builder::unknownCall(const Args &A, bool Escapes, bool Reads,
+                           bool InStreamOrder) {
   // Code the analysis does not see that is handed a tensor computes with it
   // on the current stream (a module's forward, an extension, a CPU op that
   // reads a host tensor now), as the C++ front end's unknown callee
@@ -110,6 +130,8 @@ Value Builder::unknownCall(const Args &A, bool Escapes, bool Reads) {
   auto Read = [&](const TensorRef &T, TSNode P) {
     fact::Access X{false, T, StreamRef::current()};
     X.FillsIfBlank = true;
+    // Host memory read on the stream: as a non_blocking copy reads it.
+    X.Copy = X.Async = InStreamOrder;
     emit(site(SiteKind::Access, P), X);
   };
   auto Argument = [&](TSNode P) {
