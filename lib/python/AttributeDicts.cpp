@@ -60,7 +60,7 @@ const llvm::StringSet<> &HelperIndex::dictAttributes(TSNode Class,
       std::unique_ptr<Scope> S;
       auto ScopeOf = [&]() -> const Scope & {
         if (!S)
-          S = makeScope(M, Scope::Def, &Module, F, I, nullptr, &Attrs);
+          S = makeScope(M, Scope::Def, &Module, F, I, nullptr, &Attrs, 0);
         return *S;
       };
       scanDictStores(M, paramNames(M, F).front(), ScopeOf, Made, Stored, Bad);

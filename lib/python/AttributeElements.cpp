@@ -34,7 +34,8 @@ HelperIndex::elementClasses(TSNode Class, const Scope &Module) {
   for (TSNode M : methodsWithSelf(Class, F)) {
     std::vector<std::string> Params = paramNames(M, F);
     llvm::StringRef Self = Params[0];
-    auto S = makeScope(M, Scope::Def, &Module, F, I);
+    // (What its own calls return is the analysis's, not the scan's.)
+    auto S = makeScope(M, Scope::Def, &Module, F, I, nullptr, nullptr, 0);
     auto ClassOf = [&](TSNode V) { return classOfExpr(V, *S, F, I); };
     ownCode(field(M, "body"), [&](TSNode X) {
       llvm::StringRef Attr;

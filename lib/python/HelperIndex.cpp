@@ -132,7 +132,8 @@ static llvm::StringMap<VarClass> scanAttributes(TSNode Class,
   llvm::StringSet<> Evidence; // attributes a use says are tensors
   std::vector<std::pair<TSNode, std::unique_ptr<Scope>>> Methods;
   for (TSNode M : methodsWithSelf(Class, F))
-    Methods.emplace_back(M, makeScope(M, Scope::Def, &Module, F, I));
+    Methods.emplace_back(
+        M, makeScope(M, Scope::Def, &Module, F, I, nullptr, nullptr, 0));
   // `self.x` of a method whose object is named \p Self: what the pass
   // before found x holds.
   auto KnownAttribute = [&](std::string Self) {

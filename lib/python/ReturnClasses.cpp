@@ -44,6 +44,18 @@ annotatedShape(TSNode Def, const SourceFile &F, const Imports &I) {
   return R;
 }
 
+/// Whether \p Def is annotated or returns a value somewhere: else it gives
+/// None, and its scope need not be made.
+static bool returnsValue(TSNode Def) {
+  if (!ts_node_is_null(field(Def, "return_type")))
+    return true;
+  bool Valued = false;
+  ownCode(field(Def, "body"), [&](TSNode N) {
+    Valued |= is(N, "return_statement") && !children(N).empty();
+  });
+  return Valued;
+}
+
 ReturnShape returnShapeOf(TSNode Def, const Scope &Parent, const SourceFile &F,
                           const Imports &I, int MethodDepth) {
   // The annotation, when written, says it whatever the body does.
@@ -124,8 +136,11 @@ void addMethodReturns(TSNode Def, Scope &S, const SourceFile &F,
     llvm::StringRef Name = F.text(field(Fn, "attribute"));
     if (!is(O, "identifier") || F.text(O) != Self || !Seen.insert(Name).second)
       return;
+    // (A call whose value is dropped says nothing of a name.)
+    if (is(ts_node_parent(N), "expression_statement"))
+      return;
     TSNode M = methodOf(Class, Name, F);
-    if (ts_node_is_null(M) || M.id == Def.id)
+    if (ts_node_is_null(M) || M.id == Def.id || !returnsValue(M))
       return;
     recordReturns(
         S, Self + "." + Name.str(),
