@@ -142,9 +142,17 @@ void addMethodReturns(TSNode Def, Scope &S, const SourceFile &F,
     TSNode M = methodOf(Class, Name, F);
     if (ts_node_is_null(M) || M.id == Def.id || !returnsValue(M))
       return;
-    recordReturns(
-        S, Self + "." + Name.str(),
-        returnShapeOf(M, S.Parent ? *S.Parent : S, F, I, MethodDepth - 1));
+    const Scope &From = S.Parent ? *S.Parent : S;
+    if (&From != S.ModuleScope || MethodDepth != 1) {
+      recordReturns(S, Self + "." + Name.str(),
+                    returnShapeOf(M, From, F, I, MethodDepth - 1));
+      return;
+    }
+    // A class of the module: read once, for every method that calls it.
+    auto [It, New] = From.MethodShapes.try_emplace(M.id);
+    if (New)
+      It->second = returnShapeOf(M, From, F, I, 0);
+    recordReturns(S, Self + "." + Name.str(), It->second);
   });
 }
 

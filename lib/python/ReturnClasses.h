@@ -18,15 +18,6 @@
 
 namespace streamsafe::py {
 
-/// What a def returns: the class of the whole value, and of each item when
-/// it is a tuple of one length (empty: not known to be one).
-struct ReturnShape {
-  VarClass Whole = VarClass::Other;
-  llvm::SmallVector<VarClass, 4> Items;
-  /// Whether the shape says anything followed.
-  bool followed() const;
-};
-
 /// The shape of what \p Def returns, seen from \p Parent. \p MethodDepth:
 /// how many levels of `self.m()` calls its own scope follows.
 ReturnShape returnShapeOf(TSNode Def, const Scope &Parent, const SourceFile &F,

@@ -14,6 +14,7 @@
 
 #include "lib/ir/IR.h"
 #include "lib/python/Imports.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -21,6 +22,16 @@
 #include <vector>
 
 namespace streamsafe::py {
+
+/// What a def returns: the class of the whole value, and of each item when
+/// it is a tuple of one length (empty: not known to be one;
+/// ReturnClasses.h).
+struct ReturnShape {
+  VarClass Whole = VarClass::Other;
+  llvm::SmallVector<VarClass, 4> Items;
+  /// Whether the shape says anything followed.
+  bool followed() const;
+};
 
 struct Scope {
   enum Kind { Module, Def, Lambda } K = Module;
@@ -59,6 +70,10 @@ struct Scope {
   llvm::StringSet<> ByUse;
   /// Names changed in place by an augmented assignment (`x += 1`).
   llvm::StringSet<> Augmented;
+
+  /// A module scope: the shapes of the methods of its classes that their
+  /// methods call on their own object, by method (each read once).
+  mutable llvm::DenseMap<const void *, ReturnShape> MethodShapes;
 
   /// The scope that binds \p Name as seen from here (null: none does).
   const Scope *owner(llvm::StringRef Name) const;
