@@ -145,6 +145,9 @@ void EngineCheck::report(const FunctionResult &R, const Finding &F,
   P.Shown.Text = Warning->Text;
   P.Shown.WithinHelper = report::withinHelper(F, *R.IR);
   P.Shown.ThroughCall = F.CallSite != NoSite;
+  P.Shown.Function = FD.getNameAsString();
+  if (P.Shown.ThroughCall)
+    P.Shown.Callee = V.CalleeAt(F.CallSite);
   P.Shown.Origin = report::originOf(F, *R.IR, [&R](SiteId S) {
     return std::to_string(R.loc(S).getRawEncoding());
   });

@@ -248,6 +248,9 @@ private:
         report::ShownFinding S;
         S.WithinHelper = report::withinHelper(Fd, *L.IR);
         S.ThroughCall = Fd.CallSite != NoSite;
+        S.Function = Name;
+        if (S.ThroughCall)
+          S.Callee = V.CalleeAt(Fd.CallSite);
         S.Origin = report::originOf(Fd, *L.IR, [&](SiteId Id) {
           const Site &At = L.IR->Sites[Id];
           auto Other = L.ScopeFiles.find(At.Scope);

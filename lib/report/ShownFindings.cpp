@@ -27,11 +27,19 @@ std::vector<size_t> findingsToShow(llvm::ArrayRef<ShownFinding> All) {
   for (const ShownFinding &S : All)
     if (!S.WithinHelper)
       OwnReports.insert(Where(S));
+  // Found by the function it reaches through its call: shown there, at
+  // the place nearest to where it happens.
+  llvm::StringSet<> FoundBy;
+  for (const ShownFinding &S : All)
+    FoundBy.insert(S.Origin + "\n" + S.Function);
   llvm::StringSet<> Seen, Origins;
   std::vector<size_t> Shown;
   for (size_t K = 0; K < All.size(); ++K) {
     const ShownFinding &S = All[K];
     if (S.WithinHelper && OwnReports.contains(Where(S)))
+      continue;
+    if (S.ThroughCall && !S.Callee.empty() && S.Callee != S.Function &&
+        FoundBy.contains(S.Origin + "\n" + S.Callee))
       continue;
     if (S.ThroughCall && Origins.contains(S.Origin))
       continue;

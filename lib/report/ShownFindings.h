@@ -9,8 +9,9 @@
 // variable). A finding reached through a call is not shown again by a
 // caller of a function that showed it (`main` running `produce()` running
 // `scale()`): it is known by its origin, where it happens, its check and
-// the name of its subject there. Any other finding is shown once per place,
-// check and wording.
+// the name of its subject there; the callee's is shown whichever function
+// the file defines first. Any other finding is shown once per place, check
+// and wording.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +42,9 @@ struct ShownFinding {
   bool ThroughCall = false;
   /// originOf() the finding.
   std::string Origin;
+  /// The name of the function whose analysis found it, and of the one it
+  /// calls at Finding::CallSite (empty: none).
+  std::string Function, Callee;
 };
 
 /// Where \p F happens, its check and its subject's name there, with \p
