@@ -146,13 +146,21 @@ Value Builder::call(TSNode N) {
       Self.Tensor = TensorRef::var(It->second);
     }
     switch (Self.Class) {
-    case VarClass::Tensor:
-      return tensorMethod(N, Self, Method, A);
+    case VarClass::Tensor: {
+      Value R = tensorMethod(N, Self, Method, A);
+      gradientUse(N, TSNode{}, Method); // t.backward() writes the gradients
+      return R;
+    }
     case VarClass::Stream:
       return streamMethod(N, Self, Method, A);
     case VarClass::Event:
       return eventMethod(N, Self, Method, A);
     default:
+      // opt.step(), opt.zero_grad() of an optimizer: the gradients.
+      if (gradientUse(N, field(Fn, "object"), Method)) {
+        unknownCall(A, true);
+        return Value();
+      }
       // g.replay(): the work a graph of this function recorded runs on the
       // current stream (a graph it did not capture replays nothing known).
       if (const ApiRow *Row = pythonApi("torch.cuda.CUDAGraph." + Method.str());

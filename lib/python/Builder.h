@@ -301,9 +301,8 @@ private:
     TSNode get(unsigned I, llvm::StringRef Name) const;
   };
   Args argsOf(TSNode Call);
-  /// A call of a def of the project not run in place whose every return
-  /// is a tensor it makes (HelperIndex::returnsNewTensor): its value is a
-  /// new tensor made on the current stream (ReturnSummaries.cpp).
+  /// A def not run in place that returns tensors it makes: a new tensor
+  /// made on the current stream (ReturnSummaries.cpp).
   bool summarizedReturn(TSNode Call, const Args &A, Value &Result);
   /// `self.d` of a dict attribute of tensors (AttributeDicts.cpp): the
   /// variable of its values, NoVar when \p Dict is not one.
@@ -312,12 +311,13 @@ private:
   bool dictAttributeRead(TSNode N, Value &Out);
   /// `self.d[k] = v` of one: the value stored.
   bool dictAttributeStore(TSNode Target, const Value &V);
-  /// `t.untyped_storage().resize_(0)` of a tensor followed here: a free of
-  /// its memory (lib/model/TensorMethods.h, freesStorageAtZero).
+  /// `t.untyped_storage().resize_(0)`: a free (freesStorageAtZero).
   bool freeStorage(TSNode Call, const Args &A);
-  /// `t.set_(source, ...)` of a local tensor: t names the source's storage
-  /// from here (lib/model/TensorMethods.h, setsStorage).
+  /// `t.set_(source, ...)` of a local: t names the source's storage.
   bool setStorage(TSNode Call, const Args &A);
+  /// What \p Call does to the gradients (lib/model/Gradients.h), \p Of
+  /// the receiver of a method of an optimizer (null: a tensor's backward).
+  bool gradientUse(TSNode Call, TSNode Of, llvm::StringRef Method);
   Value call(TSNode N);
   Value apiCall(TSNode N, int Api, const std::string &Q, const Args &A);
   /// torch.X(...): the model's recipe for \p Effect.
