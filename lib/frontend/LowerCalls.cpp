@@ -108,6 +108,9 @@ void Lowering::lowerCall(const CallExpr *CE, FactList &Out) {
         isa_and_nonnull<CXXMethodDecl>(OC->getDirectCallee()))
       return lowerTensorOperator(OC, Out);
   }
+  // loss.backward() writes the gradients, and is a tensor op too.
+  if (lowerGradientUse(CE, Out))
+    return;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
       MC && isTensorEffect(A.Effect) && lowerTensorMethod(MC, A, Out))
     return;

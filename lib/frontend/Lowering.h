@@ -121,6 +121,10 @@ private:
                        FactList &Out);
   bool lowerThreadCall(const clang::CallExpr *CE, const ApiEntry &A,
                        FactList &Out);
+  /// What \p CE does to the gradients (lib/model/Gradients.h):
+  /// `loss.backward()`, a torch::optim::Optimizer's step() and zero_grad().
+  /// Whether it is an optimizer's (nothing else to lower).
+  bool lowerGradientUse(const clang::CallExpr *CE, FactList &Out);
   bool lowerTensorMethod(const clang::CXXMemberCallExpr *MC, const ApiEntry &A,
                          FactList &Out);
   bool lowerAtenCall(const clang::CallExpr *CE, const ApiEntry &A,
@@ -340,6 +344,9 @@ private:
     /// mode).
     llvm::DenseSet<const clang::VarDecl *> ModeGuards;
   } Capture;
+  /// The gradients of a training step (LowerGradients.cpp; NoVar: none
+  /// used yet).
+  VarId GradientsVar = NoVar;
   /// Container slots (LowerContainers.cpp).
   struct SlotState {
     /// Slots of containers, as tensor variables, and the part of a
