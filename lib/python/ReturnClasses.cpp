@@ -134,10 +134,10 @@ void addMethodReturns(TSNode Def, Scope &S, const SourceFile &F,
       return;
     TSNode O = unparen(field(Fn, "object"));
     llvm::StringRef Name = F.text(field(Fn, "attribute"));
-    if (!is(O, "identifier") || F.text(O) != Self || !Seen.insert(Name).second)
-      return;
     // (A call whose value is dropped says nothing of a name.)
-    if (is(ts_node_parent(N), "expression_statement"))
+    if (!is(O, "identifier") || F.text(O) != Self ||
+        is(ts_node_parent(N), "expression_statement") ||
+        !Seen.insert(Name).second)
       return;
     TSNode M = methodOf(Class, Name, F);
     if (ts_node_is_null(M) || M.id == Def.id || !returnsValue(M))

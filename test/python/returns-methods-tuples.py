@@ -80,11 +80,26 @@ class Single:
             y.add_(1)
             # CHECK-NOTES: :[[@LINE-1]]:13: warning: tensor 'y' (a view of 'out') is written on attribute 'self.b' while its write on attribute 'self.a' may still be pending; nothing makes attribute 'self.b' wait for it [streamsafe-unsynchronized-access]
             # CHECK-NOTES: :[[@LINE-3]]:14: note: the current stream is set to attribute 'self.b' here
-            # CHECK-NOTES: :[[@LINE+9]]:19: note: 'out' is written on attribute 'self.a' here
+            # CHECK-NOTES: :[[@LINE+24]]:19: note: 'out' is written on attribute 'self.a' here
             # CHECK-NOTES: :[[@LINE-6]]:13: note: in '_make_unsynced', called here
-            # CHECK-NOTES: :[[@LINE+6]]:14: note: the current stream was set to attribute 'self.a' here
+            # CHECK-NOTES: :[[@LINE+21]]:14: note: the current stream was set to attribute 'self.a' here
             # CHECK-NOTES: :[[@LINE-24]]:9: note: 'self.b' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
             # CHECK-NOTES: :[[@LINE-26]]:9: note: 'self.a' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+        self.b.synchronize()
+
+    # A second call whose value is dropped says nothing against the first.
+    def step_twice(self, x):
+        y = self._make_unsynced(x)
+        self._make_unsynced(x)
+        with torch.cuda.stream(self.b):
+            z = y * 2
+            # CHECK-NOTES: :[[@LINE-1]]:17: warning: tensor 'y' (a view of 'out') is read on attribute 'self.b' while its write on attribute 'self.a' may still be pending; nothing makes attribute 'self.b' wait for it [streamsafe-unsynchronized-access]
+            # CHECK-NOTES: :[[@LINE-3]]:14: note: the current stream is set to attribute 'self.b' here
+            # CHECK-NOTES: :[[@LINE+9]]:19: note: 'out' is written on attribute 'self.a' here
+            # CHECK-NOTES: :[[@LINE-6]]:9: note: in '_make_unsynced', called here
+            # CHECK-NOTES: :[[@LINE+6]]:14: note: the current stream was set to attribute 'self.a' here
+            # CHECK-NOTES: :[[@LINE-39]]:9: note: 'self.b' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+            # CHECK-NOTES: :[[@LINE-41]]:9: note: 'self.a' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
         self.b.synchronize()
 
     def _make_unsynced(self, x):
@@ -93,7 +108,7 @@ class Single:
         return out
         # CHECK-NOTES: :[[@LINE-1]]:16: warning: tensor 'out' was allocated on attribute 'self.a' and is handed back here to the caller, which uses it on the caller's current stream; when its last reference dies there the caching allocator may give its memory to new work on attribute 'self.a' while the caller's current stream is still using it (record it on the caller's current stream first) [streamsafe-missing-record-stream]
         # CHECK-NOTES: :[[@LINE-3]]:19: note: 'out' is allocated on attribute 'self.a' here
-        # CHECK-NOTES: :[[@LINE-35]]:9: note: 'self.a' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
+        # CHECK-NOTES: :[[@LINE-50]]:9: note: 'self.a' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
 
 
 # A tuple a def of the module returns, unpacked.
