@@ -171,6 +171,15 @@ tupleItemsOfAnnotation(TSNode N, const SourceFile &F, const Imports &I) {
   return Items;
 }
 
+VarClass itemClass(llvm::ArrayRef<VarClass> Items, int Index) {
+  if (Index >= 0)
+    return size_t(Index) < Items.size() ? Items[Index] : VarClass::Other;
+  Cls All;
+  for (VarClass K : Items)
+    All = join(All, K);
+  return All.value_or(VarClass::Other);
+}
+
 TSNode castType(TSNode Call, const SourceFile &, const Imports &I) {
   Call = unparen(Call);
   if (!is(Call, "call") || I.qualify(field(Call, "function")) != "typing.cast")
@@ -422,15 +431,8 @@ Cls elementClass(TSNode C, int Index, const Lookup &L, const SourceFile &F,
   if (TSNode T = castType(C, F, I); !ts_node_is_null(T)) {
     std::optional<llvm::SmallVector<VarClass, 4>> Items =
         tupleItemsOfAnnotation(T, F, I);
-    if (!Items)
-      return elementClassOfAnnotation(T, F, I);
-    if (Index >= 0)
-      return size_t(Index) < Items->size() ? Cls((*Items)[Index])
-                                           : Cls(VarClass::Other);
-    Cls All;
-    for (VarClass K : *Items)
-      All = join(All, K);
-    return All;
+    return Items ? Cls(itemClass(*Items, Index))
+                 : elementClassOfAnnotation(T, F, I);
   }
   // f(...) of a def, self.m(...) of a method of the object's class: what
   // the def returns at that item.

@@ -13,6 +13,7 @@
 #include "lib/ir/IR.h"
 #include "lib/python/Imports.h"
 #include "lib/python/Syntax.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include <functional>
@@ -59,6 +60,9 @@ Cls valueClassOfAnnotation(TSNode N, const SourceFile &F, const Imports &I);
 /// (`Tuple[torch.Tensor, Out]`, `tuple[A, B]`); none for anything else.
 std::optional<llvm::SmallVector<VarClass, 4>>
 tupleItemsOfAnnotation(TSNode N, const SourceFile &F, const Imports &I);
+/// The class of item \p Index of a tuple of \p Items (-1: of every item;
+/// past its end: Other).
+VarClass itemClass(llvm::ArrayRef<VarClass> Items, int Index);
 /// `typing.cast(T, x)`: the annotation T (null: not such a call).
 TSNode castType(TSNode Call, const SourceFile &F, const Imports &I);
 /// The class of \p N, with the names it reads looked up in \p L.

@@ -25,9 +25,10 @@ static bool optimizerIn(TSNode Within, llvm::StringRef Receiver,
     if (!is(N, "call") || !is(Fn, "attribute") ||
         F.text(unparen(field(Fn, "object"))) != Receiver)
       return;
-    llvm::StringRef M = F.text(field(Fn, "attribute"));
-    Step |= gradients::ofOptimizerMethod(M) == gradients::Use::Read;
-    ZeroGrad |= gradients::ofOptimizerMethod(M) == gradients::Use::Write;
+    gradients::Use U =
+        gradients::ofOptimizerMethod(F.text(field(Fn, "attribute")));
+    Step |= U == gradients::Use::Read;
+    ZeroGrad |= U == gradients::Use::Write;
   });
   return gradients::optimizerByUse(Step, ZeroGrad);
 }

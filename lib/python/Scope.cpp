@@ -91,15 +91,8 @@ VarClass Scope::returnClass(llvm::StringRef Name) const {
 VarClass Scope::returnItemClass(llvm::StringRef Name, int Index) const {
   for (const Scope *S = this; S; S = S->Parent) {
     auto It = S->ReturnItems.find(Name);
-    if (It != S->ReturnItems.end()) {
-      if (Index >= 0)
-        return size_t(Index) < It->second.size() ? It->second[Index]
-                                                 : VarClass::Other;
-      Cls All;
-      for (VarClass K : It->second)
-        All = join(All, K);
-      return All.value_or(VarClass::Other);
-    }
+    if (It != S->ReturnItems.end())
+      return itemClass(It->second, Index);
     if (S->Locals.count(Name) || S->Returns.count(Name))
       return VarClass::Other;
   }
