@@ -31,7 +31,11 @@ bool Lowering::lowerGradientUse(const CallExpr *CE, FactList &Out) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
   const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
   const Expr *Self = MC ? MC->getImplicitObjectArgument() : nullptr;
-  if (!MD || !MD->getIdentifier() || !Self)
+  // (By name first: most member calls are neither, and the base walk is
+  // not free.)
+  if (!MD || !MD->getIdentifier() || !Self ||
+      (gradients::ofTensorMethod(MD->getName()) == gradients::Use::None &&
+       gradients::ofOptimizerMethod(MD->getName()) == gradients::Use::None))
     return false;
   bool Optimizer = isOptimizer(MD->getParent());
   gradients::Use U = Optimizer ? gradients::ofOptimizerMethod(MD->getName())
