@@ -97,9 +97,14 @@ StreamState Transfer::entryState() {
     if (V.Class == VarClass::Tensor) {
       StorageId Id = storageFor(keyOf(KeySpace::Var, P), P, true);
       TensorState T;
-      T.Escaped = true; // the caller owns it
+      SiteId At = IR.ParamSites[&P - IR.Params.data()];
+      T.Escaped = !V.HandedOver; // else the caller owns it
+      if (V.HandedOver) {
+        T.AllocStream = StreamTable::EntryCurrent;
+        T.AllocSite = At;
+      }
       Access Ready;
-      Ready.Site = IR.ParamSites[&P - IR.Params.data()];
+      Ready.Site = At;
       Ready.Stream = StreamTable::EntryCurrent;
       Ready.Mode = AccessMode::EntryReady;
       Ready.StreamSetAt = IR.EntrySite;

@@ -57,6 +57,8 @@ public:
     for (const ParmVarDecl *P : FD.parameters()) {
       VarId V = L.varOf(P);
       markSideParameter(*P, IR->Vars[V]);
+      IR->Vars[V].HandedOver =
+          P == L.hookGradient() && IR->var(V).Class == VarClass::Tensor;
       IR->Params.push_back(V);
       IR->ParamSites.push_back(
           IR->var(V).Class == VarClass::Tensor

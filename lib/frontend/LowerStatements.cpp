@@ -1,6 +1,7 @@
 //===--- LowerStatements.cpp - Statements to stream facts -----------------===//
 
 #include "lib/frontend/FunctionAnalysis.h"
+#include "lib/frontend/GradientHooks.h"
 #include "lib/frontend/Lowering.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -25,8 +26,10 @@ void Lowering::setContext(const FunctionDecl &F, const ParentMap &P,
                           const BoundCallables &Bound) {
   CurrentFunction = &F;
   Containers.prepare(F);
-  if (Index == 0)
+  if (Index == 0 && Root != &F) {
     Root = &F;
+    HookGradient = droppedGradientParameter(F);
+  }
   Parents = &P;
   Conditions = &C;
   ContextIndex = Index;
@@ -264,6 +267,10 @@ void Lowering::lowerReturn(const ReturnStmt *RS, FactList &Out) {
   for (const Expr *T : Tensors)
     emit(Out, site(SiteKind::Other, RS),
          fact::EscapeTensor{tensorRef(T), Returned});
+  // A gradient hook's replacement: autograd lets go of the gradient.
+  if (Returned && HookGradient && dropsGradient(*RS, *HookGradient))
+    emit(Out, site(SiteKind::LifetimeEnd, RS),
+         fact::Unbind{varOf(HookGradient)});
   // A returned tensor is what a call of this function (run in place) gives.
   if (const Expr *Value = RS->getRetValue();
       Value && Table.classify(Value->getType()) == ValueClass::Tensor &&

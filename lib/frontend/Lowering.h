@@ -75,6 +75,9 @@ public:
                   const BranchConditions &Conditions, unsigned Index,
                   const BoundCallables &Callables);
   unsigned context() const { return ContextIndex; }
+  /// The analysed lambda's gradient, when it is a gradient hook that
+  /// replaces it (GradientHooks.h); null otherwise.
+  const clang::ParmVarDecl *hookGradient() const { return HookGradient; }
 
   void lower(const clang::CFGElement &Elem, FactList &Out);
 
@@ -302,6 +305,7 @@ private:
   const clang::FunctionDecl *CurrentFunction = nullptr;
   /// The analysed function (context 0): its parameters are storages.
   const clang::FunctionDecl *Root = nullptr;
+  const clang::ParmVarDecl *HookGradient = nullptr;
   const clang::ParentMap *Parents = nullptr;
   const BranchConditions *Conditions = nullptr;
   unsigned ContextIndex = 0;

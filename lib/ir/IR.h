@@ -84,6 +84,11 @@ struct Variable {
   /// Made up by the front end (what a called function returns): never
   /// names a storage in messages.
   bool Synthetic = false;
+  /// A tensor parameter its caller may let go of while the function runs
+  /// (an autograd hook's gradient, lib/model/GradientHooks.h): made on the
+  /// caller's current stream and owned here, unless the front end escapes
+  /// it where the caller keeps it.
+  bool HandedOver = false;
   /// The front end's declaration (Clang: a NamedDecl).
   const void *Decl = nullptr;
   /// A stream variable: what it is known to hold (a persistent one: for

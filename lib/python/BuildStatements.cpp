@@ -12,6 +12,7 @@
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "lib/python/ExprClasses.h"
+#include "lib/python/GradientHooks.h"
 
 namespace streamsafe::py {
 
@@ -27,6 +28,16 @@ LoweredFunction Builder::build(const Scope &S, std::string Name) {
   IR->EntrySite = site(SiteKind::FunctionEntry, NameNode);
   // A module may leave a stream set for what runs after it: that is its job.
   IR->MayLeaveStreamSet = S.K != Scope::Def || maySetForCaller(S);
+  // A gradient hook that replaces its gradient owns it (GradientHooks.h).
+  HookGradient = NoVar;
+  if (TSNode G =
+          S.K == Scope::Def ? droppedGradientParameter(S.Node, F) : TSNode{};
+      !ts_node_is_null(G))
+    if (VarId V = varOf(F.text(G));
+        V != NoVar && IR->var(V).Class == VarClass::Tensor) {
+      IR->Vars[V].HandedOver = true;
+      HookGradient = V;
+    }
   IR->Bodies.emplace_back();
   IR->Bodies[0] = lowerBody(S, S.K == Scope::Def);
   for (TSNode P : S.Params) {
@@ -367,6 +378,10 @@ void Builder::exitBody(TSNode At, Position P) {
   auto End = [&] {
     return siteAt(SiteKind::LifetimeEnd, P, ts_node_end_byte(lastToken(At)));
   };
+  // Where autograd keeps a hook's gradient, the hook does not free it.
+  if (St->S == Root && HookGradient != NoVar &&
+      keepsGradient(At, IR->var(HookGradient).Name, F))
+    emit(End(), fact::EscapeTensor{TensorRef::var(HookGradient)});
   if (St->OwnsLocals) {
     // The frame's locals die: each tensor variable lets go of its storage.
     for (const auto &E : St->S->Locals) {

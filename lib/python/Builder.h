@@ -576,13 +576,13 @@ private:
   Function *IR = nullptr;
   LoweredFunction *Out = nullptr;
   const Scope *Root = nullptr;
-  /// The analysed def's own code uses streams: what a helper does to the
-  /// tensors it is given may meet work on another stream there.
+  /// The analysed def's own code uses streams (a helper's effects on what
+  /// it is given may meet work on another stream there).
   bool RootUsesStreams = false;
+  VarId HookGradient = NoVar; ///< a gradient hook's (GradientHooks.h)
   BodyState *St = nullptr;
   std::map<std::pair<const Scope *, std::string>, VarId> Vars;
-  /// Per node and copy of the loop bodies (CounterState::Copy).
-  std::map<std::pair<const void *, uint64_t>, ObjectId> Objects;
+  std::map<std::pair<const void *, uint64_t>, ObjectId> Objects; // per copy
   std::map<std::pair<std::string, const void *>, VarId> Synthetic;
   /// Tensors in parameters of the analysed def (elementByUse): each is
   /// ready at entry, as a parameter is, declared at its name.

@@ -369,12 +369,21 @@ void Writer::word(const finding::MissingRecordStream &X) {
            "memory while %1 is still using it",
            {Tensor, Stream, AllocStream}));
   noteStreamSetAt(X.LastForeignUse, "is");
+  // A parameter its caller lets go of (Variable::HandedOver).
+  bool Given = IR.Sites[X.Allocation.Site].Kind == SiteKind::ParamReady;
   note(X.Allocation.Site,
-       sub("'%0' is allocated on %1 here", {Tensor, AllocStream}));
+       sub(Given ? "'%0' is handed in here by the caller, allocated on %1"
+                 : "'%0' is allocated on %1 here",
+           {Tensor, AllocStream}));
   noteAllocatedVia(X);
   if (X.FreedAt != NoSite && IR.Sites[X.FreedAt].Kind == SiteKind::StorageFree)
     note(X.FreedAt, sub("the memory of '%0' is given back to the caching "
                         "allocator here, with no record_stream on %1 and no "
+                        "synchronization with %2",
+                        {Tensor, Stream, AllocStream}));
+  else if (Given && X.FreedAt != NoSite)
+    note(X.FreedAt, sub("the caller lets go of '%0' when this returns, its "
+                        "last reference, with no record_stream on %1 and no "
                         "synchronization with %2",
                         {Tensor, Stream, AllocStream}));
   else if (X.FreedAt != NoSite)

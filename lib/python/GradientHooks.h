@@ -1,0 +1,29 @@
+//===--- GradientHooks.h - Defs registered as gradient hooks ---*- C++ -*-===//
+//
+// Reads the syntax lib/model/GradientHooks.h asks for: whether the file
+// hands a def to a call that registers gradient hooks (`p.register_hook(
+// self._hook)`, through functools.partial too), which of its parameters is
+// the gradient, and whether some return replaces it. Internal to
+// lib/python.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STREAMSAFE_LIB_PYTHON_GRADIENTHOOKS_H
+#define STREAMSAFE_LIB_PYTHON_GRADIENTHOOKS_H
+
+#include "lib/python/Syntax.h"
+
+namespace streamsafe::py {
+
+/// The gradient parameter of \p Def (an identifier node) when the file
+/// registers \p Def as a gradient hook and a return of it replaces the
+/// gradient; null otherwise (the caller checks that it holds a tensor).
+TSNode droppedGradientParameter(TSNode Def, const SourceFile &F);
+
+/// Whether the return (or other exit) \p At of a hook whose gradient is
+/// named \p Gradient leaves the gradient to autograd.
+bool keepsGradient(TSNode At, llvm::StringRef Gradient, const SourceFile &F);
+
+} // namespace streamsafe::py
+
+#endif // STREAMSAFE_LIB_PYTHON_GRADIENTHOOKS_H
