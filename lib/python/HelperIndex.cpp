@@ -211,6 +211,11 @@ static llvm::StringMap<VarClass> scanAttributes(TSNode Class,
           infer::Cls C = Assign && Targets.size() == 1
                              ? scopedClass(Value, *S, F, I, Attribute)
                              : infer::Cls(VarClass::Other);
+          // `self.x += v` changes a tensor in place whatever v is, and
+          // makes a number a tensor when v is one: it says nothing of x
+          // unless v is a tensor.
+          if (!Assign && C != infer::Cls(VarClass::Tensor))
+            C = infer::Cls();
           std::optional<infer::Cls> Own =
               Assign && Targets.size() == 1 ? OwnMethod(Value) : std::nullopt;
           if (Own)
