@@ -30,8 +30,9 @@ LoweredFunction Builder::build(const Scope &S, std::string Name) {
   IR->MayLeaveStreamSet = S.K != Scope::Def || maySetForCaller(S);
   // A gradient hook that replaces its gradient owns it (GradientHooks.h).
   HookGradient = NoVar;
-  if (TSNode G =
-          S.K == Scope::Def ? droppedGradientParameter(S.Node, F) : TSNode{};
+  if (TSNode G = S.K == Scope::Def
+                     ? droppedGradientParameter(S.Node, F, X->gradientHooks())
+                     : TSNode{};
       !ts_node_is_null(G))
     if (VarId V = varOf(F.text(G));
         V != NoVar && IR->var(V).Class == VarClass::Tensor) {

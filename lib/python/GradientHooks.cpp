@@ -16,34 +16,20 @@ llvm::StringRef calleeName(TSNode Call, const SourceFile &F) {
   return is(Fn, "identifier") ? F.text(Fn) : llvm::StringRef();
 }
 
-/// Whether \p Arg hands the def named \p Name (a method when \p Method)
-/// as a callable: `self.name`, `name`, or functools.partial of either.
-bool handsDef(TSNode Arg, llvm::StringRef Name, bool Method,
-              const SourceFile &F) {
+/// The def \p Arg hands as a callable: `x.name` or `name`, or
+/// functools.partial of either.
+void addHanded(TSNode Arg, RegisteredHooks &Out, const SourceFile &F) {
   Arg = unparen(is(Arg, "keyword_argument") ? field(Arg, "value") : Arg);
   if (is(Arg, "call") && calleeName(Arg, F) == "partial") {
     std::vector<TSNode> Args = children(field(Arg, "arguments"));
-    return !Args.empty() && handsDef(Args[0], Name, Method, F);
+    if (!Args.empty())
+      addHanded(Args[0], Out, F);
+  } else if (is(Arg, "attribute") &&
+             is(unparen(field(Arg, "object")), "identifier")) {
+    Out.Methods.insert(F.text(field(Arg, "attribute")));
+  } else if (is(Arg, "identifier")) {
+    Out.Functions.insert(F.text(Arg));
   }
-  if (Method)
-    return is(Arg, "attribute") &&
-           is(unparen(field(Arg, "object")), "identifier") &&
-           F.text(field(Arg, "attribute")) == Name;
-  return is(Arg, "identifier") && F.text(Arg) == Name;
-}
-
-/// Whether code under \p Where registers the def as a gradient hook.
-bool registered(TSNode Where, llvm::StringRef Name, bool Method,
-                const SourceFile &F) {
-  bool Found = false;
-  everyNode(Where, [&](TSNode X) {
-    if (Found || !is(X, "call") ||
-        !gradient_hooks::registersGradientHook(calleeName(X, F)))
-      return;
-    for (TSNode A : children(field(X, "arguments")))
-      Found |= handsDef(A, Name, Method, F);
-  });
-  return Found;
 }
 
 } // namespace
@@ -59,16 +45,27 @@ bool keepsGradient(TSNode At, llvm::StringRef Gradient, const SourceFile &F) {
          gradient_hooks::AtReturn::Kept;
 }
 
-TSNode droppedGradientParameter(TSNode Def, const SourceFile &F) {
+RegisteredHooks registeredHooks(const SourceFile &F) {
+  RegisteredHooks Out;
+  everyNode(F.root(), [&](TSNode X) {
+    if (is(X, "call") &&
+        gradient_hooks::registersGradientHook(calleeName(X, F)))
+      for (TSNode A : children(field(X, "arguments")))
+        addHanded(A, Out, F);
+  });
+  return Out;
+}
+
+TSNode droppedGradientParameter(TSNode Def, const SourceFile &F,
+                                const RegisteredHooks &Registered) {
   TSNode Class = classOf(Def);
   bool Method = !ts_node_is_null(Class) && !staticMethod(Def, F);
+  llvm::StringRef Name = F.text(field(Def, "name"));
+  if (!(Method ? Registered.Methods : Registered.Functions).contains(Name))
+    return {};
   std::vector<std::string> Names = paramNames(Def, F);
   size_t Own = Method ? 1 : 0;
   if (Names.size() <= Own)
-    return {};
-  llvm::StringRef Name = F.text(field(Def, "name"));
-  TSNode Where = Method ? Class : F.root();
-  if (!registered(Where, Name, Method, F))
     return {};
   size_t K =
       Own + gradient_hooks::gradientParameter(unsigned(Names.size() - Own));

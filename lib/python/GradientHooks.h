@@ -12,13 +12,23 @@
 #define STREAMSAFE_LIB_PYTHON_GRADIENTHOOKS_H
 
 #include "lib/python/Syntax.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace streamsafe::py {
+
+/// The names a file hands to calls that register gradient hooks: as
+/// `x.name` (a method) and as `name` (a function).
+struct RegisteredHooks {
+  llvm::StringSet<> Methods, Functions;
+};
+/// One walk of the file (HelperIndex keeps it).
+RegisteredHooks registeredHooks(const SourceFile &F);
 
 /// The gradient parameter of \p Def (an identifier node) when the file
 /// registers \p Def as a gradient hook and a return of it replaces the
 /// gradient; null otherwise (the caller checks that it holds a tensor).
-TSNode droppedGradientParameter(TSNode Def, const SourceFile &F);
+TSNode droppedGradientParameter(TSNode Def, const SourceFile &F,
+                                const RegisteredHooks &Registered);
 
 /// Whether the return (or other exit) \p At of a hook whose gradient is
 /// named \p Gradient leaves the gradient to autograd.

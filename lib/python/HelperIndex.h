@@ -13,6 +13,7 @@
 #include "lib/ir/IR.h"
 #include "lib/lower/KeptTensors.h"
 #include "lib/model/Bounds.h"
+#include "lib/python/GradientHooks.h"
 #include "lib/python/Scope.h"
 #include "lib/python/Syntax.h"
 #include "llvm/ADT/DenseMap.h"
@@ -103,6 +104,12 @@ public:
   /// Whether a def's own code makes the host wait through a tensor method
   /// (item(), tolist(), cpu(): isHostWaitEffect), as the C++ waitsForHost.
   bool waitsForHost(TSNode Def);
+  /// The defs the file registers as gradient hooks (GradientHooks.h).
+  const RegisteredHooks &gradientHooks() {
+    if (!Hooks)
+      Hooks = registeredHooks(F);
+    return *Hooks;
+  }
   /// The stream and event attributes of \p Class's objects: `self.x = v` in
   /// its methods, every v a stream (or every v an event).
   const llvm::StringMap<VarClass> &attributeClasses(TSNode Class,
@@ -262,6 +269,7 @@ private:
   llvm::DenseMap<const void *, bool> Streams;
   llvm::DenseMap<const void *, bool> HostWaits;
   llvm::DenseMap<const void *, bool> NewTensorReturns;
+  std::optional<RegisteredHooks> Hooks;
   /// keptUnrecorded's scan of a class: whether its family records any
   /// tensor, the attributes it reads outside `with` statements, and those
   /// its methods return.
