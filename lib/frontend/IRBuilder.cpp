@@ -65,6 +65,11 @@ public:
               ? L.site(SiteKind::ParamReady, P->getLocation(), nullptr, P)
               : NoSite);
     }
+    // Fields of parameter objects: the caller's tensors, as parameters.
+    for (auto [V, At] : L.callerFields()) {
+      IR->Params.push_back(V);
+      IR->ParamSites.push_back(At);
+    }
     // Bodies run from this one, in the order they were found (each may
     // find more), each lowered in the context of the function it is in.
     while (!Pending.empty()) {

@@ -251,7 +251,9 @@ TensorRef Lowering::tensorRef(const Expr *E) {
       R = B->getHoldingVar() ? TensorRef::var(varOf(B->getHoldingVar()))
                              : TensorRef::var(varOf(B));
   } else if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+    if (VarId Caller = callerField(ME); Caller != NoVar)
+      R = TensorRef::var(Caller);
+    else if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
       R = TensorRef::var(varOf(FD));
   } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
              MC && MC->getMethodDecl() &&
@@ -287,12 +289,58 @@ TensorRef Lowering::tensorRef(const Expr *E) {
   return R;
 }
 
+VarId Lowering::callerField(const MemberExpr *ME) {
+  const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  const auto *Base =
+      dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+  const auto *Object = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
+  const auto *P = dyn_cast_or_null<ParmVarDecl>(Object);
+  // `for (auto &b : buckets)` of a parameter or of the object's member: b
+  // is the caller's object too.
+  const Expr *Container = nullptr;
+  if (Object && !P && Parents)
+    for (const Stmt *S = ME; S; S = Parents->getParent(S))
+      if (const auto *FR = dyn_cast<CXXForRangeStmt>(S);
+          FR && FR->getLoopVariable() == Object) {
+        const Expr *Range = FR->getRangeInit()->IgnoreParenImpCasts();
+        if (const auto *R = dyn_cast<DeclRefExpr>(Range))
+          P = dyn_cast<ParmVarDecl>(R->getDecl());
+        else if (const auto *M = dyn_cast<MemberExpr>(Range);
+                 M && isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
+          Container = M;
+        break;
+      }
+  // The analysed function's own (not a helper's run in place), an object
+  // whose field is a tensor.
+  if (!FD || (!P && !Container) || !analysedRoot() ||
+      (P && P->getDeclContext() != Root) ||
+      Table.classify(FD->getType()) != ValueClass::Tensor ||
+      Table.classify(Object->getType()) != ValueClass::None)
+    return NoVar;
+  auto [It, New] = CallerFieldVars.try_emplace({Object, FD}, NoVar);
+  if (New) {
+    Variable V;
+    V.Name = Object->getNameAsString() + "." + FD->getNameAsString();
+    V.Class = VarClass::Tensor;
+    V.Decl = FD;
+    IR.Vars.push_back(std::move(V));
+    It->second = static_cast<VarId>(IR.Vars.size() - 1);
+    CallerFields.push_back(
+        {It->second,
+         P ? site(SiteKind::ParamReady, P->getLocation(), nullptr, P)
+           : site(SiteKind::ParamReady, Container)});
+  }
+  return It->second;
+}
+
 VarId Lowering::tensorName(const Expr *E) {
   for (const Expr *Cur = stripValue(E, Table); Cur;) {
     if (const auto *DR = dyn_cast<DeclRefExpr>(Cur))
       return varOf(DR->getDecl());
-    if (const auto *ME = dyn_cast<MemberExpr>(Cur))
-      return varOf(ME->getMemberDecl());
+    if (const auto *ME = dyn_cast<MemberExpr>(Cur)) {
+      VarId Caller = callerField(ME);
+      return Caller != NoVar ? Caller : varOf(ME->getMemberDecl());
+    }
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Cur);
         MC && MC->getMethodDecl() &&
         Table.classify(MC->getImplicitObjectArgument()->getType()) ==

@@ -29,6 +29,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include <functional>
+#include <map>
 #include <optional>
 
 namespace clang {
@@ -78,6 +79,11 @@ public:
   /// The analysed lambda's gradient, when it is a gradient hook that
   /// replaces it (GradientHooks.h); null otherwise.
   const clang::ParmVarDecl *hookGradient() const { return HookGradient; }
+  /// The fields of parameter objects the analysed function uses as
+  /// tensors (callerField), with where each is declared.
+  const std::vector<std::pair<VarId, SiteId>> &callerFields() const {
+    return CallerFields;
+  }
 
   void lower(const clang::CFGElement &Elem, FactList &Out);
 
@@ -189,6 +195,10 @@ private:
   //===-- Operands (LowerOperands.cpp)
   //-------------------------------------===//
   TensorRef tensorRef(const clang::Expr *E);
+  /// `bucket.grad_data` of a parameter object of the analysed function: the
+  /// caller's tensor, one variable per parameter and field, ready at entry
+  /// (callerFields()); NoVar for any other member.
+  VarId callerField(const clang::MemberExpr *ME);
   /// The name a tensor operand is written with (a view's base, a field).
   VarId tensorName(const clang::Expr *E);
   StreamRef streamRef(const clang::Expr *E);
@@ -306,6 +316,8 @@ private:
   /// The analysed function (context 0): its parameters are storages.
   const clang::FunctionDecl *Root = nullptr;
   const clang::ParmVarDecl *HookGradient = nullptr;
+  std::map<std::pair<const void *, const void *>, VarId> CallerFieldVars;
+  std::vector<std::pair<VarId, SiteId>> CallerFields;
   const clang::ParentMap *Parents = nullptr;
   const BranchConditions *Conditions = nullptr;
   unsigned ContextIndex = 0;

@@ -9,6 +9,7 @@
 
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
+#include "lib/python/ClassesByUse.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
@@ -271,6 +272,29 @@ Value Builder::expr(TSNode N) {
   if (T == "attribute") {
     if (attributeValue(N, V))
       return V;
+    // `bucket.grad_data` of a parameter object: the caller's tensor
+    // (Scope::ParamFields), ready at entry as a tensor parameter is.
+    if (St->S == Root && St->SiteScope == 0 &&
+        Root->ParamFields.contains(useKey(N, F))) {
+      auto [It, New] = Synthetic.try_emplace(
+          {"field " + useKey(N, F), Root->Node.id}, NoVar);
+      if (New) {
+        It->second = newSyntheticVar(useKey(N, F), VarClass::Tensor);
+        // Declared at the parameter that holds the object, or the
+        // container it is an element of.
+        llvm::StringRef Object = F.text(unparen(field(N, "object")));
+        TSNode At = N;
+        for (const auto &Of : Root->Elements.lookup(Object))
+          At = Of.first;
+        for (TSNode P : Root->Params)
+          if (F.text(P) == Object || F.text(P) == F.text(unparen(At)))
+            At = P;
+        ElementParams.push_back({It->second, site(SiteKind::ParamReady, At)});
+      }
+      V.Class = VarClass::Tensor;
+      V.Tensor = TensorRef::var(It->second);
+      return V;
+    }
     Value Obj = expr(field(N, "object"));
     if (Obj.Class == VarClass::Tensor &&
         isViewAttribute(F.text(field(N, "attribute")))) {

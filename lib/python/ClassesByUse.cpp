@@ -33,6 +33,17 @@ bool callProvesTensor(TSNode Call, llvm::StringRef Method,
   return false;
 }
 
+std::string useKey(TSNode N, const SourceFile &F) {
+  N = unparen(N);
+  if (is(N, "identifier"))
+    return F.text(N).str();
+  TSNode O = unparen(field(N, "object"));
+  if (is(N, "attribute") && is(O, "identifier") &&
+      !isViewAttribute(F.text(field(N, "attribute"))))
+    return F.text(O).str() + "." + F.text(field(N, "attribute")).str();
+  return "";
+}
+
 llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
                                        const Imports &I) {
   llvm::StringSet<> Used, Streams;
@@ -40,8 +51,8 @@ llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
     Arg = unparen(Arg);
     if (is(Arg, "keyword_argument"))
       Arg = unparen(field(Arg, "value"));
-    if (is(Arg, "identifier"))
-      Into.insert(F.text(Arg));
+    if (std::string K = useKey(Arg, F); !K.empty())
+      Into.insert(K);
   };
   // The names bound once to a list or tuple literal.
   llvm::StringMap<TSNode> Lists;
@@ -74,9 +85,9 @@ llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
     }
     // x.dtype, x.grad: a property only tensors have (not x.f(...)'s f).
     if (is(X, "attribute") && !Callees.contains(X.id) &&
-        is(unparen(field(X, "object")), "identifier") &&
+        !useKey(field(X, "object"), F).empty() &&
         pyAttributeProvesTensor(F.text(field(X, "attribute")))) {
-      Used.insert(F.text(unparen(field(X, "object"))));
+      Used.insert(useKey(field(X, "object"), F));
       return;
     }
     if (!is(X, "call"))
@@ -84,13 +95,13 @@ llvm::StringMap<VarClass> classesByUse(TSNode Def, const SourceFile &F,
     TSNode Fn = field(X, "function");
     Callees.insert(Fn.id);
     TSNode Of = unparen(field(Fn, "object"));
+    std::string OfKey = useKey(Of, F);
     llvm::StringRef Method =
         is(Fn, "attribute") ? F.text(field(Fn, "attribute")) : "";
-    if (is(Of, "identifier") && !Method.empty() &&
-        callProvesTensor(X, Method, F))
-      Used.insert(F.text(Of));
-    if (is(Of, "identifier") && streamOnlyMethod(Method))
-      Streams.insert(F.text(Of));
+    if (!OfKey.empty() && !Method.empty() && callProvesTensor(X, Method, F))
+      Used.insert(OfKey);
+    if (!OfKey.empty() && streamOnlyMethod(Method))
+      Streams.insert(OfKey);
     std::vector<TSNode> Args = children(field(X, "arguments"));
     // x.copy_(y): y is a tensor too.
     if (tensorMethod(Method) == ApiEffect::TensorCopyFrom && !Args.empty())

@@ -17,7 +17,12 @@
 
 namespace streamsafe::py {
 
-/// The names \p Def's own code uses as only tensors can be used
+/// What a use of \p N is keyed by: a name, or a name's attribute
+/// (`p.grad_data`, not a view such as `p.data`); "" for anything else.
+std::string useKey(TSNode N, const SourceFile &F);
+
+/// The names (and names' attributes, "p.f") \p Def's own code uses as only
+/// tensors can be used
 /// (`x.record_stream(s)`, `x.copy_(y)`, `x.add_(1)`, `x.numel()`,
 /// `x.dtype`, a collective's tensor operand: lib/model/UseEvidence.h) or as
 /// only streams can (`with torch.cuda.stream(s)`, `s.wait_stream(t)`); a

@@ -104,6 +104,62 @@ VarClass Scope::classOf(llvm::StringRef Name) const {
   return S ? S->Locals.lookup(Name) : VarClass::Other;
 }
 
+/// Scope::ParamFields of the def of \p S: the "p.f" keys \p ByUse types
+/// as tensors, p.f never assigned in the def, p a parameter \p Values
+/// never binds (not a method's own object) or a name bound only to the
+/// elements of such a parameter or of the object's attributes (`for b in
+/// self.buckets`, \p Elements).
+static void addParameterFields(
+    Scope &S, const llvm::StringMap<VarClass> &ByUse,
+    const llvm::StringMap<std::vector<TSNode>> &Values,
+    const llvm::StringMap<std::vector<std::pair<TSNode, int>>> &Elements,
+    const SourceFile &F) {
+  TSNode Up = ts_node_parent(S.Node);
+  if (is(Up, "decorated_definition"))
+    Up = ts_node_parent(Up);
+  bool Method = is(Up, "block") && is(ts_node_parent(Up), "class_definition") &&
+                !staticMethod(S.Node, F) && !S.Params.empty();
+  llvm::StringSet<> Stored;
+  ownCode(field(S.Node, "body"), [&](TSNode X) {
+    if (is(X, "assignment") || is(X, "for_statement"))
+      everyNode(field(X, "left"), [&](TSNode A) {
+        if (std::string K = useKey(A, F); K.find('.') != std::string::npos)
+          Stored.insert(K);
+      });
+  });
+  auto Parameter = [&](llvm::StringRef Name) {
+    for (size_t K = Method ? 1 : 0; K < S.Params.size(); ++K)
+      if (F.text(S.Params[K]) == Name)
+        return true;
+    return false;
+  };
+  // A container the caller handed in: a parameter, or the object's
+  // attribute.
+  auto CallersContainer = [&](TSNode C) {
+    C = unparen(C);
+    if (is(C, "identifier"))
+      return Parameter(F.text(C));
+    TSNode O = unparen(field(C, "object"));
+    return Method && is(C, "attribute") && is(O, "identifier") &&
+           F.text(O) == F.text(S.Params[0]);
+  };
+  for (const auto &E : ByUse) {
+    auto [Object, Field] = llvm::StringRef(E.getKey()).split('.');
+    if (Field.empty() || E.second != VarClass::Tensor || Values.count(Object) ||
+        Stored.contains(E.getKey()))
+      continue;
+    auto Element = Elements.find(Object);
+    bool Handed = Element == Elements.end()
+                      ? Parameter(Object)
+                      : !Parameter(Object) &&
+                            llvm::all_of(Element->second, [&](const auto &Of) {
+                              return CallersContainer(Of.first);
+                            });
+    if (Handed)
+      S.ParamFields.insert(E.getKey());
+  }
+}
+
 std::unique_ptr<Scope>
 makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
           const Imports &I, const llvm::StringMap<VarClass> *ParamClasses,
@@ -464,6 +520,8 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
       S->ByUse.insert(E.getKey());
   for (const auto &E : C.Augmented)
     S->Augmented.insert(E.getKey());
+  if (K == Scope::Def)
+    addParameterFields(*S, ByUse, C.Values, C.Elements, F);
   // A device bound once, to a literal: `cuda = torch.device('cuda')`.
   for (const auto &E : C.Values)
     if (E.second.size() == 1 && !ts_node_is_null(E.second[0]) &&

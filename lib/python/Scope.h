@@ -70,6 +70,10 @@ struct Scope {
   llvm::StringSet<> ByUse;
   /// Names changed in place by an augmented assignment (`x += 1`).
   llvm::StringSet<> Augmented;
+  /// "p.f": fields of a parameter object (not a method's own) that the def
+  /// uses only as tensors, never rebinding p or storing into p.f: the
+  /// caller's tensors, ready on its current stream at entry.
+  llvm::StringSet<> ParamFields;
 
   /// A module scope: the shapes of the methods of its classes that their
   /// methods call on their own object, by method (each read once).
