@@ -4,6 +4,7 @@
 #include "lib/engine/Solver.h"
 #include "lib/python/Builder.h"
 #include "lib/python/CallerContexts.h"
+#include "lib/python/ImportedReturns.h"
 #include "lib/report/CheckNames.h"
 #include "lib/report/ShownFindings.h"
 #include "lib/report/Wording.h"
@@ -31,6 +32,8 @@ public:
 
   FileResult run() {
     auto Module = makeScope(F.root(), Scope::Module, nullptr, F, I);
+    if (Modules)
+      answerImportedReturns(*Module, F, I, *Modules);
     Runs.push_back(analyse(*Module, "<module>", nullptr));
     defsIn(F.root(), *Module);
     carryFields();

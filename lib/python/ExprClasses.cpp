@@ -236,6 +236,10 @@ Cls exprClass(TSNode N, const Lookup &L, const SourceFile &F,
       case PyApi::TorchFunction:
         return VarClass::Tensor;
       default:
+        // A def another module of the project defines (the lookup of
+        // "name()" asks the module scope: ImportedReturns.h).
+        if (is(Fn, "identifier"))
+          return L((F.text(Fn).str() + "()"));
         return VarClass::Other;
       }
     }

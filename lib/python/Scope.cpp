@@ -82,7 +82,11 @@ VarClass Scope::returnClass(llvm::StringRef Name) const {
     auto It = S->Returns.find(Name);
     if (It != S->Returns.end())
       return It->second;
-    if (S->Locals.count(Name))
+    // A name the file imports is bound in its module scope.
+    if (!S->Parent && S->Imported && !S->Defs.count(Name))
+      if (VarClass C = S->Imported(Name); C != VarClass::Other)
+        return C;
+    if (S->Locals.count(Name) || S->Defs.count(Name))
       return VarClass::Other;
   }
   return VarClass::Other;

@@ -78,6 +78,10 @@ struct Scope {
   /// A module scope: the shapes of the methods of its classes that their
   /// methods call on their own object, by method (each read once).
   mutable llvm::DenseMap<const void *, ReturnShape> MethodShapes;
+  /// A module scope: what a call of a name the file imports returns, when
+  /// it names a def of another module of the project (ImportedReturns.h;
+  /// empty: not asked).
+  std::function<VarClass(llvm::StringRef)> Imported;
 
   /// The scope that binds \p Name as seen from here (null: none does).
   const Scope *owner(llvm::StringRef Name) const;
