@@ -37,6 +37,9 @@ std::string useKey(TSNode N, const SourceFile &F) {
   N = unparen(N);
   if (is(N, "identifier"))
     return F.text(N).str();
+  // `x.data.copy_(y)`: a view is the same tensor as its base.
+  if (is(N, "attribute") && isViewAttribute(F.text(field(N, "attribute"))))
+    return useKey(field(N, "object"), F);
   TSNode O = unparen(field(N, "object"));
   if (is(N, "attribute") && is(O, "identifier") &&
       !isViewAttribute(F.text(field(N, "attribute"))))

@@ -18,7 +18,8 @@
 namespace streamsafe::py {
 
 /// What a use of \p N is keyed by: a name, or a name's attribute
-/// (`p.grad_data`, not a view such as `p.data`); "" for anything else.
+/// (`p.grad_data`), through views (`p.data`: p's key); "" for anything
+/// else.
 std::string useKey(TSNode N, const SourceFile &F);
 
 /// The names (and names' attributes, "p.f") \p Def's own code uses as only

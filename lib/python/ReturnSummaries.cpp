@@ -148,6 +148,43 @@ std::string HelperIndex::attributeConstructor(TSNode Class,
   return Made.lookup(Name);
 }
 
+/// Whether every return of the method \p Def gives its own object's state:
+/// `self.x`, or an element of it (`self.x[k][j]`), and it returns.
+static bool returnsOwnState(TSNode Def, const SourceFile &F) {
+  std::vector<std::string> Params = paramNames(Def, F);
+  if (Params.empty())
+    return false;
+  bool Any = false, Other = false;
+  ownCode(field(Def, "body"), [&](TSNode N) {
+    if (is(N, "yield"))
+      Other = true;
+    if (!is(N, "return_statement"))
+      return;
+    std::vector<TSNode> C = children(N);
+    TSNode V = C.size() == 1 ? unparen(C[0]) : TSNode{};
+    while (is(V, "subscript"))
+      V = unparen(field(V, "value"));
+    Any = true;
+    Other |=
+        !is(V, "attribute") || F.text(unparen(field(V, "object"))) != Params[0];
+  });
+  return Any && !Other;
+}
+
+/// The constant arguments of \p Call as written, the others as `...`: two
+/// calls of one getter with different constants get different tensors.
+static std::string constantArguments(TSNode Call, const SourceFile &F) {
+  std::string Out;
+  for (TSNode A : children(field(Call, "arguments"))) {
+    TSNode V = unparen(is(A, "keyword_argument") ? field(A, "value") : A);
+    bool Constant = is(V, "integer") || is(V, "string") || is(V, "true") ||
+                    is(V, "false") || is(V, "none");
+    Out += (Out.empty() ? "" : ", ") +
+           (Constant ? F.text(V).str() : std::string("..."));
+  }
+  return Out;
+}
+
 bool Builder::summarizedReturn(TSNode Call, const Args &A, Value &Result) {
   TSNode Fn = unparen(field(Call, "function"));
   TSNode Def{};
@@ -188,6 +225,27 @@ bool Builder::summarizedReturn(TSNode Call, const Args &A, Value &Result) {
     if (ts_node_is_null(Target))
       return false;
     Def = methodOf(Target, F.text(field(Fn, "attribute")), *Home);
+    // A getter of the held object's own tensors (`return
+    // self._flat[rank][group]`): the same stored tensor whatever the call,
+    // unless constant arguments tell two apart.
+    if (!ts_node_is_null(Def) && !decorated(Def) &&
+        returnsOwnState(Def, *Home) && !Index->usesStreams(Def)) {
+      unknownCall(A, false);
+      std::string Key = F.text(Held).str() + "." +
+                        F.text(field(Fn, "attribute")).str() + "(" +
+                        constantArguments(Call, F) + ")";
+      auto [It, New] =
+          Synthetic.try_emplace({"stored " + Key, Root->Node.id}, NoVar);
+      if (New) {
+        It->second = newSyntheticVar(Key, VarClass::Tensor);
+        IR->Vars[It->second].Persistent = true;
+      }
+      Result = Value();
+      Result.Node = Call;
+      Result.Class = VarClass::Tensor;
+      Result.Tensor = TensorRef::var(It->second);
+      return true;
+    }
   }
   if (ts_node_is_null(Def) || decorated(Def) || !Index->returnsNewTensor(Def))
     return false;
