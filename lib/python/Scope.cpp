@@ -118,6 +118,11 @@ static void addParameterFields(
     const llvm::StringMap<std::vector<TSNode>> &Values,
     const llvm::StringMap<std::vector<std::pair<TSNode, int>>> &Elements,
     const SourceFile &F) {
+  // Most defs use no field as a tensor: nothing to read then.
+  if (llvm::none_of(ByUse, [](const auto &E) {
+        return E.second == VarClass::Tensor && E.getKey().contains('.');
+      }))
+    return;
   TSNode Up = ts_node_parent(S.Node);
   if (is(Up, "decorated_definition"))
     Up = ts_node_parent(Up);
