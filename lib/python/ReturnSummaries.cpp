@@ -180,6 +180,8 @@ static std::string constantArguments(TSNode Call, const SourceFile &F) {
     bool Constant = is(V, "integer") || is(V, "string") || is(V, "true") ||
                     is(V, "false") || is(V, "none");
     Out += (Out.empty() ? "" : ", ") +
+           (is(A, "keyword_argument") ? F.text(field(A, "name")).str() + "="
+                                      : std::string()) +
            (Constant ? F.text(V).str() : std::string("..."));
   }
   return Out;

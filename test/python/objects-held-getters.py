@@ -33,10 +33,10 @@ class Optimizer:
         fp16.data.copy_(fp32)
         with torch.cuda.stream(self._bcast):
             self.broadcast()
-            # CHECK-NOTES: :[[@LINE-1]]:13: warning: tensor 'p' (a view of 'self._store.get_flat(..., 0)') is read on attribute 'self._bcast' while its write on the caller's current stream may still be pending; nothing makes attribute 'self._bcast' wait for it [streamsafe-unsynchronized-access]
+            # CHECK-NOTES: :[[@LINE-1]]:13: warning: tensor 'p' (a view of 'self._store.get_flat(rank=..., group=0)') is read on attribute 'self._bcast' while its write on the caller's current stream may still be pending; nothing makes attribute 'self._bcast' wait for it [streamsafe-unsynchronized-access]
             # CHECK-NOTES: :[[@LINE+8]]:28: note: 'p' is read on attribute 'self._bcast' here, in 'broadcast'
             # CHECK-NOTES: :[[@LINE-4]]:14: note: the current stream is set to attribute 'self._bcast' here
-            # CHECK-NOTES: :[[@LINE-6]]:9: note: 'self._store.get_flat(..., 0)' is written on the caller's current stream here
+            # CHECK-NOTES: :[[@LINE-6]]:9: note: 'self._store.get_flat(rank=..., group=0)' is written on the caller's current stream here
             # CHECK-NOTES: :[[@LINE-12]]:9: note: 'self._bcast' is given a fresh stream here, as by every assignment of the class, so it is not the caller's current stream
 
     def broadcast(self):
