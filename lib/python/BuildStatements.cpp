@@ -30,11 +30,11 @@ LoweredFunction Builder::build(const Scope &S, std::string Name) {
   IR->MayLeaveStreamSet = S.K != Scope::Def || maySetForCaller(S);
   // A gradient hook that replaces its gradient owns it (GradientHooks.h).
   HookGradient = NoVar;
-  if (TSNode G = S.K == Scope::Def
-                     ? droppedGradientParameter(S.Node, F, X->gradientHooks())
-                     : TSNode{};
-      !ts_node_is_null(G))
-    if (VarId V = varOf(F.text(G));
+  if (std::string G = S.K == Scope::Def ? droppedGradientParameter(
+                                              S.Node, F, X->gradientHooks())
+                                        : "";
+      !G.empty())
+    if (VarId V = varOf(G);
         V != NoVar && IR->var(V).Class == VarClass::Tensor) {
       IR->Vars[V].HandedOver = true;
       HookGradient = V;

@@ -41,8 +41,7 @@ std::string useKey(TSNode N, const SourceFile &F) {
   if (is(N, "attribute") && isViewAttribute(F.text(field(N, "attribute"))))
     return useKey(field(N, "object"), F);
   TSNode O = unparen(field(N, "object"));
-  if (is(N, "attribute") && is(O, "identifier") &&
-      !isViewAttribute(F.text(field(N, "attribute"))))
+  if (is(N, "attribute") && is(O, "identifier"))
     return F.text(O).str() + "." + F.text(field(N, "attribute")).str();
   return "";
 }

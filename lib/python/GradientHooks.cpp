@@ -56,17 +56,17 @@ RegisteredHooks registeredHooks(const SourceFile &F) {
   return Out;
 }
 
-TSNode droppedGradientParameter(TSNode Def, const SourceFile &F,
-                                const RegisteredHooks &Registered) {
+std::string droppedGradientParameter(TSNode Def, const SourceFile &F,
+                                     const RegisteredHooks &Registered) {
   TSNode Class = classOf(Def);
   bool Method = !ts_node_is_null(Class) && !staticMethod(Def, F);
   llvm::StringRef Name = F.text(field(Def, "name"));
   if (!(Method ? Registered.Methods : Registered.Functions).contains(Name))
-    return {};
+    return "";
   std::vector<std::string> Names = paramNames(Def, F);
   size_t Own = Method ? 1 : 0;
   if (Names.size() <= Own)
-    return {};
+    return "";
   size_t K =
       Own + gradient_hooks::gradientParameter(unsigned(Names.size() - Own));
   std::string Gradient = Names[K];
@@ -75,21 +75,8 @@ TSNode droppedGradientParameter(TSNode Def, const SourceFile &F,
     Drops |= is(X, "return_statement") && !keepsGradient(X, Gradient, F);
   });
   if (!Drops)
-    return {};
-  // The parameter's identifier node, as Scope::Params holds it.
-  size_t Seen = 0;
-  for (TSNode P : children(field(Def, "parameters"))) {
-    TSNode N = P;
-    if (is(P, "typed_parameter"))
-      N = children(P).empty() ? P : children(P)[0];
-    else if (is(P, "default_parameter") || is(P, "typed_default_parameter"))
-      N = field(P, "name");
-    if (!is(N, "identifier"))
-      break;
-    if (Seen++ == K)
-      return N;
-  }
-  return {};
+    return "";
+  return Gradient;
 }
 
 } // namespace streamsafe::py

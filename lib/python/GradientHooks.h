@@ -24,11 +24,11 @@ struct RegisteredHooks {
 /// One walk of the file (HelperIndex keeps it).
 RegisteredHooks registeredHooks(const SourceFile &F);
 
-/// The gradient parameter of \p Def (an identifier node) when the file
-/// registers \p Def as a gradient hook and a return of it replaces the
-/// gradient; null otherwise (the caller checks that it holds a tensor).
-TSNode droppedGradientParameter(TSNode Def, const SourceFile &F,
-                                const RegisteredHooks &Registered);
+/// The name of \p Def's gradient parameter when the file registers \p Def
+/// as a gradient hook and a return of it replaces the gradient; "" otherwise
+/// (the caller checks that it holds a tensor).
+std::string droppedGradientParameter(TSNode Def, const SourceFile &F,
+                                     const RegisteredHooks &Registered);
 
 /// Whether the return (or other exit) \p At of a hook whose gradient is
 /// named \p Gradient leaves the gradient to autograd.

@@ -6,6 +6,7 @@
 #include "lib/python/ClassesByUse.h"
 #include "lib/python/Collectives.h"
 #include "lib/python/ExprClasses.h"
+#include "lib/python/HelperIndex.h"
 #include "lib/python/ReturnClasses.h"
 #include "lib/python/ScopeBindings.h"
 #include "llvm/ADT/STLExtras.h"
@@ -123,11 +124,8 @@ static void addParameterFields(
         return E.second == VarClass::Tensor && E.getKey().contains('.');
       }))
     return;
-  TSNode Up = ts_node_parent(S.Node);
-  if (is(Up, "decorated_definition"))
-    Up = ts_node_parent(Up);
-  bool Method = is(Up, "block") && is(ts_node_parent(Up), "class_definition") &&
-                !staticMethod(S.Node, F) && !S.Params.empty();
+  bool Method = !ts_node_is_null(classOf(S.Node)) && !staticMethod(S.Node, F) &&
+                !S.Params.empty();
   llvm::StringSet<> Stored;
   ownCode(field(S.Node, "body"), [&](TSNode X) {
     if (is(X, "assignment") || is(X, "for_statement"))
