@@ -42,6 +42,8 @@ void Diagnoser::check(const Fact &F, const StreamState &S,
   if (const auto *X = F.as<fact::Allocate>()) {
     if (X->Stream.K == StreamRef::Current && !X->Host)
       threadCurrentStream(F, S, /*Query=*/false);
+    if (!X->Host && !X->Unowned)
+      freedBlocks(S, T.accessOf(F, S).Stream);
     return;
   }
   if (const auto *X = F.as<fact::CurrentQuery>()) {
@@ -288,35 +290,47 @@ void Diagnoser::threadCurrentStream(const Fact &F, const StreamState &S,
   Out.emplace_back(std::move(Fi));
 }
 
-// If another stream may still use the block and the allocator was not told,
-// the block can be handed to a new allocation on the allocation stream while
-// that stream still runs.
-void Diagnoser::released(StorageId Id, const TensorState &Tensor, SiteId At) {
-  if (Tensor.Escaped || Tensor.AllocStream == StreamTable::Unknown ||
-      Tensor.CrossStreamUses.empty())
-    return;
-  // One finding per other stream, at its last use there.
+// A block freed while another stream may still use it, the allocator not
+// told: the allocation stream's next allocation (\p Stream; none: the exit,
+// after which the caller allocates) may be handed it while that stream
+// still runs.
+void Diagnoser::freedBlocks(const StreamState &S,
+                            std::optional<StreamId> Stream) {
   const SiteTable &Sites = T.function().Sites;
-  std::map<StreamId, const Access *> Last;
-  for (const Access &A : Tensor.CrossStreamUses) {
-    const Access *&L = Last[A.Stream];
-    if (!L || Sites[L->Site].Order < Sites[A.Site].Order)
-      L = &A;
-  }
-  for (const auto &[Stream, Use] : Last) {
-    finding::MissingRecordStream Fi;
-    Fi.Tensor = T.storage(Id).Named;
-    Fi.LastForeignUse = info(*Use);
-    Access Alloc;
-    Alloc.Site = Tensor.AllocSite;
-    Alloc.Via = Tensor.AllocVia;
-    Alloc.Stream = Tensor.AllocStream;
-    Alloc.Mode = AccessMode::Allocate;
-    Fi.Allocation = info(Alloc);
-    Fi.FreedAt = At;
-    Fi.SingleOtherStream = Last.size() == 1;
-    Out.emplace_back(std::move(Fi));
-  }
+  S.Tensors.forEachWhere(
+      [](const PendingSummary &Sum) { return Sum.HasCrossStreamUses; },
+      [&](StorageId Id, const TensorState &Block) {
+        if (!Block.Freed || (Stream && Block.AllocStream != *Stream))
+          return;
+        // One finding per other stream, at its last use there.
+        std::map<StreamId, const Access *> Last;
+        for (const Access &A : Block.CrossStreamUses) {
+          const Access *&L = Last[A.Stream];
+          if (!L || Sites[L->Site].Order < Sites[A.Site].Order)
+            L = &A;
+        }
+        for (const auto &[Other, Use] : Last) {
+          if (!JudgedFrees.insert({Block.FreedAt, Use->Site, Other}).second)
+            continue; // met again on another path
+          finding::MissingRecordStream Fi;
+          Fi.Tensor = T.storage(Id).Named;
+          Fi.LastForeignUse = info(*Use);
+          Access Alloc;
+          Alloc.Site = Block.AllocSite;
+          Alloc.Via = Block.AllocVia;
+          Alloc.Stream = Block.AllocStream;
+          Alloc.Mode = AccessMode::Allocate;
+          Fi.Allocation = info(Alloc);
+          Fi.FreedAt = Block.FreedAt;
+          Fi.AllocationAssumed = Block.AllocAssumed;
+          Fi.SingleOtherStream = Last.size() == 1;
+          Out.emplace_back(std::move(Fi));
+          // Told where it was freed: the path then, the call it was in.
+          const Transfer::FreeContext &C = T.freeContext(Block.FreedIn);
+          Out.back().Path.assign(C.Path.begin(), C.Path.end());
+          Out.back().CallSite = C.CallSite;
+        }
+      });
 }
 
 void Diagnoser::handBack(const Fact &F, const fact::EscapeTensor &X,

@@ -14,6 +14,8 @@
 #include "lib/engine/Transfer.h"
 #include "lib/ir/Findings.h"
 #include "llvm/ADT/ArrayRef.h"
+#include <set>
+#include <tuple>
 #include <vector>
 
 namespace streamsafe {
@@ -27,8 +29,9 @@ public:
   /// solver keeps paths apart that contradict each other on a branch).
   void before(const Fact &F, const StreamState &S,
               llvm::ArrayRef<StreamState> Paths);
-  /// The last reference to storage \p Id (in state \p Tensor) died at \p At.
-  void released(StorageId Id, const TensorState &Tensor, SiteId At);
+  /// The blocks freed to \p Stream (none: to any stream, at an exit)
+  /// with uses on other streams the allocator was not told of.
+  void freedBlocks(const StreamState &S, std::optional<StreamId> Stream);
   /// A path leaves the function at \p Exit in state \p S.
   void atExit(const StreamState &S, SiteId Exit);
 
@@ -77,6 +80,8 @@ private:
   /// Reports \p P against the capture in progress in \p S.
   void reportCapture(const StreamState &S, finding::CaptureProblem P);
 
+  /// The frees reported: (free, last use, its stream).
+  std::set<std::tuple<SiteId, SiteId, StreamId>> JudgedFrees;
   Transfer &T;
   std::vector<Finding> &Out;
 };

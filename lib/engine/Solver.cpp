@@ -89,11 +89,8 @@ public:
         [this](BodyId B, const StreamState &Entry, SiteId CallSite) {
           return runBody(B, Entry, CallSite);
         });
-    T.setReleaseObserver([this](StorageId Id, const TensorState &Tensor,
-                                SiteId At, const StreamState &) {
-      if (InReplay)
-        D.released(Id, Tensor, At);
-    });
+    T.setCallSiteNow(
+        [this] { return CallStack.empty() ? NoSite : CallStack.front(); });
   }
 
   void run() {
@@ -104,6 +101,9 @@ public:
       return;
     if (!IR.Fields.empty())
       R.FieldsLeft = T.fieldsLeft(Exit);
+    // What was freed on a path out is judged there: the caller allocates.
+    for (const auto &[Block, State] : ExitPaths)
+      D.freedBlocks(State, std::nullopt);
     if (IR.MayLeaveStreamSet || !Exit.Reachable)
       return;
     // Report each unrestored set once, at the first path out that keeps it.

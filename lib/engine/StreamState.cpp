@@ -206,6 +206,11 @@ template <typename Map> static void intersectEqual(Map &Into, const Map &From) {
 }
 
 static void joinTensor(TensorState &Mine, const TensorState &T) {
+  // One free of one block (Transfer::freedStorage) on both paths.
+  if (T.Freed && Mine.Freed) {
+    joinAccesses(Mine.CrossStreamUses, T.CrossStreamUses);
+    return;
+  }
   if (T.Undefined)
     return;
   if (Mine.Undefined) {
@@ -254,11 +259,16 @@ static void joinTensor(TensorState &Mine, const TensorState &T) {
   // A block not made here on one path (a parameter, a field at entry) says
   // nothing of its pool: the other path's allocation is what is known of
   // it there. Two allocations on different streams: no one pool.
-  if (Mine.AllocSite == NoSite && T.AllocSite != NoSite) {
+  auto Seen = [](const TensorState &X) {
+    return X.AllocSite != NoSite && !X.AllocAssumed;
+  };
+  if (!Seen(Mine) && T.AllocSite != NoSite &&
+      (Seen(T) || Mine.AllocSite == NoSite)) {
     Mine.AllocStream = T.AllocStream;
     Mine.AllocSite = T.AllocSite;
     Mine.AllocVia = T.AllocVia;
-  } else if (T.AllocSite != NoSite && Mine.AllocStream != T.AllocStream) {
+    Mine.AllocAssumed = T.AllocAssumed;
+  } else if (Seen(T) && Mine.AllocStream != T.AllocStream) {
     Mine.AllocStream = StreamTable::Unknown;
   }
   Mine.Escaped |= T.Escaped;

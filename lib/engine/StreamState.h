@@ -83,6 +83,9 @@ struct TensorState {
   /// Allocated in a helper run in place: the analysed function's call that
   /// ran it (NoSite: its own code, or another method's).
   SiteId AllocVia = NoSite;
+  /// Not seen made: a parameter, taken to be allocated on the caller's
+  /// current stream where it is ready (AllocSite is the parameter).
+  bool AllocAssumed = false;
   bool Escaped = false;
   bool Host = false; ///< host memory: accesses by host code are checked
   /// Pinned host memory: only copies to and from it can be asynchronous
@@ -91,6 +94,14 @@ struct TensorState {
   /// An undefined tensor: no memory. Where paths meet, the other path's
   /// tensor is what the variable holds (a loop's first iteration).
   bool Undefined = false;
+  /// (With Undefined) a block given back to the caching allocator at
+  /// FreedAt while CrossStreamUses were not ordered before its next
+  /// allocation on AllocStream: judged there, or at the exit.
+  bool Freed = false;
+  SiteId FreedAt = NoSite;
+  StorageId FreedFrom = 0; ///< the storage it was (events covered it there)
+  /// Where the free happened: the path and the call (Transfer::freeContext).
+  unsigned FreedIn = 0;
   /// The device it was allocated on, when a constant said so (ATen ops on
   /// it run on that device's current stream); EntryDevice: not known, the
   /// current device is assumed.
@@ -116,9 +127,12 @@ struct TensorState {
     return Writes == O.Writes && Reads == O.Reads &&
            CrossStreamUses == O.CrossStreamUses && RecordedOn == O.RecordedOn &&
            AllocStream == O.AllocStream && AllocSite == O.AllocSite &&
-           AllocVia == O.AllocVia && Escaped == O.Escaped && Host == O.Host &&
-           Pinned == O.Pinned && Undefined == O.Undefined &&
-           Device == O.Device && Blank == O.Blank && Filled == O.Filled;
+           AllocVia == O.AllocVia && AllocAssumed == O.AllocAssumed &&
+           Escaped == O.Escaped && Host == O.Host && Pinned == O.Pinned &&
+           Undefined == O.Undefined && Freed == O.Freed &&
+           FreedAt == O.FreedAt && FreedFrom == O.FreedFrom &&
+           FreedIn == O.FreedIn && Device == O.Device && Blank == O.Blank &&
+           Filled == O.Filled;
   }
 };
 

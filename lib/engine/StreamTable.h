@@ -23,9 +23,15 @@ using StreamId = unsigned;
 /// Keys of storages and stream symbols: a variable's, an object's, or a
 /// variable's phi (the storage it names where paths that bound it meet).
 /// Device: the current stream a device had at entry.
-enum class KeySpace : uint64_t { Var = 0, Object = 1, Phi = 2, Device = 3 };
+enum class KeySpace : uint64_t {
+  Var = 0,
+  Object = 1,
+  Phi = 2,
+  Device = 3,
+  Freed = 4
+};
 inline uint64_t keyOf(KeySpace Space, unsigned Id) {
-  return (uint64_t(Id) << 2) | uint64_t(Space);
+  return (uint64_t(Id) << 3) | uint64_t(Space);
 }
 
 class StreamTable {

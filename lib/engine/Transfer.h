@@ -20,6 +20,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -45,10 +46,6 @@ public:
   /// (unreachable when it could not be solved); set by the solver.
   using BodyRunner = std::function<StreamState(
       BodyId Body, const StreamState &Entry, SiteId CallSite)>;
-  /// Called when the last reference to a storage dies (from bind, unbind
-  /// and spawn), with the storage's state at that moment.
-  using ReleaseObserver = std::function<void(StorageId Id, const TensorState &T,
-                                             SiteId At, const StreamState &S)>;
 
   explicit Transfer(const Function &IR);
   /// A body that is not run (nested too deep): whatever it may do is taken
@@ -56,7 +53,6 @@ public:
   /// thread's records are followed any more.
   void unseenBody(StreamState &S);
   void setBodyRunner(BodyRunner R) { RunBody = std::move(R); }
-  void setReleaseObserver(ReleaseObserver O) { OnRelease = std::move(O); }
 
   /// The state at function entry: the caller's current stream, tensor
   /// parameters ready on it.
@@ -105,6 +101,30 @@ public:
   /// The access \p F (an Access, Allocate or GraphReplay fact) enqueues in
   /// \p S.
   Access accessOf(const Fact &F, const StreamState &S);
+  /// Whether a block in state \p T, freed now (\p Explicit: its storage,
+  /// whoever holds it), owes the allocator uses on other streams.
+  bool owesUses(const TensorState &T, bool Explicit) const;
+  /// \p T, the state of storage \p From, as a block freed at \p At
+  /// (TensorState::Freed), kept in a storage of its own: the names of
+  /// \p From go on (a loop's next element).
+  TensorState freedBlock(const TensorState &T, SiteId At, StorageId From,
+                         const StreamState &S);
+  StorageId freedStorage(StorageId Of, SiteId At);
+  /// Where a block was freed (TensorState::FreedIn): the path's branches
+  /// and the call of a helper run in place it was freed in.
+  struct FreeContext {
+    llvm::SmallVector<Assumption, 2> Path;
+    SiteId CallSite = NoSite;
+    bool operator==(const FreeContext &O) const {
+      return Path == O.Path && CallSite == O.CallSite;
+    }
+  };
+  const FreeContext &freeContext(unsigned Id) const { return Contexts[Id]; }
+  /// The call through which the body being solved was reached (set by the
+  /// solver).
+  void setCallSiteNow(std::function<SiteId()> F) { CallSiteNow = std::move(F); }
+  /// An allocation on \p Stream: the blocks freed to it are reused.
+  void reuseFreed(StreamState &S, StreamId Stream);
   /// The current stream of device \p D (a constant index or EntryDevice)
   /// in \p S, and where it was set: Unknown when it cannot be told.
   std::pair<StreamId, SiteId> deviceCurrent(int8_t D, const StreamState &S);
@@ -191,10 +211,12 @@ private:
   /// While a helper runs in place: the analysed function's call that ran
   /// it (Access::Via).
   SiteId OuterCall = NoSite;
-  ReleaseObserver OnRelease;
   StreamTable Streams;
   std::vector<StorageInfo> Storages;
   llvm::DenseMap<uint64_t, StorageId> StorageByKey;
+  std::map<std::pair<StorageId, SiteId>, unsigned> FreedKeys;
+  std::vector<FreeContext> Contexts{FreeContext()};
+  std::function<SiteId()> CallSiteNow;
   unsigned Work = 0;
   llvm::DenseMap<VarId, uint64_t> RecordStreams;
   /// For a set of the current stream still pending: where the default

@@ -23,6 +23,10 @@ static void forgetCovers(StreamState &S, CoveredAccess C) {
 
 void Transfer::apply(const Fact &F, const fact::Allocate &X, StreamState &S) {
   Access A = accessOf(F, S);
+  // The blocks freed back to this stream may be handed out now (the
+  // Diagnoser judged them before this fact).
+  if (!X.Host && !X.Unowned)
+    reuseFreed(S, A.Stream);
   StorageId Id = storageFor(keyOf(KeySpace::Object, X.Result), NoVar, false);
   bool Host = X.Host;
   if (std::optional<StorageId> Src =
@@ -73,13 +77,16 @@ void Transfer::apply(const Fact &, const fact::HostByUse &X, StreamState &S) {
   TensorState T = S.Tensors.get(*Id);
   // Made where the analysis saw its stream: it knows where it lives. (Code
   // it does not see makes its results on no known stream.)
-  if ((T.AllocSite != NoSite && T.AllocStream != StreamTable::Unknown) ||
+  if ((T.AllocSite != NoSite && !T.AllocAssumed &&
+       T.AllocStream != StreamTable::Unknown) ||
       T.Host || T.Undefined)
     return;
   // Host memory the caller or unseen code filled: host code wrote it, and
   // that is complete; no device work is pending on it.
   T.Host = true;
   T.Pinned = X.Pinned;
+  if (T.AllocAssumed)
+    T.AllocStream = StreamTable::Unknown; // not the caching allocator's
   T.Writes.clear();
   T.Reads.clear();
   T.CrossStreamUses.clear();
@@ -93,15 +100,64 @@ void Transfer::apply(const Fact &F, const fact::Free &X, StreamState &S) {
   const TensorState *Found = S.Tensors.lookup(*Id);
   if (!Found || Found->Undefined)
     return;
-  // Freed while named: the Diagnoser hears of it as of a last reference
-  // dying (another stream may still use the block).
-  if (OnRelease)
-    OnRelease(*Id, *Found, F.Site, S);
+  // Freed while named (whoever else holds it): the block goes back to the
+  // allocator, owing what other streams still do with it.
+  if (owesUses(*Found, /*Explicit=*/true))
+    S.Tensors.set(freedStorage(*Id, F.Site),
+                  freedBlock(*Found, F.Site, *Id, S));
   TensorState None;
   None.Undefined = true;
   S.Tensors.set(*Id, None);
   if (S.Uncaptured)
     S.Uncaptured->erase(*Id);
+}
+
+bool Transfer::owesUses(const TensorState &T, bool Explicit) const {
+  return (!T.Escaped || Explicit) && T.AllocStream != StreamTable::Unknown &&
+         !T.CrossStreamUses.empty();
+}
+
+StorageId Transfer::freedStorage(StorageId Of, SiteId At) {
+  auto [It, New] = FreedKeys.try_emplace({Of, At}, FreedKeys.size());
+  (void)New;
+  return storageFor(keyOf(KeySpace::Freed, It->second), Storages[Of].Named,
+                    /*Persistent=*/false);
+}
+
+TensorState Transfer::freedBlock(const TensorState &T, SiteId At,
+                                 StorageId From, const StreamState &S) {
+  // Judged at the allocation stream's next allocation (or the exit): a
+  // wait of that stream before then orders the uses first.
+  TensorState B;
+  B.Undefined = B.Freed = true;
+  B.FreedAt = At;
+  B.FreedFrom = From;
+  FreeContext C;
+  C.Path.assign(S.Assumed.begin(), S.Assumed.end());
+  C.CallSite = CallSiteNow ? CallSiteNow() : NoSite;
+  auto It = llvm::find(Contexts, C);
+  B.FreedIn = It - Contexts.begin();
+  if (It == Contexts.end())
+    Contexts.push_back(std::move(C));
+  B.AllocStream = T.AllocStream;
+  B.AllocSite = T.AllocSite;
+  B.AllocVia = T.AllocVia;
+  B.AllocAssumed = T.AllocAssumed;
+  B.CrossStreamUses = T.CrossStreamUses;
+  B.RecordedOn = T.RecordedOn;
+  return B;
+}
+
+void Transfer::reuseFreed(StreamState &S, StreamId Stream) {
+  std::vector<StorageId> Reused;
+  S.Tensors.forEachWhere(
+      [](const PendingSummary &Sum) { return Sum.HasCrossStreamUses; },
+      [&](StorageId Id, const TensorState &T) {
+        if (T.Freed && T.AllocStream == Stream)
+          Reused.push_back(Id);
+      });
+  for (StorageId Id : Reused)
+    S.Tensors.erase(Id);
 }
 
 void Transfer::holdsNone(StreamState &S, VarId Var) {
@@ -273,7 +329,7 @@ void Transfer::apply(const Fact &, const fact::RecordStream &X,
   TensorState T = S.Tensors.get(*Id);
   // Recorded on a storage the analysis did not see made (an element of a
   // braced list of tensors, a copy): it may be one made here.
-  if (T.AllocSite == NoSite)
+  if (T.AllocSite == NoSite || T.AllocAssumed)
     UnnamedRecords = true;
   llvm::erase_if(T.CrossStreamUses, [&](const Access &A) {
     return B == StreamTable::Unknown || A.visibleTo(B);
@@ -296,8 +352,8 @@ void Transfer::release(StorageId Id, SiteId At, StreamState &S) {
       Found = Now;
   if (!Found)
     return;
-  if (OnRelease)
-    OnRelease(Id, *Found, At, S);
+  if (owesUses(*Found, /*Explicit=*/false))
+    S.Tensors.set(freedStorage(Id, At), freedBlock(*Found, At, Id, S));
   S.Tensors.erase(Id);
   if (S.Uncaptured)
     S.Uncaptured->erase(Id);
@@ -310,6 +366,9 @@ void Transfer::collectGarbage(StreamState &S) {
     ++Work;
     if (Storages[Id].Persistent || held(S, Id, /*Owning=*/false))
       return;
+    if (const TensorState *T = S.Tensors.lookup(Id);
+        T && T->Freed && !T->CrossStreamUses.empty())
+      return; // a freed block, judged at its stream's next allocation
     S.Tensors.erase(Id);
     if (S.Uncaptured)
       S.Uncaptured->erase(Id);

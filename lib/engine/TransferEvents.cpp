@@ -187,11 +187,16 @@ void Transfer::apply(const Fact &F, const fact::EventWait &X, StreamState &S) {
     llvm::sort(S.DefaultWaits);
   }
   // Only tensors with a covered access not yet visible to W change.
+  // A freed block's uses: covered as they were before the free too.
+  auto Covers = [&](StorageId Id, const TensorState &T, const Access &A) {
+    return E.covers({Id, A.Site}) ||
+           (T.Freed && E.covers({T.FreedFrom, A.Site}));
+  };
   auto Needs = [&](StorageId Id, const TensorState &T) {
     ++Work;
     for (const AccessList *L : {&T.Writes, &T.Reads, &T.CrossStreamUses})
       for (const Access &A : *L)
-        if (E.covers({Id, A.Site}) &&
+        if (Covers(Id, T, A) &&
             (!(A.VisibleTo & StreamTable::bit(W)) ||
              (L == &T.CrossStreamUses && W == T.AllocStream)))
           return true;
@@ -203,7 +208,7 @@ void Transfer::apply(const Fact &F, const fact::EventWait &X, StreamState &S) {
     return (Sum.NotVisibleTo & StreamTable::bit(W)) || Sum.HasCrossStreamUses;
   };
   S.Tensors.updateWhere(Unseen, Needs, [&](StorageId Id, TensorState &T) {
-    auto Covered = [&](const Access &A) { return E.covers({Id, A.Site}); };
+    auto Covered = [&](const Access &A) { return Covers(Id, T, A); };
     for (AccessList *L : {&T.Writes, &T.Reads})
       for (Access &A : *L)
         if (Covered(A))

@@ -98,11 +98,12 @@ StreamState Transfer::entryState() {
       StorageId Id = storageFor(keyOf(KeySpace::Var, P), P, true);
       TensorState T;
       SiteId At = IR.ParamSites[&P - IR.Params.data()];
-      T.Escaped = !V.HandedOver; // else the caller owns it
-      if (V.HandedOver) {
-        T.AllocStream = StreamTable::EntryCurrent;
-        T.AllocSite = At;
-      }
+      // The caller made it on its current stream, where it is ready; it
+      // keeps a reference unless it hands this one over.
+      T.Escaped = !V.HandedOver;
+      T.AllocStream = StreamTable::EntryCurrent;
+      T.AllocSite = At;
+      T.AllocAssumed = !V.HandedOver; // autograd made that one there
       Access Ready;
       Ready.Site = At;
       Ready.Stream = StreamTable::EntryCurrent;

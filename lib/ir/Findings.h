@@ -161,6 +161,9 @@ struct MissingRecordStream {
   /// With HandedBack: kept in a field of the method's object (LastForeignUse
   /// is where the method stored it), not returned.
   bool KeptByObject = false;
+  /// The caller's tensor, taken to be allocated on its current stream
+  /// where it is ready (TensorState::AllocAssumed).
+  bool AllocationAssumed = false;
   SiteId site() const { return LastForeignUse.Site; }
 };
 

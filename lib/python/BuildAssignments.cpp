@@ -142,7 +142,7 @@ void Builder::assignValue(const std::vector<TSNode> &Targets, TSNode Right) {
     } else {
       // self.x = v of an object followed here binds its attribute; else
       // self.x = v, a, b = v: kept where it is not followed.
-      if (bindAttribute(T, V) || swapStorage(T, V, Right))
+      if (bindAttribute(T, V) || swapStorage(T, V))
         continue;
       if (is(T, "attribute"))
         expr(field(T, "object"));
@@ -214,7 +214,7 @@ bool Builder::handsToCaller(TSNode Target) const {
   return false;
 }
 
-bool Builder::swapStorage(TSNode Target, const Value &V, TSNode Right) {
+bool Builder::swapStorage(TSNode Target, const Value &V) {
   if (!is(Target, "attribute") ||
       !swapsStorage(F.text(field(Target, "attribute"))))
     return false;
@@ -224,7 +224,8 @@ bool Builder::swapStorage(TSNode Target, const Value &V, TSNode Right) {
   Value Old = expr(Of);
   if (Old.Class != VarClass::Tensor || !Old.Tensor)
     return false;
-  readTensor(V, Right);
+  // The swap moves storages and reads none (a pinned buffer a copy still
+  // fills is not read by the host here).
   emit(site(SiteKind::StorageFree, Target), fact::Free{Old.Tensor});
   // The name now holds the new storage (other names of the same tensor
   // object do too; the analysis only knows their old storage is gone).
@@ -273,10 +274,14 @@ Value Builder::elementByUse(TSNode Name, TSNode Container) {
   if (!heldByUse(Name) && !tensorLocal(*St->S, F, Name))
     return Value();
   Container = unparen(Container);
-  bool OfParameter =
-      St->S == Root && St->SiteScope == 0 && is(Container, "identifier") &&
-      llvm::any_of(Root->Params,
-                   [&](TSNode P) { return F.text(P) == F.text(Container); });
+  // A parameter of the analysed def, from its own code or a closure of it
+  // run in place (listOwner).
+  bool OfParameter = is(Container, "identifier") &&
+                     (St->S == Root ? St->SiteScope == 0
+                                    : listOwner(F.text(Container)) == Root) &&
+                     llvm::any_of(Root->Params, [&](TSNode P) {
+                       return F.text(P) == F.text(Container);
+                     });
   if (!OfParameter)
     return unknownResult(Name);
   auto [It, New] = Synthetic.try_emplace(
@@ -369,6 +374,8 @@ void Builder::bindName(TSNode Target, const Value &V) {
     nameObject(Target, V.Object);
   if (ListSlots *L = listSlots(F.text(Target)))
     return bindList(Target, *L, V);
+  if (std::vector<ListSlots *> C = tupleColumns(F.text(Target)); !C.empty())
+    return bindTupleList(Target, C, V);
   VarId Var = varOf(F.text(Target));
   if (Var == NoVar || IR->var(Var).Persistent) {
     // Stored where the analysis does not follow it.

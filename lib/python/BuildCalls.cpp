@@ -171,7 +171,8 @@ Value Builder::call(TSNode N) {
           return Value();
         }
       }
-      if (Self.List && is(unparen(field(Fn, "object")), "identifier"))
+      if ((Self.List || !Self.Tuples.empty()) &&
+          is(unparen(field(Fn, "object")), "identifier"))
         return listMethod(N, Self, Method, unparen(field(Fn, "object")));
       // x.cpu(), x.item(), x.to("cuda") of a value not followed: if x is a
       // CUDA tensor (or a module of them), the host waits for the current

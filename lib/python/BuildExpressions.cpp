@@ -128,6 +128,10 @@ void Builder::escapeCaptured(TSNode Body, const Scope &Inner, bool Events) {
           escape(listValue(N, *L), N);
           continue;
         }
+        if (std::vector<ListSlots *> C = tupleColumns(Name); !C.empty()) {
+          escape(tupleListValue(N, C), N);
+          continue;
+        }
         VarId V = varOf(Name);
         if (V != NoVar && IR->var(V).Class == VarClass::Tensor)
           emit(site(SiteKind::Other, N), fact::EscapeTensor{TensorRef::var(V)});
@@ -177,6 +181,8 @@ Value Builder::name(TSNode N) {
   }
   if (ListSlots *L = listSlots(F.text(N)))
     return listValue(N, *L);
+  if (std::vector<ListSlots *> C = tupleColumns(F.text(N)); !C.empty())
+    return tupleListValue(N, C);
   // A dict followed, handed on as a whole: what happens to its entries
   // there is not known.
   if (const Instance *D = objectNamed(N); D && D->Keyed)

@@ -50,10 +50,6 @@ LoweredFunction Builder::build(const Scope &S, std::string Name) {
                                  ? site(SiteKind::ParamReady, P)
                                  : NoSite);
   }
-  for (auto [V, At] : ElementParams) {
-    IR->Params.push_back(V);
-    IR->ParamSites.push_back(At);
-  }
   if (S.K == Scope::Def && SideStreamParameters)
     proveSideParameters(S);
   // Thread bodies, in the order they were found (each may find more).
@@ -64,6 +60,12 @@ LoweredFunction Builder::build(const Scope &S, std::string Name) {
       X = Next->Index;
     IR->Bodies[Next->Id] = lowerBody(*Next->S, true, &*Next);
     X = Own;
+  }
+  // The caller's tensors in parameters, found by any body (a closure run
+  // in place loops over its def's list too).
+  for (auto [V, At] : ElementParams) {
+    IR->Params.push_back(V);
+    IR->ParamSites.push_back(At);
   }
   Out = nullptr;
   IR = nullptr;

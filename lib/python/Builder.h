@@ -60,53 +60,41 @@ private:
   using BodyState = py::BodyState;
 
   //===-- Counter loops and lists of streams (LoopCounters.cpp) -----------===//
-  /// Starts lowering \p For as a counter loop when it is one (true): what
-  /// an earlier run of it told of its counter's parity is forgotten.
+  /// Starts lowering \p For as a counter loop when it is one (true).
   bool beginCounterLoop(TSNode For);
-  /// The counter of the innermost counter loop steps (at \p Counter, the
-  /// top of its body): its windows shift; a path that found `i < n` failing
-  /// (range(n + 1)) ends there.
+  /// The innermost counter steps (at \p Counter, the top of its body):
+  /// its windows shift; a path that found `i < n` failing ends there.
   void stepCounter(TSNode Counter);
-  /// An iteration of the copy being lowered ends (at its `continue`
-  /// target): what its windows hold is carried to the next iteration.
+  /// An iteration ends: what its windows hold goes to the next one.
   void carryCounter(TSNode Counter);
   /// New element variables of a window of \p List.
   CounterLoop::Elements windowVariables(const std::string &List);
-  /// Lowers \p Lower as copy \p Id of the loop bodies being lowered: what
-  /// it allocates is an object of its own.
+  /// Lowers \p Lower as copy \p Id of the loop bodies being lowered.
   void inCopy(unsigned Id, const std::function<void()> &Lower);
   /// Lowers the first iterations of the innermost counter loop one by one
-  /// (through \p Iteration, given where its `continue` goes), when its
-  /// counter is tested against constants; \p Exhausted: where the loop
-  /// ends without a break.
+  /// when its counter is tested against constants (LoopCounters.cpp).
   void peelCounterLoop(const std::function<void(unsigned)> &Iteration,
                        unsigned Exhausted, TSNode Counter);
-  /// Lowers the loop's body after those: once, or once per parity of the
-  /// counter (the second copy's `continue` and end go to \p Head).
+  /// Lowers the loop's body after those: once, or once per parity.
   void counterIterations(const std::function<void(unsigned)> &Iteration,
                          unsigned Head, unsigned Exhausted, TSNode Counter);
   /// The counter loop ends: its windows' elements stay in their lists.
   void endCounterLoop(TSNode For);
   /// A test of a counter that the copy being lowered decides.
   std::optional<bool> counterConstant(TSNode Cond);
-  /// \p Cond compares the counter of a loop being lowered (either side):
-  /// the comparison, the counter on its left, and the loop (null: none).
+  /// \p Cond compares the counter of a loop being lowered (null: not).
   std::pair<Compare, const CounterLoop *> counterCompare(TSNode Cond) const;
   /// `(i + c) % 2` (`== k`, `!= k`) of a counter: the remembered test of
   /// its parity; `i < n` of `range(n + 1)`: that of the last iteration.
   std::optional<Assumption> parityTest(TSNode Cond);
-  /// `xs[i + c]` of a counter loop's window: its element variable (NoVar:
-  /// none).
+  /// `xs[i + c]` of a counter loop's window: its element (or NoVar).
   VarId windowElement(TSNode Subscript);
   /// `xs[i + c] = v` of a counter loop's window: binds its element (false:
-  /// \p Target is none). \p Right: the value's expression (null: an element
-  /// of a tuple code the analysis does not see gave).
+  /// \p Target is none). \p Right: the value's expression (or null).
   bool storeWindowElement(TSNode Target, const Value &V, TSNode Right);
-  /// `streams = [a, b]`, a list of streams bound once: a stream variable
-  /// per element (false: \p Right is no such list; nothing is lowered).
+  /// `streams = [a, b]`, bound once: a stream variable per element.
   bool bindStreamList(TSNode Target, TSNode Right);
-  /// `streams[k]`, `streams[(i + c) % 2]` of such a list (false: \p
-  /// Subscript is not one).
+  /// `streams[k]`, `streams[(i + c) % 2]` of such a list (or false).
   bool streamListElement(TSNode Subscript, Value &V);
 
   //===-- Bodies and control flow (BuildStatements.cpp) -------------------===//
@@ -153,7 +141,7 @@ private:
   void bindName(TSNode Target, const Value &V);
   /// `t.data = v` of a tensor followed here: t's old memory is freed and
   /// a name t is bound to v's storage.
-  bool swapStorage(TSNode Target, const Value &V, TSNode Right);
+  bool swapStorage(TSNode Target, const Value &V);
   /// Whether storing into \p Target (`batch.x = t` of a parameter of the
   /// analysed def) hands the value to its caller.
   bool handsToCaller(TSNode Target) const;
@@ -264,8 +252,12 @@ private:
   Region elementRegion(TSNode Container, int64_t Index);
 
   //===-- Lists and tuples of tensors (Containers.cpp) --------------------===//
-  /// The list of tensors \p Name of the body's own scope, or null.
+  /// The list of tensors \p Name of the body's own scope (or the analysed
+  /// def's, from a closure run in place: listOwner), or null.
   ListSlots *listSlots(llvm::StringRef Name);
+  const Scope *listOwner(llvm::StringRef Name);
+  ListSlots *makeListSlots(const Scope *Owner, llvm::StringRef Name,
+                           const std::string &Key);
   /// True when \p Name's elements may change position (pop, insert, del,
   /// item assignment, extend): xs[k] is then not followed.
   bool listReshaped(llvm::StringRef Name);
@@ -281,9 +273,17 @@ private:
   void unbindLists(SiteId At);
   /// Every element of a list value, in order.
   static llvm::SmallVector<TensorRef, 4> elements(const Value &V);
-  /// `for x in xs` over a list of known elements: the body once per
-  /// element (false: not such a loop).
+  /// `for x in xs` over known elements: the body once per element.
   bool unrolledLoop(TSNode N, const Value &Iterable);
+  void unrollLoop(TSNode N, size_t Count,
+                  llvm::function_ref<void(size_t)> Bind);
+  /// Lists of tuples (TupleLists.cpp): a list of tensors per item.
+  std::vector<ListSlots *> tupleColumns(llvm::StringRef Name);
+  Value tupleListValue(TSNode N, llvm::ArrayRef<ListSlots *> Columns);
+  void bindTupleList(TSNode Target, llvm::ArrayRef<ListSlots *> Columns,
+                     const Value &V);
+  bool tupleListMethod(TSNode N, llvm::StringRef Method, TSNode Object);
+  bool unrolledTupleLoop(TSNode N, const Value &Iterable);
 
   //===-- Devices (Placement.cpp) -----------------------------------------===//
   /// The CUDA device a device argument names by a constant index ('cuda:1',

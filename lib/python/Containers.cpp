@@ -16,6 +16,7 @@
 
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
+#include "lib/python/ScopeBindings.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
@@ -29,14 +30,28 @@ llvm::SmallVector<TensorRef, 4> Builder::elements(const Value &V) {
   return Out;
 }
 
-// Calls of methods of \p Name in \p N, outside nested scopes.
+// Calls of methods of \p Name in \p N: its own code's and, where they
+// name the list, its nested defs' (closures run in place share it).
+// \p Captured: a nested def or lambda names it (it outlives the scope).
 static void listUses(TSNode N, llvm::StringRef Name, const SourceFile &F,
-                     std::vector<TSNode> &Appends, bool &Reshaped) {
+                     std::vector<TSNode> &Appends, bool &Reshaped,
+                     bool &Captured) {
   if (ts_node_is_null(N))
     return;
   llvm::StringRef T = type(N);
-  if (T == "function_definition" || T == "class_definition" || T == "lambda")
+  if (T == "class_definition")
     return;
+  if (T == "function_definition" || T == "lambda") {
+    if (T == "function_definition" && defBinds(N, Name, F))
+      return;
+    bool Named = false;
+    everyNode(N, [&](TSNode X) {
+      Named |= is(X, "identifier") && F.text(X) == Name;
+    });
+    Captured |= Named;
+    if (!Named || T == "lambda")
+      return;
+  }
   auto IsName = [&](TSNode X) {
     return is(unparen(X), "identifier") && F.text(unparen(X)) == Name;
   };
@@ -66,15 +81,36 @@ static void listUses(TSNode N, llvm::StringRef Name, const SourceFile &F,
   }
   uint32_t Count = ts_node_named_child_count(N);
   for (uint32_t K = 0; K < Count; ++K)
-    listUses(ts_node_named_child(N, K), Name, F, Appends, Reshaped);
+    listUses(ts_node_named_child(N, K), Name, F, Appends, Reshaped, Captured);
+}
+
+const Scope *Builder::listOwner(llvm::StringRef Name) {
+  const Scope *Owner = St->S->owner(Name);
+  if (!Owner || Owner == St->S)
+    return Owner;
+  // A closure of the analysed def, run in place, shares its lists.
+  if (Owner != Root || St->SiteScope == 0)
+    return nullptr;
+  for (const Scope *S = St->S; S; S = S->Parent) {
+    if (S == Root)
+      return Owner;
+    if (S->K != Scope::Def)
+      return nullptr;
+  }
+  return nullptr;
 }
 
 ListSlots *Builder::listSlots(llvm::StringRef Name) {
-  const Scope *Owner = St->S->owner(Name);
-  if (Owner != St->S || !Owner->TensorLists.contains(Name))
+  const Scope *Owner = listOwner(Name);
+  if (!Owner || !Owner->TensorLists.contains(Name))
     return nullptr;
+  return makeListSlots(Owner, Name, Name.str());
+}
+
+ListSlots *Builder::makeListSlots(const Scope *Owner, llvm::StringRef Name,
+                                  const std::string &Key) {
   bool New = false;
-  ListSlots &L = ListVars.slots(Owner, Name.str(), New);
+  ListSlots &L = ListVars.slots(Owner, Key, New);
   if (!New)
     return &L;
   // Every slot the list will ever have, made now: a binding unbinds them
@@ -111,7 +147,7 @@ ListSlots *Builder::listSlots(llvm::StringRef Name) {
   TSNode Body =
       Owner->K == Scope::Module ? Owner->Node : field(Owner->Node, "body");
   for (TSNode S : children(Body))
-    listUses(S, Name, F, Appends, Moves);
+    listUses(S, Name, F, Appends, Moves, L.Captured);
   for (TSNode A : Appends)
     L.Appends.push_back({A.id, Slot(Name.str())});
   if (Unplaced)
@@ -151,8 +187,13 @@ Value Builder::containerLiteral(TSNode N) {
   Value V;
   V.Node = N;
   V.List = true;
+  bool Tuples = true;
   for (TSNode C : children(N)) {
     Value E = expr(C);
+    // [(a, b), (c, d)]: a list of tuples, followed item by item.
+    Tuples &= is(unparen(C), "tuple") && E.List;
+    if (Tuples)
+      V.Tuples.emplace_back(E.Items.begin(), E.Items.end());
     if (is(C, "list_splat") || is(C, "starred_expression") || E.List)
       V.List = false; // *xs, nested lists: not followed by position
     V.Items.push_back(E.Class == VarClass::Tensor ? E.Tensor : TensorRef());
@@ -162,6 +203,8 @@ Value Builder::containerLiteral(TSNode N) {
   }
   if (!V.List)
     V.Items.clear();
+  if (!Tuples)
+    V.Tuples.clear();
   return V;
 }
 
@@ -326,8 +369,10 @@ void Builder::bindList(TSNode Target, ListSlots &L, const Value &V) {
   auto Bind = [&](VarId Slot, TensorRef R) {
     emit(site(SiteKind::Other, Target), fact::BindTensor{Slot, R});
   };
+  // An empty slot holds None, not nothing: a loop that appends meets the
+  // path before it with the slot bound on both (the engine joins them).
   auto Drop = [&](VarId Slot) {
-    emit(site(SiteKind::LifetimeEnd, Target), fact::Unbind{Slot});
+    emit(site(SiteKind::LifetimeEnd, Target), fact::BindTensor{Slot, {}});
   };
   bool Placed =
       V.List && V.Items.size() <= L.Positions.size() &&
@@ -370,6 +415,8 @@ Value Builder::listMethod(TSNode N, const Value &Self, llvm::StringRef Method,
       emit(site(SiteKind::LifetimeEnd, N), fact::Unbind{Slot});
     return R;
   }
+  if (tupleListMethod(N, Method, Object))
+    return R;
   if (Method == "index" || Method == "count" || Method == "copy") {
     for (TSNode P : A.Positional)
       expr(P);
@@ -386,7 +433,10 @@ void Builder::deleteFromList(TSNode Target) {
   // del xs: the list goes; del xs[k]: an element goes and the later ones
   // move down (followed for a literal's positions, with no appends).
   if (is(Target, "identifier")) {
+    std::vector<ListSlots *> Lists = tupleColumns(F.text(Target));
     if (ListSlots *L = listSlots(F.text(Target)))
+      Lists.push_back(L);
+    for (ListSlots *L : Lists)
       for (VarId Slot : L->all())
         emit(site(SiteKind::LifetimeEnd, Target), fact::Unbind{Slot});
     return;
@@ -409,31 +459,45 @@ void Builder::deleteFromList(TSNode Target) {
 }
 
 void Builder::unbindLists(SiteId At) {
+  // A list a closure names lives on with it: what it holds escapes.
   for (const ListSlots *L : ListVars.slotsOf(St->S))
     for (VarId Slot : L->all())
-      emit(At, fact::Unbind{Slot});
+      if (L->Captured)
+        emit(At, fact::EscapeTensor{TensorRef::var(Slot)});
+      else
+        emit(At, fact::Unbind{Slot});
 }
 
 bool Builder::unrolledLoop(TSNode N, const Value &Iterable) {
   TSNode Left = unparen(field(N, "left"));
+  if (!Iterable.Tuples.empty())
+    return unrolledTupleLoop(N, Iterable);
   llvm::SmallVector<TensorRef, 4> Each = elements(Iterable);
   if (!Iterable.List || Each.empty() || Each.size() > MaxUnrolled ||
       !is(Left, "identifier") ||
       St->S->classOf(F.text(Left)) != VarClass::Tensor)
     return false;
-  // The body once per element, in order: a continue goes to the next
-  // element, a break after the loop; the else clause runs after the last.
-  unsigned After = newBlock();
-  std::vector<unsigned> Starts;
-  for (size_t K = 0; K <= Each.size(); ++K)
-    Starts.push_back(newBlock());
-  edge(St->Cur, Starts[0]);
-  for (size_t K = 0; K < Each.size(); ++K) {
-    St->Cur = Starts[K];
+  unrollLoop(N, Each.size(), [&](size_t K) {
     Value E;
     E.Class = VarClass::Tensor;
     E.Tensor = Each[K];
     bindName(Left, E);
+  });
+  return true;
+}
+
+void Builder::unrollLoop(TSNode N, size_t Count,
+                         llvm::function_ref<void(size_t)> Bind) {
+  // The body once per element, in order: a continue goes to the next
+  // element, a break after the loop; the else clause runs after the last.
+  unsigned After = newBlock();
+  std::vector<unsigned> Starts;
+  for (size_t K = 0; K <= Count; ++K)
+    Starts.push_back(newBlock());
+  edge(St->Cur, Starts[0]);
+  for (size_t K = 0; K < Count; ++K) {
+    St->Cur = Starts[K];
+    Bind(K);
     Frame L;
     L.K = Frame::Loop;
     L.Break = After;
@@ -448,7 +512,6 @@ bool Builder::unrolledLoop(TSNode N, const Value &Iterable) {
     block(field(Else, "body"));
   edge(St->Cur, After);
   St->Cur = After;
-  return true;
 }
 
 } // namespace streamsafe::py

@@ -395,6 +395,22 @@ Cls elementClass(TSNode C, int Index, const Lookup &L, const SourceFile &F,
     return L.DictValue ? L.DictValue(C).value_or(VarClass::Other)
                        : Cls(VarClass::Other);
   llvm::StringRef T = type(C);
+  if (int Item = itemOfEachElement(Index); Item >= 0) {
+    // for a, b in pairs: item Item of each tuple of a list of tuples.
+    if (T == "identifier")
+      return L.Column(F.text(C), Item);
+    if (T != "list" && T != "tuple")
+      return VarClass::Other;
+    Cls All;
+    for (TSNode E : children(C)) {
+      E = unparen(E);
+      std::vector<TSNode> Items = children(E);
+      if (!is(E, "tuple") || size_t(Item) >= Items.size())
+        return VarClass::Other;
+      All = join(All, exprClass(Items[Item], L, F, I));
+    }
+    return All;
+  }
   if (T == "list" || T == "tuple" || T == "expression_list") {
     std::vector<TSNode> Items = children(C);
     for (TSNode E : Items)
@@ -503,6 +519,11 @@ Cls scopedClass(TSNode Expr, const Scope &S, const SourceFile &F,
     const Scope *O = S.owner(Name);
     return O && O->TensorLists.contains(Name) ? Cls(VarClass::Tensor)
                                               : Cls(VarClass::Other);
+  };
+  L.Column = [&S](llvm::StringRef Name, int Item) -> Cls {
+    const auto *Items = S.tupleItems(Name);
+    return Items && size_t(Item) < Items->size() ? (*Items)[Item]
+                                                 : Cls(VarClass::Other);
   };
   return exprClass(Expr, L, F, I);
 }

@@ -38,6 +38,10 @@ struct Lookup {
   /// What item \p Index (-1: every item) of what the def \p Callee (`f`,
   /// or `self.m` of a method's own object) returns holds, when known.
   std::function<Cls(llvm::StringRef Callee, int Index)> Item;
+  /// What item \p Item of each element of the list of tuples \p Name
+  /// holds (Scope::TupleLists).
+  std::function<Cls(llvm::StringRef Name, int Item)> Column =
+      [](llvm::StringRef, int) { return Cls(VarClass::Other); };
   Cls operator()(llvm::StringRef N) const { return Name(N); }
 };
 
@@ -76,6 +80,13 @@ bool opaqueValue(TSNode N, const SourceFile &F, const Imports &I);
 /// d.values()`, `for k, v in d.items()`): the container is the dict, the
 /// element some value of it (Lookup::DictValue).
 constexpr int DictValueIndex = -2;
+/// The element index of `for a, b in xs`: item \p K of each element.
+constexpr int eachElementItem(int K) { return -3 - K; }
+/// The item an element index names in each element (-1: not such an
+/// index).
+constexpr int itemOfEachElement(int Index) {
+  return Index <= -3 ? -3 - Index : -1;
+}
 /// The class of element \p Index (-1: of every element) of the container
 /// \p C.
 Cls elementClass(TSNode C, int Index, const Lookup &L, const SourceFile &F,

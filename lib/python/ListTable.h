@@ -28,6 +28,7 @@ struct ListSlots {
   VarId Rest = NoVar;                                  ///< of no known position
   bool Pieces = false;   ///< only ever bound to chunk() and its kin
   bool Reshaped = false; ///< its elements may change position (pop, ...)
+  bool Captured = false; ///< a nested def or lambda names it
 
   std::vector<VarId> all() const {
     std::vector<VarId> Out = Positions;

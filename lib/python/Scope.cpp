@@ -9,6 +9,7 @@
 #include "lib/python/HelperIndex.h"
 #include "lib/python/ReturnClasses.h"
 #include "lib/python/ScopeBindings.h"
+#include "lib/python/TupleListShapes.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include <functional>
@@ -102,6 +103,13 @@ VarClass Scope::returnItemClass(llvm::StringRef Name, int Index) const {
       return VarClass::Other;
   }
   return VarClass::Other;
+}
+
+const llvm::SmallVector<std::optional<VarClass>, 4> *
+Scope::tupleItems(llvm::StringRef Name) const {
+  const Scope *S = owner(Name);
+  auto It = S ? S->TupleLists.find(Name) : TupleLists.end();
+  return S && It != S->TupleLists.end() ? &It->second : nullptr;
 }
 
 VarClass Scope::classOf(llvm::StringRef Name) const {
@@ -289,6 +297,23 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
     if (!C.NotLocal.contains(E.getKey()))
       Lists.try_emplace(E.getKey(), std::nullopt);
 
+  // Lists of tuples: the arity from the syntax, each item's class solved
+  // with the rest (TupleListShapes.h).
+  llvm::StringMap<std::vector<Cls>> Columns;
+  auto AppendsOf = [&](llvm::StringRef Name, bool Closures) {
+    std::vector<TSNode> Out;
+    if (auto A = C.Appended.find(Name); A != C.Appended.end())
+      Out = A->second;
+    if (auto A = C.ClosureAppended.find(Name);
+        Closures && A != C.ClosureAppended.end())
+      Out.insert(Out.end(), A->second.begin(), A->second.end());
+    return Out;
+  };
+  for (const auto &E : C.Values)
+    if (!C.NotLocal.contains(E.getKey()))
+      if (unsigned N = tupleListArity(E.second, AppendsOf(E.getKey(), true)))
+        Columns[E.getKey()].resize(N);
+
   // Lookups see this scope's names as inferred so far, then the enclosing
   // scopes' (a closure's or a global's class).
   Lookup L;
@@ -310,6 +335,17 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
     if (S->ReturnItems.count(Def) || !Classes.count(Def))
       return S->returnItemClass(Def, Index);
     return Cls(VarClass::Other); // bound here to something else
+  };
+  L.Column = [&](llvm::StringRef Name, int Item) -> Cls {
+    if (auto It = Columns.find(Name); It != Columns.end())
+      return size_t(Item) < It->second.size() ? It->second[Item]
+                                              : Cls(VarClass::Other);
+    if (Classes.count(Name))
+      return Cls(VarClass::Other);
+    const auto *Items = Parent ? Parent->tupleItems(Name) : nullptr;
+    return !Items                         ? Cls(VarClass::Other)
+           : size_t(Item) < Items->size() ? (*Items)[Item]
+                                          : Cls(VarClass::Other);
   };
   if (SelfAttributes && !S->Params.empty()) {
     L.Attribute = [&](TSNode A) -> std::optional<Cls> {
@@ -406,6 +442,17 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
           Changed = true;
         }
       }
+      for (auto &E : Columns) {
+        std::vector<TSNode> Appends = AppendsOf(E.getKey(), false);
+        for (size_t K = 0; K < E.second.size(); ++K) {
+          Cls New = tupleListColumn(K, C.Values.find(E.getKey())->second,
+                                    Appends, L, F, I);
+          if (New != E.second[K]) {
+            E.second[K] = New;
+            Changed = true;
+          }
+        }
+      }
     }
   };
   Solve();
@@ -454,6 +501,14 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
       // = state` of a parameter, `for p in params`) is such a value too.
       auto UnknownElement = [&](const std::pair<TSNode, int> &E) {
         TSNode Container = unparen(E.first);
+        // An item of a list of tuples whose appends (a closure's) say
+        // nothing of it.
+        if (itemOfEachElement(E.second) >= 0 && is(Container, "identifier") &&
+            (Columns.count(F.text(Container)) ||
+             (!Classes.count(F.text(Container)) && Parent &&
+              Parent->tupleItems(F.text(Container)))))
+          return Own.Column(F.text(Container), itemOfEachElement(E.second)) !=
+                 Cls(VarClass::Tensor);
         if (elementClass(Container, E.second, Own, F, I) !=
             Cls(VarClass::Other))
           return false;
@@ -493,6 +548,9 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
   for (const auto &E : Lists)
     if (E.second == Cls(VarClass::Tensor))
       S->TensorLists.insert(E.getKey());
+  for (const auto &E : Columns)
+    for (Cls K : E.second)
+      S->TupleLists[E.getKey()].push_back(K);
   for (const auto &E : C.Values)
     S->Bindings[E.getKey()] = E.second;
 
@@ -520,9 +578,20 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
     if (S->Locals.lookup(E.getKey()) == VarClass::Tensor &&
         llvm::all_of(E.second, [&](const std::pair<TSNode, int> &Of) {
           TSNode C = unparen(Of.first);
-          return is(C, "identifier") && (Of.second == infer::DictValueIndex
-                                             ? ParamDicts.contains(F.text(C))
-                                             : ParamLists.contains(F.text(C)));
+          if (!is(C, "identifier"))
+            return false;
+          // (A closure's loop over its def's parameter too.)
+          const Scope *Enclosing = !Classes.count(F.text(C)) && Parent
+                                       ? Parent->owner(F.text(C))
+                                       : nullptr;
+          return Of.second == infer::DictValueIndex
+                     ? ParamDicts.contains(F.text(C)) ||
+                           (Enclosing &&
+                            Enclosing->TensorDictParams.contains(F.text(C)))
+                     : Of.second == -1 &&
+                           (ParamLists.contains(F.text(C)) ||
+                            (Enclosing &&
+                             Enclosing->TensorListParams.contains(F.text(C))));
         }))
       S->ByUse.insert(E.getKey());
   for (const auto &E : C.Augmented)

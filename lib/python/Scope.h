@@ -57,6 +57,10 @@ struct Scope {
   /// Containers.cpp): every binding is a container of tensors (a literal,
   /// a comprehension, chunk()/split()/unbind()), every append a tensor.
   llvm::StringSet<> TensorLists;
+  /// Names that hold a list of tuples of one arity (TupleListShapes.h):
+  /// what each item of the tuples is (none: its own code says nothing, as
+  /// when only a closure appends).
+  llvm::StringMap<llvm::SmallVector<std::optional<VarClass>, 4>> TupleLists;
   /// Parameters annotated as lists (sequences, tuples) of tensors, and as
   /// dicts whose values are tensors.
   llvm::StringSet<> TensorListParams, TensorDictParams;
@@ -99,6 +103,10 @@ struct Scope {
   /// The class of item \p Index (-1: of every item) of what a call of
   /// \p Name returns, as seen from here.
   VarClass returnItemClass(llvm::StringRef Name, int Index) const;
+  /// The items of each tuple of the list of tuples \p Name, as seen from
+  /// here (null: \p Name holds no such list).
+  const llvm::SmallVector<std::optional<VarClass>, 4> *
+  tupleItems(llvm::StringRef Name) const;
 };
 
 /// Builds the scope of \p Node (module, function_definition or lambda).

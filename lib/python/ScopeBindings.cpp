@@ -18,4 +18,22 @@ void targetNames(TSNode N, const SourceFile &F,
       targetNames(C, F, Out);
 }
 
+bool defBinds(TSNode Def, llvm::StringRef Name, const SourceFile &F) {
+  std::vector<llvm::StringRef> Params;
+  for (TSNode P : children(field(Def, "parameters"))) {
+    TSNode Param = is(P, "identifier")        ? P
+                   : is(P, "typed_parameter") ? ts_node_named_child(P, 0)
+                                              : field(P, "name");
+    if (!ts_node_is_null(Param))
+      targetNames(Param, F, Params);
+  }
+  if (llvm::is_contained(Params, Name))
+    return true;
+  ScopeBindings Inner(F);
+  for (TSNode C : children(field(Def, "body")))
+    Inner.walk(C);
+  return (Inner.Values.count(Name) || Inner.Elements.count(Name)) &&
+         !Inner.NotLocal.contains(Name);
+}
+
 } // namespace streamsafe::py

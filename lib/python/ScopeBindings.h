@@ -27,6 +27,10 @@ namespace streamsafe::py {
 void targetNames(TSNode N, const SourceFile &F,
                  std::vector<llvm::StringRef> &Out);
 
+/// Whether the def \p Def binds \p Name itself (a parameter, or a name
+/// its own code assigns): then its \p Name is not the enclosing scope's.
+bool defBinds(TSNode Def, llvm::StringRef Name, const SourceFile &F);
+
 /// Collects what a scope binds: each name with the values assigned to it
 /// (null node: bound to something not followed).
 class ScopeBindings {
@@ -39,8 +43,10 @@ public:
     llvm::StringRef T = type(N);
     if (T == "function_definition" || T == "class_definition") {
       bind(F.text(field(N, "name")), {});
-      if (T == "function_definition")
+      if (T == "function_definition") {
         Defs.push_back(N);
+        closureAppends(N);
+      }
       for (TSNode D : fieldChildren(N, "decorator"))
         walk(D);
       return; // its body is a scope of its own
@@ -92,6 +98,12 @@ public:
                is(unparen(field(N, "left")), "identifier")) {
       Elements[F.text(unparen(field(N, "left")))].push_back(
           {field(N, "right"), -1});
+    } else if (T == "for_statement" && flatPattern(field(N, "left"))) {
+      // for a, b in pairs: each name is one item of every element.
+      std::vector<TSNode> Names = children(unparen(field(N, "left")));
+      for (size_t K = 0; K < Names.size(); ++K)
+        Elements[F.text(Names[K])].push_back(
+            {field(N, "right"), infer::eachElementItem(int(K))});
     } else if (T == "call" && is(field(N, "function"), "attribute") &&
                is(field(field(N, "function"), "object"), "identifier") &&
                F.text(field(field(N, "function"), "attribute")) == "append") {
@@ -175,6 +187,18 @@ public:
     });
   }
 
+  /// A nested def's appends to a list of this scope (a name the def does
+  /// not bind): what the list holds when the closure runs.
+  void closureAppends(TSNode Def) {
+    ScopeBindings Inner(F);
+    for (TSNode C : children(field(Def, "body")))
+      Inner.walk(C);
+    for (const auto &E : Inner.Appended)
+      if (!defBinds(Def, E.getKey(), F))
+        for (TSNode A : E.second)
+          ClosureAppended[E.getKey()].push_back(A);
+  }
+
   /// A tuple or list pattern of plain names.
   bool flatPattern(TSNode N) {
     N = unparen(N);
@@ -190,6 +214,8 @@ public:
   llvm::StringMap<std::vector<TSNode>> Values;
   llvm::StringMap<std::vector<std::pair<TSNode, int>>> Elements;
   llvm::StringMap<std::vector<TSNode>> Appended;
+  /// Appends in nested defs to this scope's names (closureAppends).
+  llvm::StringMap<std::vector<TSNode>> ClosureAppended;
   /// Locals with a type annotation (`x: torch.Tensor = ...`).
   llvm::StringMap<std::vector<TSNode>> Annotated;
   llvm::StringSet<> NotLocal;

@@ -12,6 +12,7 @@
 #include "lib/ir/IR.h"
 #include "lib/python/Syntax.h"
 #include "llvm/ADT/SmallVector.h"
+#include <vector>
 
 namespace streamsafe::py {
 
@@ -38,6 +39,9 @@ struct Value {
   bool List = false;
   llvm::SmallVector<TensorRef, 2> Items;
   llvm::SmallVector<TensorRef, 2> Unplaced;
+  /// A list of tuples followed item by item (TupleLists.cpp): each
+  /// tuple's items in order (None: not a tensor).
+  std::vector<llvm::SmallVector<TensorRef, 4>> Tuples;
 };
 
 } // namespace streamsafe::py

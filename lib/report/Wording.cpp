@@ -372,8 +372,11 @@ void Writer::word(const finding::MissingRecordStream &X) {
   // A parameter its caller lets go of (Variable::HandedOver).
   bool Given = IR.Sites[X.Allocation.Site].Kind == SiteKind::ParamReady;
   note(X.Allocation.Site,
-       sub(Given ? "'%0' is handed in here by the caller, allocated on %1"
-                 : "'%0' is allocated on %1 here",
+       sub(X.AllocationAssumed
+               ? "'%0' is handed in here by the caller, taken to be allocated "
+                 "on %1, where it is ready"
+           : Given ? "'%0' is handed in here by the caller, allocated on %1"
+                   : "'%0' is allocated on %1 here",
            {Tensor, AllocStream}));
   noteAllocatedVia(X);
   if (X.FreedAt != NoSite && IR.Sites[X.FreedAt].Kind == SiteKind::StorageFree)

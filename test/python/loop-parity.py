@@ -130,12 +130,11 @@ def prefetch_waited(batches, model, n):
 
 # Right (TransformerEngine's context-parallel max_logit, reduced): a value
 # carried from one step to the next under a flag, rebound on alternating
-# streams, ordered by the event chain: no access races. One report is a
-# known limitation of missing-record-stream: in the last step the value the
-# current stream made is read and let go on 'side', and the rule judges a
-# free when the last reference dies. The current stream allocates nothing
-# before it waits for 'side' after the loop, which the rule does not look
-# ahead to (docs/checks/missing-record-stream.md, "Known limitations").
+# streams, ordered by the event chain: no access races. The value the
+# current stream made is read and let go on 'side', but the current stream
+# waits for 'side' (the chain's event, or after the loop) before it
+# allocates again, so the free is harmless
+# (docs/checks/missing-record-stream.md, "When a free is judged").
 def max_logit_chained(q: torch.Tensor, n, side, fused, ret):
     streams = [torch.cuda.current_stream(), side]
     done = torch.cuda.Event()
@@ -157,12 +156,6 @@ def max_logit_chained(q: torch.Tensor, n, side, fused, ret):
                         max_logit = torch.clone(mx[0])
                     else:
                         max_logit = torch.maximum(max_logit, mx[i - 1])
-                        # CHECK-NOTES: :[[@LINE-1]]:51: warning: tensor 'max_logit' is used on stream parameter 'side' but was allocated on the caller's current stream; when its last reference dies the caching allocator may reuse its memory while stream parameter 'side' is still using it [streamsafe-missing-record-stream]
-                        # CHECK-NOTES: :[[@LINE-7]]:18: note: the current stream is set to stream parameter 'side' here
-                        # CHECK-NOTES: :[[@LINE-5]]:37: note: 'max_logit' is allocated on the caller's current stream here
-                        # CHECK-NOTES: :[[@LINE-4]]:25: note: the last reference to 'max_logit' dies here, with no record_stream on stream parameter 'side' and no synchronization with the caller's current stream
-                        # CHECK-NOTES: :[[@LINE-18]]:18: note: 'side' is used as a side stream here, so it is taken to differ from the caller's current stream
-                        # CHECK-NOTES: :[[@LINE-10]]:20: note: on the path reported, 'ret' is true
             if i < n:
                 streams[(i - 1) % 2].record_event(done)
     torch.cuda.current_stream().wait_stream(side)
