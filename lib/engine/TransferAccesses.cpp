@@ -27,7 +27,18 @@ void Transfer::apply(const Fact &F, const fact::Allocate &X, StreamState &S) {
   // Diagnoser judged them before this fact).
   if (!X.Host && !X.Unowned)
     reuseFreed(S, A.Stream);
-  StorageId Id = storageFor(keyOf(KeySpace::Object, X.Result), NoVar, false);
+  std::optional<StorageId> Into = X.Into ? storageOf(X.Into, S) : std::nullopt;
+  if (X.Into && !Into)
+    return; // a tensor not followed
+  StorageId Id =
+      Into ? *Into
+           : storageFor(keyOf(KeySpace::Object, X.Result), NoVar, false);
+  // Re-allocated in place: the old block, if any, goes back to the
+  // allocator; the names (and who holds them) stay.
+  const TensorState *Old = Into ? S.Tensors.lookup(*Into) : nullptr;
+  if (Old && !Old->Undefined && owesUses(*Old, /*Explicit=*/true))
+    S.Tensors.set(freedStorage(Id, F.Site), freedBlock(*Old, F.Site, Id, S));
+  bool Escaped = Old && Old->Escaped;
   bool Host = X.Host;
   if (std::optional<StorageId> Src =
           X.Like ? storageOf(X.Like, S) : std::nullopt)
@@ -66,8 +77,10 @@ void Transfer::apply(const Fact &F, const fact::Allocate &X, StreamState &S) {
   if ((!Host || (X.Async && X.Pinned)) && !IdleAlloc)
     Fresh.Writes.push_back(A);
   forgetCovers(S, {Id, F.Site});
+  Fresh.Escaped = Escaped;
   S.Tensors.set(Id, Fresh);
-  S.Unheld.push_back(Id); // a temporary until a variable takes it
+  if (!Into)
+    S.Unheld.push_back(Id); // a temporary until a variable takes it
 }
 
 void Transfer::apply(const Fact &, const fact::HostByUse &X, StreamState &S) {

@@ -222,6 +222,9 @@ struct Allocate {
   /// No device stated: the result lives where this tensor lives (empty_like,
   /// to(dtype)); on the host when it is on the host.
   TensorRef Like;
+  /// The storage of this tensor gets the new block, for every name of it
+  /// (`t.untyped_storage().resize_(n)` of a freed storage); Result unused.
+  TensorRef Into;
 };
 /// Var := Value. A None value is a tensor the analysis does not follow.
 struct BindTensor {

@@ -68,6 +68,18 @@ bool staticOrClassMethod(TSNode Def, const SourceFile &F) {
   return false;
 }
 
+/// The object a `setattr` acts on, through `type(x)` and `x.__class__`.
+TSNode setattrObject(TSNode Object, const SourceFile &F) {
+  Object = unparen(Object);
+  if (is(Object, "call") && F.text(field(Object, "function")) == "type" &&
+      children(field(Object, "arguments")).size() == 1)
+    Object = unparen(children(field(Object, "arguments"))[0]);
+  if (is(Object, "attribute") &&
+      F.text(field(Object, "attribute")) == "__class__")
+    Object = unparen(field(Object, "object"));
+  return Object;
+}
+
 } // namespace
 
 bool isCurrentStreamCall(TSNode Expr, const Imports &I) {
@@ -177,8 +189,19 @@ const std::vector<HelperIndex::AttributeWrite> &HelperIndex::attributeWrites() {
       if (A.size() >= 2 && is(A[1], "string"))
         Write(AttributeWrite::Setattr, F.text(A[1]).trim("'\""), {}, {}, V.Def,
               {});
-      else
-        Write(AttributeWrite::SetattrOpaque, "", {}, {}, V.Def, {});
+      else if (!A.empty()) {
+        // A name not written out: on a method's own object, any attribute
+        // of its class may now hold anything; outside a def, or on an
+        // object the def reaches otherwise (`self.inner`), of any class.
+        // A def's parameter or local (`setattr(module, key, buf)` of a
+        // module a helper walks) names none of the file's classes.
+        const DefInfo &D = InfoOf(V.Def);
+        TSNode O = setattrObject(A[0], F);
+        if (is(O, "identifier") && !D.Self.empty() && F.text(O) == D.Self)
+          Write(AttributeWrite::SetattrOpaque, "", {}, {}, V.Def, D.Of);
+        else if (ts_node_is_null(V.Def) || !is(O, "identifier"))
+          Write(AttributeWrite::SetattrOpaque, "", {}, {}, V.Def, {});
+      }
       continue;
     }
     // `torch.cuda.set_stream(self.x)`: x may be the current stream from
@@ -258,6 +281,8 @@ const llvm::StringMap<TSNode> &HelperIndex::freshAttributes(TSNode Class) {
   for (const AttributeWrite &W : attributeWrites()) {
     switch (W.K) {
     case AttributeWrite::SetattrOpaque:
+      if (!ts_node_is_null(W.Owner) && !InFamily(W.Owner))
+        continue;        // another class's own attributes
       return It->second; // any attribute may be set to anything
     case AttributeWrite::Setattr:
     case AttributeWrite::SetStream:

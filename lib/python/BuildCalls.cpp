@@ -224,9 +224,9 @@ bool Builder::freeStorage(TSNode N, const Args &A) {
   TSNode Fn = field(N, "function");
   TSNode Accessor = unparen(field(Fn, "object"));
   if (!is(Fn, "attribute") || !is(Accessor, "call") ||
-      A.Positional.size() != 1 || !A.Keywords.empty() ||
-      constantInt(A.Positional[0]) != 0)
+      A.Positional.size() != 1 || !A.Keywords.empty())
     return false;
+  bool Free = constantInt(A.Positional[0]) == 0;
   TSNode Of = field(Accessor, "function");
   if (!is(Of, "attribute") ||
       !freesStorageAtZero(F.text(field(Of, "attribute")),
@@ -236,7 +236,18 @@ bool Builder::freeStorage(TSNode N, const Args &A) {
   Value T = expr(field(Of, "object"));
   if (T.Class != VarClass::Tensor || !T.Tensor)
     return false;
-  emit(site(SiteKind::StorageFree, N), fact::Free{T.Tensor});
+  if (Free) {
+    emit(site(SiteKind::StorageFree, N), fact::Free{T.Tensor});
+    return true;
+  }
+  // resize_(n): the storage (freed, as FSDP and offloading code free it)
+  // gets a new block on the current stream, values not written.
+  expr(A.Positional[0]);
+  fact::Allocate New;
+  New.Stream = StreamRef::current();
+  New.AllocateOnly = true;
+  New.Into = T.Tensor;
+  emit(site(SiteKind::Allocation, N), New);
   return true;
 }
 

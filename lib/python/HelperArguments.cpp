@@ -65,6 +65,12 @@ ArgumentMatch Builder::matchArguments(TSNode Def, const Args &A, bool Method) {
         }
       }
     }
+    // A field of the caller's object the analysed def uses as a tensor
+    // (Scope::ParamFields): the callee gets that tensor.
+    if (C == VarClass::Other && St->S == Root && St->SiteScope == 0 &&
+        is(unparen(P), "attribute") &&
+        Root->ParamFields.contains(useKey(unparen(P), F)))
+      C = VarClass::Tensor;
     M.Classes[Name] = C;
     M.GivenStreams |= C == VarClass::Stream || C == VarClass::Event;
     if (C == VarClass::Event && is(unparen(P), "identifier"))

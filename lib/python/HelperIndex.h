@@ -240,7 +240,8 @@ private:
   struct AttributeWrite {
     enum Kind : uint8_t {
       Setattr,       ///< setattr(o, "Name", v): Name may hold anything
-      SetattrOpaque, ///< setattr with a name not written out
+      SetattrOpaque, ///< setattr with a name not written out (Owner: on
+                     ///< the self of a method of that class)
       SetStream,     ///< set_stream(o.Name): Name may be the current stream
       ClassBody,     ///< `Name = v` in the body of class Owner
       Member,        ///< `o.Name = v`; Owner: o is the self of its method

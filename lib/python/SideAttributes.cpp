@@ -40,10 +40,10 @@ const llvm::StringMap<SideStream> &HelperIndex::sideAttributes(TSNode Class) {
   // None (and one is a parameter).
   llvm::StringSet<> Bad, Given, MayBeNone;
   for (const AttributeWrite &W : attributeWrites()) {
-    if (W.K == AttributeWrite::SetattrOpaque)
-      return It->second;
     if (!ts_node_is_null(W.Owner) && !InFamily(W.Owner))
       continue;
+    if (W.K == AttributeWrite::SetattrOpaque)
+      return It->second;
     TSNode V = unparen(W.Value);
     bool Param = W.K == AttributeWrite::Member && !ts_node_is_null(W.Def) &&
                  F.text(field(W.Def, "name")) == "__init__" &&

@@ -70,3 +70,43 @@ def resize_other(n: int, side: torch.cuda.Stream, arr):
     buf.untyped_storage().resize_(n * 4)
     arr.storage().resize_(0)
     return buf
+
+
+# Re-allocation: `resize_(n)` of a (freed) storage gives it a new block on
+# the current stream, for every name of the tensor, values not written.
+# Right (FSDP's re-gather, reduced): re-allocated and filled on the side
+# stream, nothing of the old block is pending.
+def regather(full: torch.Tensor, n: int, side: torch.cuda.Stream):
+    with torch.cuda.stream(side):
+        full.untyped_storage().resize_(n)
+        full.fill_(1)
+    torch.cuda.current_stream().wait_stream(side)
+    return full.sum()
+
+
+# Wrong: the same, read on the current stream before it waits.
+def regather_then_read(full: torch.Tensor, n: int, side: torch.cuda.Stream):
+    with torch.cuda.stream(side):
+        full.untyped_storage().resize_(n)
+        full.fill_(1)
+    return full.sum()
+    # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'full' is read on the caller's current stream while its write on stream parameter 'side' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+    # CHECK-NOTES: :[[@LINE-3]]:22: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+    # CHECK-NOTES: :[[@LINE-4]]:9: note: 'full' is written on stream parameter 'side' here
+    # CHECK-NOTES: :[[@LINE-7]]:10: note: the current stream was set to stream parameter 'side' here
+    # CHECK-NOTES: :[[@LINE-8]]:10: note: 'side' is used as a side stream here, so it is taken to differ from the caller's current stream
+
+
+# Right: a helper handed a field of the caller's object runs in place, so
+# its re-allocation is seen (FSDP's alloc_storage_, reduced).
+@torch.no_grad()
+def alloc_storage_(data: torch.Tensor, size: int) -> None:
+    data.untyped_storage().resize_(size)
+
+
+def cast_shards(params, side: torch.cuda.Stream):
+    with torch.cuda.stream(side):
+        for p in params:
+            alloc_storage_(p.half_shard, 16)
+            p.half_shard.fill_(0)
+    torch.cuda.current_stream().wait_stream(side)
