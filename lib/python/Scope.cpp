@@ -7,6 +7,7 @@
 #include "lib/python/Collectives.h"
 #include "lib/python/ExprClasses.h"
 #include "lib/python/HelperIndex.h"
+#include "lib/python/ParameterFields.h"
 #include "lib/python/ReturnClasses.h"
 #include "lib/python/ScopeBindings.h"
 #include "lib/python/TupleListShapes.h"
@@ -115,64 +116,6 @@ Scope::tupleItems(llvm::StringRef Name) const {
 VarClass Scope::classOf(llvm::StringRef Name) const {
   const Scope *S = owner(Name);
   return S ? S->Locals.lookup(Name) : VarClass::Other;
-}
-
-/// Scope::ParamFields of the def of \p S: the "p.f" keys \p ByUse types
-/// as tensors, p.f never assigned in the def, p a parameter \p Values
-/// never binds (not a method's own object) or a name bound only to the
-/// elements of such a parameter or of the object's attributes (`for b in
-/// self.buckets`, \p Elements).
-static void addParameterFields(
-    Scope &S, const llvm::StringMap<VarClass> &ByUse,
-    const llvm::StringMap<std::vector<TSNode>> &Values,
-    const llvm::StringMap<std::vector<std::pair<TSNode, int>>> &Elements,
-    const SourceFile &F) {
-  // Most defs use no field as a tensor: nothing to read then.
-  if (llvm::none_of(ByUse, [](const auto &E) {
-        return E.second == VarClass::Tensor && E.getKey().contains('.');
-      }))
-    return;
-  bool Method = !ts_node_is_null(classOf(S.Node)) && !staticMethod(S.Node, F) &&
-                !S.Params.empty();
-  llvm::StringSet<> Stored;
-  ownCode(field(S.Node, "body"), [&](TSNode X) {
-    if (is(X, "assignment") || is(X, "for_statement"))
-      everyNode(field(X, "left"), [&](TSNode A) {
-        if (std::string K = useKey(A, F); K.find('.') != std::string::npos)
-          Stored.insert(K);
-      });
-  });
-  auto Parameter = [&](llvm::StringRef Name) {
-    for (size_t K = Method ? 1 : 0; K < S.Params.size(); ++K)
-      if (F.text(S.Params[K]) == Name)
-        return true;
-    return false;
-  };
-  // A container the caller handed in: a parameter, or the object's
-  // attribute.
-  auto CallersContainer = [&](TSNode C) {
-    C = unparen(C);
-    if (is(C, "identifier"))
-      return Parameter(F.text(C));
-    TSNode O = unparen(field(C, "object"));
-    return Method && is(C, "attribute") && is(O, "identifier") &&
-           F.text(O) == F.text(S.Params[0]);
-  };
-  for (const auto &E : ByUse) {
-    auto [Object, Field] = llvm::StringRef(E.getKey()).split('.');
-    if (Field.empty() || E.second != VarClass::Tensor || Values.count(Object) ||
-        Stored.contains(E.getKey()))
-      continue;
-    auto Element = Elements.find(Object);
-    bool Handed = Element == Elements.end()
-                      ? Parameter(Object)
-                      : !Parameter(Object) &&
-                            llvm::all_of(Element->second, [&](const auto &Of) {
-                              return CallersContainer(Of.first);
-                            });
-    if (Handed)
-      S.ParamFields.insert(E.getKey());
-  }
 }
 
 std::unique_ptr<Scope>
