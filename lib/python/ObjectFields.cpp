@@ -55,10 +55,16 @@ bool HelperIndex::hostAttribute(TSNode Class, llvm::StringRef Name,
   bool Any = false;
   Pinned = true;
   for (const AttributeWrite &W : attributeWrites()) {
-    if (W.Name != Name || W.K == AttributeWrite::SetStream)
-      continue;
-    if (W.K == AttributeWrite::SetattrOpaque)
+    // A setattr whose name is not written out may set this one too (on
+    // the family's own objects, or on any object outside a method).
+    if (W.K == AttributeWrite::SetattrOpaque &&
+        (ts_node_is_null(W.Owner) || llvm::any_of(Family, [&](TSNode C) {
+           return ts_node_eq(C, W.Owner);
+         })))
       return false;
+    if (W.Name != Name || W.K == AttributeWrite::SetStream ||
+        W.K == AttributeWrite::SetattrOpaque)
+      continue;
     if (W.K == AttributeWrite::Member && !ts_node_is_null(W.Owner) &&
         llvm::none_of(Family, [&](TSNode C) { return ts_node_eq(C, W.Owner); }))
       continue;

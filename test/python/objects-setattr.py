@@ -39,3 +39,29 @@ class Patched:
     def gather(self, x: torch.Tensor):
         with torch.cuda.stream(self.side):
             x.mul_(2)
+
+
+# The same for what an attribute holds: a pinned buffer the class makes is
+# read on the host while the copy into it may run (reported); with a
+# setattr of a computed name on its own object it may be any value there
+# (silent).
+class Stager:
+    def __init__(self, n):
+        self.host = torch.empty(n, pin_memory=True)
+
+    def fetch(self, x: torch.Tensor):
+        self.host.copy_(x, non_blocking=True)
+        return self.host.sum().item()
+        # CHECK-NOTES: :[[@LINE-1]]:16: warning: the host reads tensor 'self.host' while a non_blocking copy into it on the caller's current stream may still be running; synchronize the stream or an event first [streamsafe-host-read-before-sync]
+        # CHECK-NOTES: :[[@LINE-3]]:9: note: the non_blocking copy is enqueued on the caller's current stream here
+
+
+class PatchedStager:
+    def __init__(self, n, extra):
+        self.host = torch.empty(n, pin_memory=True)
+        for k in extra:
+            setattr(self, k, extra[k])
+
+    def fetch(self, x: torch.Tensor):
+        self.host.copy_(x, non_blocking=True)
+        return self.host.sum().item()
