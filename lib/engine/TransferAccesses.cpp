@@ -131,9 +131,9 @@ bool Transfer::owesUses(const TensorState &T, bool Explicit) const {
 }
 
 StorageId Transfer::freedStorage(StorageId Of, SiteId At) {
-  auto [It, New] = FreedKeys.try_emplace({Of, At}, FreedKeys.size());
-  (void)New;
-  return storageFor(keyOf(KeySpace::Freed, It->second), Storages[Of].Named,
+  unsigned Key =
+      FreedKeys.try_emplace({Of, At}, FreedKeys.size()).first->second;
+  return storageFor(keyOf(KeySpace::Freed, Key), Storages[Of].Named,
                     /*Persistent=*/false);
 }
 
