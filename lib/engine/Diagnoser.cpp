@@ -298,7 +298,7 @@ void Diagnoser::freedBlocks(const StreamState &S,
                             std::optional<StreamId> Stream) {
   const SiteTable &Sites = T.function().Sites;
   S.Tensors.forEachWhere(
-      [](const PendingSummary &Sum) { return Sum.HasCrossStreamUses; },
+      [](const PendingSummary &Sum) { return Sum.HasFreed; },
       [&](StorageId Id, const TensorState &Block) {
         if (!Block.Freed || (Stream && Block.AllocStream != *Stream))
           return;

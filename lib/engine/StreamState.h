@@ -143,9 +143,12 @@ struct PendingSummary {
   bool Pending = false;
   bool HasCrossStreamUses = false;
   uint64_t NotVisibleTo = 0; ///< bit per stream
+  /// A freed block still to judge (TensorState::Freed): the sweeps at
+  /// each allocation visit only these.
+  bool HasFreed = false;
   PendingSummary operator|(const PendingSummary &O) const {
     return {Pending || O.Pending, HasCrossStreamUses || O.HasCrossStreamUses,
-            NotVisibleTo | O.NotVisibleTo};
+            NotVisibleTo | O.NotVisibleTo, HasFreed || O.HasFreed};
   }
 };
 struct TensorSummary {
@@ -153,6 +156,7 @@ struct TensorSummary {
   static PendingSummary summary(const TensorState &T) {
     PendingSummary S;
     S.HasCrossStreamUses = !T.CrossStreamUses.empty();
+    S.HasFreed = T.Freed && S.HasCrossStreamUses;
     for (const AccessList *L : {&T.Writes, &T.Reads, &T.CrossStreamUses})
       for (const Access &A : *L) {
         S.Pending = true;

@@ -163,12 +163,11 @@ TensorState Transfer::freedBlock(const TensorState &T, SiteId At,
 
 void Transfer::reuseFreed(StreamState &S, StreamId Stream) {
   std::vector<StorageId> Reused;
-  S.Tensors.forEachWhere(
-      [](const PendingSummary &Sum) { return Sum.HasCrossStreamUses; },
-      [&](StorageId Id, const TensorState &T) {
-        if (T.Freed && T.AllocStream == Stream)
-          Reused.push_back(Id);
-      });
+  S.Tensors.forEachWhere([](const PendingSummary &Sum) { return Sum.HasFreed; },
+                         [&](StorageId Id, const TensorState &T) {
+                           if (T.Freed && T.AllocStream == Stream)
+                             Reused.push_back(Id);
+                         });
   for (StorageId Id : Reused)
     S.Tensors.erase(Id);
 }

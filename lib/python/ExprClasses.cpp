@@ -521,9 +521,7 @@ Cls scopedClass(TSNode Expr, const Scope &S, const SourceFile &F,
                                               : Cls(VarClass::Other);
   };
   L.Column = [&S](llvm::StringRef Name, int Item) -> Cls {
-    const auto *Items = S.tupleItems(Name);
-    return Items && size_t(Item) < Items->size() ? (*Items)[Item]
-                                                 : Cls(VarClass::Other);
+    return S.tupleItemClass(Name, Item);
   };
   return exprClass(Expr, L, F, I);
 }

@@ -106,11 +106,19 @@ VarClass Scope::returnItemClass(llvm::StringRef Name, int Index) const {
   return VarClass::Other;
 }
 
-const llvm::SmallVector<std::optional<VarClass>, 4> *
-Scope::tupleItems(llvm::StringRef Name) const {
+bool Scope::holdsTuples(llvm::StringRef Name) const {
+  const Scope *S = owner(Name);
+  return S && S->TupleLists.count(Name);
+}
+
+std::optional<VarClass> Scope::tupleItemClass(llvm::StringRef Name,
+                                              int Item) const {
   const Scope *S = owner(Name);
   auto It = S ? S->TupleLists.find(Name) : TupleLists.end();
-  return S && It != S->TupleLists.end() ? &It->second : nullptr;
+  if (!S || It == S->TupleLists.end() || Item < 0 ||
+      size_t(Item) >= It->second.size())
+    return VarClass::Other;
+  return It->second[Item];
 }
 
 VarClass Scope::classOf(llvm::StringRef Name) const {
@@ -283,12 +291,9 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
     if (auto It = Columns.find(Name); It != Columns.end())
       return size_t(Item) < It->second.size() ? It->second[Item]
                                               : Cls(VarClass::Other);
-    if (Classes.count(Name))
+    if (Classes.count(Name) || !Parent)
       return Cls(VarClass::Other);
-    const auto *Items = Parent ? Parent->tupleItems(Name) : nullptr;
-    return !Items                         ? Cls(VarClass::Other)
-           : size_t(Item) < Items->size() ? (*Items)[Item]
-                                          : Cls(VarClass::Other);
+    return Parent->tupleItemClass(Name, Item);
   };
   if (SelfAttributes && !S->Params.empty()) {
     L.Attribute = [&](TSNode A) -> std::optional<Cls> {
@@ -449,7 +454,7 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
         if (itemOfEachElement(E.second) >= 0 && is(Container, "identifier") &&
             (Columns.count(F.text(Container)) ||
              (!Classes.count(F.text(Container)) && Parent &&
-              Parent->tupleItems(F.text(Container)))))
+              Parent->holdsTuples(F.text(Container)))))
           return Own.Column(F.text(Container), itemOfEachElement(E.second)) !=
                  Cls(VarClass::Tensor);
         if (elementClass(Container, E.second, Own, F, I) !=

@@ -103,10 +103,11 @@ struct Scope {
   /// The class of item \p Index (-1: of every item) of what a call of
   /// \p Name returns, as seen from here.
   VarClass returnItemClass(llvm::StringRef Name, int Index) const;
-  /// The items of each tuple of the list of tuples \p Name, as seen from
-  /// here (null: \p Name holds no such list).
-  const llvm::SmallVector<std::optional<VarClass>, 4> *
-  tupleItems(llvm::StringRef Name) const;
+  /// Whether \p Name, as seen from here, holds a list of tuples.
+  bool holdsTuples(llvm::StringRef Name) const;
+  /// What item \p Item of each of those tuples holds (none: its own code
+  /// says nothing; Other: not such a list, or not a tensor).
+  std::optional<VarClass> tupleItemClass(llvm::StringRef Name, int Item) const;
 };
 
 /// Builds the scope of \p Node (module, function_definition or lambda).

@@ -19,6 +19,13 @@ void targetNames(TSNode N, const SourceFile &F,
 }
 
 bool defBinds(TSNode Def, llvm::StringRef Name, const SourceFile &F) {
+  ScopeBindings Inner(F);
+  for (TSNode C : children(field(Def, "body")))
+    Inner.walk(C);
+  return Inner.bindsOwn(Def, Name);
+}
+
+bool ScopeBindings::bindsOwn(TSNode Def, llvm::StringRef Name) const {
   std::vector<llvm::StringRef> Params;
   for (TSNode P : children(field(Def, "parameters"))) {
     TSNode Param = is(P, "identifier")        ? P
@@ -27,13 +34,9 @@ bool defBinds(TSNode Def, llvm::StringRef Name, const SourceFile &F) {
     if (!ts_node_is_null(Param))
       targetNames(Param, F, Params);
   }
-  if (llvm::is_contained(Params, Name))
-    return true;
-  ScopeBindings Inner(F);
-  for (TSNode C : children(field(Def, "body")))
-    Inner.walk(C);
-  return (Inner.Values.count(Name) || Inner.Elements.count(Name)) &&
-         !Inner.NotLocal.contains(Name);
+  return llvm::is_contained(Params, Name) ||
+         ((Values.count(Name) || Elements.count(Name)) &&
+          !NotLocal.contains(Name));
 }
 
 } // namespace streamsafe::py

@@ -194,10 +194,13 @@ public:
     for (TSNode C : children(field(Def, "body")))
       Inner.walk(C);
     for (const auto &E : Inner.Appended)
-      if (!defBinds(Def, E.getKey(), F))
+      if (!Inner.bindsOwn(Def, E.getKey()))
         for (TSNode A : E.second)
           ClosureAppended[E.getKey()].push_back(A);
   }
+
+  /// Whether \p Def, whose body this walked, binds \p Name itself.
+  bool bindsOwn(TSNode Def, llvm::StringRef Name) const;
 
   /// A tuple or list pattern of plain names.
   bool flatPattern(TSNode N) {

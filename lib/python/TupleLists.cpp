@@ -41,8 +41,10 @@ Value Builder::tupleListValue(TSNode N, llvm::ArrayRef<ListSlots *> Columns) {
     llvm::SmallVector<TensorRef, 4> Tuple;
     for (const auto &Column : ByColumn)
       Tuple.push_back(Column[E]);
-    V.Tuples.push_back(Tuple);
-    V.Held.append(Tuple.begin(), Tuple.end());
+    for (const TensorRef &R : Tuple)
+      if (R)
+        V.Held.push_back(R);
+    V.Tuples.push_back(std::move(Tuple));
   }
   return V;
 }
