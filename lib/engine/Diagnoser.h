@@ -34,6 +34,9 @@ public:
   void freedBlocks(const StreamState &S, std::optional<StreamId> Stream);
   /// A path leaves the function at \p Exit in state \p S.
   void atExit(const StreamState &S, SiteId Exit);
+  /// The caller's tensors with writes left in flight at \p Exit on a
+  /// stream the caller cannot wait for (DiagnoseLeftInFlight.cpp).
+  void leftForCaller(const StreamState &S, SiteId Exit);
 
 private:
   /// before(), on the tensors the fact acts on.
@@ -80,6 +83,9 @@ private:
   /// Reports \p P against the capture in progress in \p S.
   void reportCapture(const StreamState &S, finding::CaptureProblem P);
 
+  bool callerCannotWait(StreamId Stream) const;
+  /// The writes left for the caller reported (one finding for every path).
+  std::set<SiteId> LeftWrites;
   /// The frees reported: (free, last use, its stream).
   std::set<std::tuple<SiteId, SiteId, StreamId>> JudgedFrees;
   Transfer &T;

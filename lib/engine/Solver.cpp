@@ -102,8 +102,10 @@ public:
     if (!IR.Fields.empty())
       R.FieldsLeft = T.fieldsLeft(Exit);
     // What was freed on a path out is judged there: the caller allocates.
-    for (const auto &[Block, State] : ExitPaths)
+    for (const auto &[Block, State] : ExitPaths) {
       D.freedBlocks(State, std::nullopt);
+      D.leftForCaller(State, IR.Bodies[0].Blocks[Block].ExitSite);
+    }
     if (IR.MayLeaveStreamSet || !Exit.Reachable)
       return;
     // Report each unrestored set once, at the first path out that keeps it.

@@ -211,6 +211,11 @@ static void joinTensor(TensorState &Mine, const TensorState &T) {
     joinAccesses(Mine.CrossStreamUses, T.CrossStreamUses);
     return;
   }
+  // One let-go of one held tensor (Transfer::leftStorage) on both paths.
+  if (T.Left && Mine.Left) {
+    joinAccesses(Mine.Writes, T.Writes);
+    return;
+  }
   if (T.Undefined)
     return;
   if (Mine.Undefined) {
@@ -272,6 +277,7 @@ static void joinTensor(TensorState &Mine, const TensorState &T) {
     Mine.AllocStream = StreamTable::Unknown;
   }
   Mine.Escaped |= T.Escaped;
+  Mine.Held &= T.Held; // (a local on one path: not told apart)
   Mine.Host |= T.Host;
   Mine.Pinned |= T.Pinned;
   if (Mine.Device != T.Device)

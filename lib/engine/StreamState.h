@@ -99,7 +99,14 @@ struct TensorState {
   /// allocation on AllocStream: judged there, or at the exit.
   bool Freed = false;
   SiteId FreedAt = NoSite;
-  StorageId FreedFrom = 0; ///< the storage it was (events covered it there)
+  /// (Freed or Left) the storage it was (events covered it there).
+  StorageId FreedFrom = 0;
+  /// The caller's or its object's (fact::Allocate::Held): it outlives the
+  /// call.
+  bool Held = false;
+  /// (With Undefined) such a tensor the function let go of at FreedAt with
+  /// Writes still in flight: judged at the exit (Diagnoser::leftForCaller).
+  bool Left = false;
   /// Where the free happened: the path and the call (Transfer::freeContext).
   unsigned FreedIn = 0;
   /// The device it was allocated on, when a constant said so (ATen ops on
@@ -129,8 +136,8 @@ struct TensorState {
            AllocStream == O.AllocStream && AllocSite == O.AllocSite &&
            AllocVia == O.AllocVia && AllocAssumed == O.AllocAssumed &&
            Escaped == O.Escaped && Host == O.Host && Pinned == O.Pinned &&
-           Undefined == O.Undefined && Freed == O.Freed &&
-           FreedAt == O.FreedAt && FreedFrom == O.FreedFrom &&
+           Undefined == O.Undefined && Freed == O.Freed && Held == O.Held &&
+           Left == O.Left && FreedAt == O.FreedAt && FreedFrom == O.FreedFrom &&
            FreedIn == O.FreedIn && Device == O.Device && Blank == O.Blank &&
            Filled == O.Filled;
   }

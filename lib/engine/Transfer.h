@@ -132,6 +132,8 @@ public:
   /// per StreamId (bit 0: one that cannot be named), once the states have
   /// converged: every record was applied at least once by then.
   uint64_t recordStreams(VarId E) const { return RecordStreams.lookup(E); }
+  /// The streams any event is recorded on in the function, likewise.
+  uint64_t anyRecordStreams() const { return AnyRecordStreams; }
   /// Where the default stream was set in place of the stream set at \p At
   /// (NoSite: nowhere).
   SiteId defaultSetBack(SiteId At) const {
@@ -219,6 +221,7 @@ private:
   std::function<SiteId()> CallSiteNow;
   unsigned Work = 0;
   llvm::DenseMap<VarId, uint64_t> RecordStreams;
+  uint64_t AnyRecordStreams = 0;
   /// For a set of the current stream still pending: where the default
   /// stream was then set in its place, as if that restored it.
   llvm::DenseMap<SiteId, SiteId> DefaultSetBack;

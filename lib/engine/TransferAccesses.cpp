@@ -49,6 +49,7 @@ void Transfer::apply(const Fact &F, const fact::Allocate &X, StreamState &S) {
   Fresh.AllocSite = F.Site;
   Fresh.AllocVia = A.Via;
   Fresh.Host = Host;
+  Fresh.Held = X.Held;
   Fresh.Pinned = X.Pinned;
   Fresh.Blank = X.AllocateOnly && !Host;
   if (X.Stream.Device != StreamRef::NoDevice)
@@ -74,7 +75,9 @@ void Transfer::apply(const Fact &F, const fact::Allocate &X, StreamState &S) {
       S.Idle &= ~StreamTable::bit(A.Stream);
     S.Quiet.enqueued(A.Stream);
   }
-  if ((!Host || (X.Async && X.Pinned)) && !IdleAlloc)
+  // A held tensor was not made here: what last wrote it is not known (not
+  // a write now, which a wait at the entry would not cover).
+  if ((!Host || (X.Async && X.Pinned)) && !IdleAlloc && !X.Held)
     Fresh.Writes.push_back(A);
   forgetCovers(S, {Id, F.Site});
   Fresh.Escaped = Escaped;
@@ -366,6 +369,16 @@ void Transfer::release(StorageId Id, SiteId At, StreamState &S) {
     return;
   if (owesUses(*Found, /*Explicit=*/false))
     S.Tensors.set(freedStorage(Id, At), freedBlock(*Found, At, Id, S));
+  // The caller's tensor lives on with what this function left in flight
+  // in it: judged at the exit, after the waits still to come.
+  if (Found->Held && !Found->Writes.empty() && !Found->Host) {
+    TensorState L;
+    L.Undefined = L.Left = L.Held = true;
+    L.FreedAt = At;
+    L.FreedFrom = Id;
+    L.Writes = Found->Writes;
+    S.Tensors.set(freedStorage(Id, At), std::move(L));
+  }
   S.Tensors.erase(Id);
   if (S.Uncaptured)
     S.Uncaptured->erase(Id);
@@ -379,8 +392,10 @@ void Transfer::collectGarbage(StreamState &S) {
     if (Storages[Id].Persistent || held(S, Id, /*Owning=*/false))
       return;
     if (const TensorState *T = S.Tensors.lookup(Id);
-        T && T->Freed && !T->CrossStreamUses.empty())
-      return; // a freed block, judged at its stream's next allocation
+        T && ((T->Freed && !T->CrossStreamUses.empty()) ||
+              (T->Left && !T->Writes.empty())))
+      return; // a freed block, judged at its stream's next allocation; a
+              // held tensor let go of, at the exit
     S.Tensors.erase(Id);
     if (S.Uncaptured)
       S.Uncaptured->erase(Id);

@@ -117,7 +117,9 @@ void Transfer::followCapture(const Fact &F, StreamState &S) {
   if (isDeviceWork(F, S))
     return C.work(accessOf(F, S).Stream, F.Site);
   if (const auto *X = F.as<fact::EventRecord>())
-    return C.record(X->Event, streamOf(X->Stream, S), F.Site);
+    return X->Event == NoVar
+               ? void() // handed on as it is made
+               : C.record(X->Event, streamOf(X->Stream, S), F.Site);
   if (const auto *X = F.as<fact::EventWait>()) {
     bool Followed = X->Event != NoVar && S.Events.count(X->Event);
     return C.wait(X->Event, Followed, streamOf(X->Stream, S), F.Site);

@@ -124,9 +124,10 @@ void Transfer::apply(const Fact &, const fact::Forget &X, StreamState &S) {
 
 void Transfer::apply(const Fact &F, const fact::EventRecord &X,
                      StreamState &S) {
-  if (X.Event == NoVar)
-    return;
   StreamId Y = streamOf(X.Stream, S);
+  AnyRecordStreams |= StreamTable::bit(Y);
+  if (X.Event == NoVar)
+    return; // an event handed on as it is recorded: not followed
   RecordStreams[X.Event] |= StreamTable::bit(Y);
   EventState &E = S.Events[X.Event];
   E.MustRecorded = E.MayRecorded = true;
@@ -190,7 +191,7 @@ void Transfer::apply(const Fact &F, const fact::EventWait &X, StreamState &S) {
   // A freed block's uses: covered as they were before the free too.
   auto Covers = [&](StorageId Id, const TensorState &T, const Access &A) {
     return E.covers({Id, A.Site}) ||
-           (T.Freed && E.covers({T.FreedFrom, A.Site}));
+           ((T.Freed || T.Left) && E.covers({T.FreedFrom, A.Site}));
   };
   auto Needs = [&](StorageId Id, const TensorState &T) {
     ++Work;

@@ -104,6 +104,7 @@ StreamState Transfer::entryState() {
       T.AllocStream = StreamTable::EntryCurrent;
       T.AllocSite = At;
       T.AllocAssumed = !V.HandedOver; // autograd made that one there
+      T.Held = !V.HandedOver;
       Access Ready;
       Ready.Site = At;
       Ready.Stream = StreamTable::EntryCurrent;

@@ -141,7 +141,11 @@ struct UnsynchronizedAccess {
   /// The two streams are side streams the function orders one against
   /// the other here, which is why they are taken to differ.
   SiteId ApartAt = NoSite;
-  SiteId site() const { return Access.Site; }
+  /// Prior is left in flight when the function returns (Access.Site) to a
+  /// caller that cannot wait for its stream; Access is the caller's next
+  /// use, on its current stream.
+  bool LeftForCaller = false;
+  SiteId site() const { return LeftForCaller ? Prior.Site : Access.Site; }
 };
 
 /// A storage's last reference dies while a stream other than its

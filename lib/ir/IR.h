@@ -98,6 +98,9 @@ struct Variable {
   /// function: the member's creation in the constructor, the guard that
   /// enters the parameter); NoSite: none.
   SiteId ProvenAt = NoSite;
+  /// A held stream no code of its class or file makes another stream or
+  /// the host wait for: its object's users cannot wait for its work.
+  bool NeverJoined = false;
 };
 
 /// A tensor operand. Var: the storage the variable names on this path (or,
@@ -219,6 +222,9 @@ struct Allocate {
   bool Pinned = false;       ///< ... which is pinned (asynchronous copies
                              ///< to and from it run after the call returns)
   bool Async = false;        ///< a non_blocking copy produced it
+  /// The caller's or the object's (an element of an attribute's dict or
+  /// list, made by code not seen): it outlives the call.
+  bool Held = false;
   /// No device stated: the result lives where this tensor lives (empty_like,
   /// to(dtype)); on the host when it is on the host.
   TensorRef Like;
@@ -528,11 +534,9 @@ struct CarriedWrite {
   VarId Stream = NoVar;
   bool OnOther = false;
   bool Allocation = false;
-  /// The caller's current stream was made to wait for it before the
-  /// method returned.
+  /// The caller's current stream waited for it before the method returned.
   bool VisibleToEntry = false;
-  /// Only where its block was allocated (whose pool it belongs to): no
-  /// work in flight.
+  /// Only where its block was allocated (its pool): no work in flight.
   bool Complete = false;
   /// A read of the field in flight, not a write.
   bool Read = false;

@@ -98,6 +98,32 @@ const llvm::StringSet<> &HelperIndex::dictAttributes(TSNode Class,
   return It->second;
 }
 
+const llvm::StringSet<> &HelperIndex::madeDicts(TSNode Class) {
+  auto [It, New] = MadeDicts.try_emplace(Class.id);
+  if (!New)
+    return It->second;
+  llvm::StringSet<> Made, Other;
+  for (TSNode C : lineage(Class))
+    for (TSNode M : methodsWithSelf(C, F)) {
+      std::string Self = paramNames(M, F).front();
+      ownCode(field(M, "body"), [&](TSNode X) {
+        llvm::StringRef Attr;
+        if (!is(X, "assignment") && !is(X, "augmented_assignment"))
+          return;
+        if (!selfAttribute(unparen(field(X, "left")), Self, F, Attr))
+          return;
+        TSNode R = field(X, "right");
+        (is(X, "assignment") && !ts_node_is_null(R) && emptyDict(R, F) ? Made
+                                                                       : Other)
+            .insert(Attr);
+      });
+    }
+  for (const auto &E : Made)
+    if (!Other.contains(E.getKey()))
+      It->second.insert(E.getKey());
+  return It->second;
+}
+
 void HelperIndex::scanDictStores(TSNode M, llvm::StringRef Self,
                                  llvm::function_ref<const Scope &()> ScopeOf,
                                  llvm::StringSet<> &Made,
@@ -147,6 +173,15 @@ VarId Builder::dictAttributeVar(TSNode Dict) {
     return NoVar;
   auto It = St->Self->Attrs.find(F.text(field(Dict, "attribute")).str() + "[]");
   return It == St->Self->Attrs.end() ? NoVar : It->second;
+}
+
+bool Builder::madeDict(TSNode Dict) {
+  Dict = unparen(Dict);
+  return St->Self && !ts_node_is_null(St->Self->Class) &&
+         !St->S->Params.empty() && is(Dict, "attribute") &&
+         F.text(unparen(field(Dict, "object"))) == F.text(St->S->Params[0]) &&
+         X->madeDicts(St->Self->Class)
+             .contains(F.text(field(Dict, "attribute")));
 }
 
 bool Builder::dictAttributeRead(TSNode N, Value &Out) {

@@ -447,6 +447,7 @@ void Builder::followSelf(const Scope &S) {
     if (V.Class == VarClass::Stream && !ts_node_is_null(Made)) {
       V.Persistent = true;
       V.Proof = StreamProof::Attribute;
+      V.NeverJoined = X->neverJoined(E.getKey());
       V.ProvenAt =
           siteAt(SiteKind::StreamProven, start(Made), ts_node_start_byte(Made));
     } else if (V.Class == VarClass::Stream) {

@@ -249,12 +249,13 @@ void Builder::augmentedAssignment(TSNode N) {
   access(true, L, Left);
 }
 
-Value Builder::newTensor(TSNode At, bool Unowned, TensorRef Like) {
+Value Builder::newTensor(TSNode At, bool Unowned, TensorRef Like, bool Held) {
   ObjectId O = objectOf(At);
   fact::Allocate A;
   A.Result = O;
   A.Stream = StreamRef::current();
   A.Unowned = Unowned;
+  A.Held = Held;
   A.Like = Like;
   emit(site(SiteKind::Allocation, At), A);
   Value V;
@@ -282,8 +283,12 @@ Value Builder::elementByUse(TSNode Name, TSNode Container) {
                      llvm::any_of(Root->Params, [&](TSNode P) {
                        return F.text(P) == F.text(Container);
                      });
+  // An element of an object's container (`for p, e in self.queue.items()`):
+  // made by code not seen, held by the object beyond the call.
   if (!OfParameter)
-    return unknownResult(Name);
+    return is(Container, "attribute")
+               ? newTensor(Name, /*Unowned=*/true, TensorRef(), /*Held=*/true)
+               : unknownResult(Name);
   auto [It, New] = Synthetic.try_emplace(
       {"element " + F.text(Name).str(), Root->Node.id}, NoVar);
   if (New) {

@@ -108,6 +108,10 @@ void Builder::escape(const Value &V, TSNode At, bool Returned) {
     emit(site(SiteKind::Other, At), fact::EscapeTensor{T, Returned});
   if (V.Class == VarClass::Event && V.Event != NoVar)
     emit(site(SiteKind::Other, At), fact::EscapeEvent{V.Event});
+  // `return s.record_event()`: recorded now, waited by whoever gets it.
+  if (V.Class == VarClass::Event && V.RecordOn)
+    emit(site(SiteKind::EventRecord, At),
+         fact::EventRecord{NoVar, V.RecordStream});
   if (V.Class == VarClass::Stream)
     emit(site(SiteKind::Other, At), fact::EscapeEvent{NoVar});
 }
@@ -322,9 +326,11 @@ Value Builder::expr(TSNode N) {
     }
     Value Base = expr(field(N, "value"));
     bool Gather = false, Masked = false;
+    // A dict's key is hashed, not read (`self.optim[p]`).
+    bool Hashed = Base.Class != VarClass::Tensor && madeDict(field(N, "value"));
     for (TSNode S : fieldChildren(N, "subscript")) {
       Value Index = expr(S);
-      if (Index.Class == VarClass::Tensor && Index.Tensor) {
+      if (Index.Class == VarClass::Tensor && Index.Tensor && !Hashed) {
         Gather = true;
         Masked |= boolMask(S, *St->S, F, 0);
         readTensor(Index, S);

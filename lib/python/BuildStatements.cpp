@@ -284,7 +284,7 @@ void Builder::loop(TSNode N, bool IsFor) {
 
 void Builder::bindLoopTarget(TSNode N) {
   // The loop variable names an element: not followed, but for a value of a
-  // dict attribute of tensors (AttributeDicts.cpp).
+  // dict attribute of tensors (AttributeDicts.cpp); its key, by its uses.
   TSNode Left = unparen(field(N, "left"));
   TSNode Dict = dictLoopOf(N, F);
   VarId DictVar = ts_node_is_null(Dict) ? NoVar : dictAttributeVar(Dict);
@@ -296,18 +296,19 @@ void Builder::bindLoopTarget(TSNode N) {
     Element.Class = VarClass::Tensor;
     Element.Tensor = TensorRef::var(DictVar);
     for (size_t K = 0; K + 1 < Names.size(); ++K)
-      bindName(Names[K], Value());
+      bindName(Names[K], elementByUse(Names[K], Dict));
     bindName(Names.back(), Element);
     return;
   }
   // An element only ever used as a tensor is one made there (`for p in
   // params: p.grad...` of params not followed), or the caller's (of a
   // parameter: `for k, v in d.items()` of `d: Dict[str, torch.Tensor]`).
-  for (TSNode Name : Names)
+  // So is a key: a dict keyed by parameters (`for p, ev in
+  // self.queue.items(): p.copy_(...)`).
+  for (size_t K = 0; K < Names.size(); ++K)
     if (!ts_node_is_null(Dict))
-      bindName(Name,
-               Name.id == Names.back().id ? elementByUse(Name, Dict) : Value());
-    else if (is(Name, "identifier"))
+      bindName(Names[K], elementByUse(Names[K], Dict));
+    else if (TSNode Name = Names[K]; is(Name, "identifier"))
       bindName(Name, elementByUse(Name, field(N, "right")));
 }
 

@@ -169,7 +169,8 @@ private:
   /// A new tensor made at \p At on the current stream (where \p Like
   /// lives, when given); \p Unowned: the caching allocator's part in it is
   /// not known.
-  Value newTensor(TSNode At, bool Unowned, TensorRef Like = TensorRef());
+  Value newTensor(TSNode At, bool Unowned, TensorRef Like = TensorRef(),
+                  bool Held = false);
   void deleteStatement(TSNode N);
 
   //===-- Branches on values that never change (BranchConditions.cpp) -----===//
@@ -307,8 +308,8 @@ private:
   /// `self.d` of a dict attribute of tensors (AttributeDicts.cpp): the
   /// variable of its values, NoVar when \p Dict is not one.
   VarId dictAttributeVar(TSNode Dict);
-  /// `self.d[k]`, `self.d.get(k)`, `self.d.pop(k)` of one: its value.
-  bool dictAttributeRead(TSNode N, Value &Out);
+  bool madeDict(TSNode Dict); ///< `self.d` the class only makes `{}`
+  bool dictAttributeRead(TSNode N, Value &Out); ///< `self.d[k]`, get, pop
   /// `self.d[k] = v` of one: the value stored.
   bool dictAttributeStore(TSNode Target, const Value &V);
   /// `t.untyped_storage().resize_(0)`: a free (freesStorageAtZero).
@@ -325,8 +326,7 @@ private:
                       const Args &A);
   /// Emits the model's recipe for \p C; a step's At indexes \p Nodes.
   void emitRecipe(const TensorCall &C, llvm::ArrayRef<TSNode> Nodes);
-  /// Adds \p V (a tensor, or each element of a list) to C.Args, sited at
-  /// \p At.
+  /// Adds \p V (a tensor, or each list element) to C.Args, sited at \p At.
   void addTensorArg(const Value &V, TSNode At, TensorCall &C,
                     std::vector<TSNode> &Nodes);
   Value tensorMethod(TSNode N, const Value &Self, llvm::StringRef Method,

@@ -391,6 +391,8 @@ bool opaqueValue(TSNode N, const SourceFile &F, const Imports &I) {
 Cls elementClass(TSNode C, int Index, const Lookup &L, const SourceFile &F,
                  const Imports &I) {
   C = unparen(C);
+  if (Index == DictKeyIndex)
+    return VarClass::Other; // keys are not followed
   if (Index == DictValueIndex)
     return L.DictValue ? L.DictValue(C).value_or(VarClass::Other)
                        : Cls(VarClass::Other);

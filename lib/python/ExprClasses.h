@@ -17,6 +17,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include <functional>
+#include <limits>
 #include <optional>
 
 namespace streamsafe::py::infer {
@@ -80,12 +81,14 @@ bool opaqueValue(TSNode N, const SourceFile &F, const Imports &I);
 /// d.values()`, `for k, v in d.items()`): the container is the dict, the
 /// element some value of it (Lookup::DictValue).
 constexpr int DictValueIndex = -2;
+/// Of a loop over a dict's items (`for k, v in d.items()`): some key.
+constexpr int DictKeyIndex = std::numeric_limits<int>::min();
 /// The element index of `for a, b in xs`: item \p K of each element.
 constexpr int eachElementItem(int K) { return -3 - K; }
 /// The item an element index names in each element (-1: not such an
 /// index).
 constexpr int itemOfEachElement(int Index) {
-  return Index <= -3 ? -3 - Index : -1;
+  return Index <= -3 && Index != DictKeyIndex ? -3 - Index : -1;
 }
 /// The class of element \p Index (-1: of every element) of the container
 /// \p C.

@@ -202,6 +202,13 @@ public:
   /// makes an empty dict and only ever stores tensors in
   /// (AttributeDicts.cpp).
   const llvm::StringSet<> &dictAttributes(TSNode Class, const Scope &Module);
+  /// The attributes that \p Class's lineage only ever makes an empty dict,
+  /// whatever it stores in them: `self.d[t]` hashes the tensor t, and
+  /// reads none of its memory.
+  const llvm::StringSet<> &madeDicts(TSNode Class);
+  /// Whether no code of the file makes another stream or the host wait
+  /// for a stream attribute named \p Attr (JoinedStreams.cpp).
+  bool neverJoined(llvm::StringRef Attr);
   /// Adds the attributes \p M (whose object is \p Self; \p ScopeOf gives
   /// its scope, made when a store needs it) makes an empty
   /// dict to \p Made, those it stores a tensor in to \p Stored, and those
@@ -284,7 +291,9 @@ private:
                                                  llvm::StringRef Name);
   std::map<std::pair<const void *, std::string>, std::optional<ChosenStream>>
       FlagStreams;
-  llvm::DenseMap<const void *, llvm::StringSet<>> Dicts;
+  llvm::DenseMap<const void *, llvm::StringSet<>> Dicts, MadeDicts;
+  llvm::StringSet<> JoinedAttributes;
+  bool JoinedScanned = false, DeviceSynchronized = false;
   llvm::DenseMap<const void *, llvm::StringMap<SideStream>> SideAttributes;
   llvm::DenseMap<const void *, llvm::StringMap<VarClass>> Attributes;
   llvm::DenseMap<const void *, llvm::StringMap<VarClass>> Elements;

@@ -181,8 +181,7 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
       }
     }
 
-  // What the methods it calls on its own object return (`out =
-  // self._forward(x)`).
+  // What its own object's methods return (`out = self._forward(x)`).
   if (K == Scope::Def)
     addMethodReturns(Node, *S, F, I, MethodDepth);
 
@@ -405,9 +404,8 @@ makeScope(TSNode Node, Scope::Kind K, const Scope *Parent, const SourceFile &F,
   };
   Solve();
   // A local whose uses say what it is (ClassesByUse.h) is that, when every
-  // binding agrees or is a value the analysis does not follow (a call,
-  // an attribute)
-  // (`flat = store.get_flat(); flat /= n; flat = flat.to(dt)`; docs/python.md,
+  // binding agrees or is a value not followed (a call, an attribute):
+  // `flat = store.get_flat(); flat /= n; flat = flat.to(dt)` (docs/python.md,
   // "Values whose type is not written"). Pinning one may make others
   // known (`parts = flat.split(k)`): solve again until none is new.
   for (bool New = true; New;) {

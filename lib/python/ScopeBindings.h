@@ -91,8 +91,9 @@ public:
       // for v in d.values(), for k, v in d.items(): v is some value of d.
       std::vector<llvm::StringRef> Names;
       targetNames(field(N, "left"), F, Names);
+      // k is some key: its uses may say it is a tensor.
       for (llvm::StringRef Name : llvm::ArrayRef(Names).drop_back())
-        bind(Name, {});
+        Elements[Name].push_back({Dict, infer::DictKeyIndex});
       Elements[Names.back()].push_back({Dict, infer::DictValueIndex});
     } else if (T == "for_statement" &&
                is(unparen(field(N, "left")), "identifier")) {

@@ -30,8 +30,6 @@ std::string sub(const char *Format, std::initializer_list<std::string> Args) {
   return Out;
 }
 
-namespace {
-
 const char *verb(AccessMode M) {
   switch (M) {
   case AccessMode::Read:
@@ -58,7 +56,7 @@ const char *noun(AccessMode M) {
   }
 }
 
-} // namespace
+namespace {} // namespace
 
 std::vector<Line> Writer::run() {
   std::visit([this](const auto &Details) { word(Details); }, F.Details);
@@ -183,6 +181,8 @@ void Writer::noteProven(StreamDesc D) {
 }
 
 void Writer::word(const finding::UnsynchronizedAccess &X) {
+  if (X.LeftForCaller)
+    return wordLeftForCaller(X);
   std::string Tensor = name(X.Tensor), Stream = stream(X.Access.Stream),
               PriorStream = stream(X.Prior.Stream);
   // A race between the caller's code and a helper's is reported at the

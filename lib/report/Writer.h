@@ -17,6 +17,9 @@ namespace streamsafe::report {
 
 /// Replaces %0..%9 in \p Format by \p Args.
 std::string sub(const char *Format, std::initializer_list<std::string> Args);
+/// An access as a participle ("read", "written") and as a noun.
+const char *verb(AccessMode M);
+const char *noun(AccessMode M);
 
 /// Builds the lines of one finding: one word() per kind of finding, each
 /// reading that kind's fields only.
@@ -27,6 +30,7 @@ public:
 
 private:
   void word(const finding::UnsynchronizedAccess &X);
+  void wordLeftForCaller(const finding::UnsynchronizedAccess &X);
   void word(const finding::MissingRecordStream &X);
   void word(const finding::ThreadCurrentStream &X);
   void word(const finding::UnrestoredCurrentStream &X);

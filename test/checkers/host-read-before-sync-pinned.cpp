@@ -64,6 +64,7 @@ void default_device_is_cpu(at::Tensor &out) {
   ready.block(s);
   at::cuda::CUDAStreamGuard g(s);
   out.copy_(table, /*non_blocking=*/true);
+  s.synchronize();
 }
 
 // Right: options kept in a variable.
@@ -182,8 +183,8 @@ void refill_event_recorded_before_copy(at::Tensor &dev, const float *src,
     copied.synchronize();
     std::copy(src + 16 * i, src + 16 * (i + 1), p);
     // CHECK-NOTES: :[[@LINE-1]]:49: warning: the host writes tensor 'staging' while a non_blocking copy from it on the caller's current stream may still be reading it; synchronize the stream or an event first [streamsafe-host-read-before-sync]
+    // CHECK-NOTES: :[[@LINE+2]]:15: note: the non_blocking copy is enqueued on the caller's current stream here
     copied.record();
-    // CHECK-NOTES: :[[@LINE+1]]:15: note: the non_blocking copy is enqueued on the caller's current stream here
     dev.copy_(staging, /*non_blocking=*/true);
   }
 }

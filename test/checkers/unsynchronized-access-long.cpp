@@ -39,6 +39,7 @@ void many_reads_all_before_the_record(at::Tensor X) {
   ev.block(side);
   c10::cuda::CUDAStreamGuard guard(side);
   X.zero_();
+  side.synchronize();
 }
 
 // Reads after guards that set the stream elsewhere and back: folded all the

@@ -58,6 +58,7 @@ void reduce_joined(Bucket &bucket) {
   ready.block(side);
   c10::cuda::CUDAStreamGuard g(side);
   bucket.grad_data.div_(8);
+  side.synchronize();
 }
 
 // Correct: a field the function assigns is its own value from there on.
@@ -69,4 +70,5 @@ void reduce_own(Bucket &bucket, int64_t n) {
   ready.block(side);
   c10::cuda::CUDAStreamGuard g(side);
   bucket.grad_data.div_(8);
+  side.synchronize();
 }

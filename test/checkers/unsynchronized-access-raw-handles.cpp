@@ -42,6 +42,7 @@ void record_then_wait(at::Tensor &y) {
   cudaStreamWaitEvent(side, ev, 0);
   at::cuda::CUDAStreamGuard g(at::cuda::getStreamFromExternal(side, 0));
   y.mul_(2);
+  cudaStreamSynchronize(side);
   cudaEventDestroy(ev);
 }
 
@@ -89,6 +90,7 @@ void created_streams_joined(at::Tensor &y) {
     at::cuda::CUDAStreamGuard g(at::cuda::getStreamFromExternal(s2, 0));
     y.mul_(2);
   }
+  cudaStreamSynchronize(s2);
 }
 
 // Right: a stream handle passed in may be the current stream.

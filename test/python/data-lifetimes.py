@@ -18,10 +18,13 @@ def loop_reassign(batches, acc: torch.Tensor):
         side.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(side):
             acc.add_(staging)
-            # CHECK-NOTES: :[[@LINE-1]]:22: warning: tensor 'staging' is used on pool stream 'side' but was allocated on the caller's current stream; when its last reference dies the caching allocator may reuse its memory while pool stream 'side' is still using it [streamsafe-missing-record-stream]
+            # CHECK-NOTES: :[[@LINE-1]]:13: warning: tensor 'acc' is written on pool stream 'side', which may still run when 'loop_reassign' returns; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
             # CHECK-NOTES: :[[@LINE-3]]:14: note: the current stream is set to pool stream 'side' here
-            # CHECK-NOTES: :[[@LINE-6]]:19: note: 'staging' is allocated on the caller's current stream here
-            # CHECK-NOTES: :[[@LINE-7]]:9: note: the last reference to 'staging' dies here, with no record_stream on pool stream 'side' and no synchronization with the caller's current stream
+            # CHECK-NOTES: :[[@LINE-3]]:30: note: 'loop_reassign' returns here; 'acc' outlives the call, and its next use on the caller's current stream may run before the write
+            # CHECK-NOTES: :[[@LINE-4]]:22: warning: tensor 'staging' is used on pool stream 'side' but was allocated on the caller's current stream; when its last reference dies the caching allocator may reuse its memory while pool stream 'side' is still using it [streamsafe-missing-record-stream]
+            # CHECK-NOTES: :[[@LINE-6]]:14: note: the current stream is set to pool stream 'side' here
+            # CHECK-NOTES: :[[@LINE-9]]:19: note: 'staging' is allocated on the caller's current stream here
+            # CHECK-NOTES: :[[@LINE-10]]:9: note: the last reference to 'staging' dies here, with no record_stream on pool stream 'side' and no synchronization with the caller's current stream
 
 
 # Right: the same, with the allocator told.
@@ -33,6 +36,7 @@ def loop_reassign_recorded(batches, acc: torch.Tensor):
         with torch.cuda.stream(side):
             acc.add_(staging)
         staging.record_stream(side)
+    torch.cuda.current_stream().wait_stream(side)
 
 
 # Right: the current stream joins the side stream before the next

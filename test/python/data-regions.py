@@ -230,11 +230,14 @@ def rows_not_joined(x: torch.Tensor, out: torch.Tensor):
         out[0].copy_(x)
     with torch.cuda.stream(s2):
         out[1].copy_(x)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'out' is written on pool stream 's2', which may still run when 'rows_not_joined' returns; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 's2' here
+        # CHECK-NOTES: :[[@LINE+1]]:5: note: 'rows_not_joined' returns here; 'out' outlives the call, and its next use on the caller's current stream may run before the write
     return out.sum(0)
     # CHECK-NOTES: :[[@LINE-1]]:12: warning: tensor 'out' is read on the caller's current stream while its write on pool stream 's1' may still be pending; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
-    # CHECK-NOTES: :[[@LINE-3]]:24: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
-    # CHECK-NOTES: :[[@LINE-6]]:9: note: 'out' is written on pool stream 's1' here
-    # CHECK-NOTES: :[[@LINE-8]]:10: note: the current stream was set to pool stream 's1' here
+    # CHECK-NOTES: :[[@LINE-6]]:24: note: the current stream is restored to the caller's current stream here, when the guard goes out of scope
+    # CHECK-NOTES: :[[@LINE-9]]:9: note: 'out' is written on pool stream 's1' here
+    # CHECK-NOTES: :[[@LINE-11]]:10: note: the current stream was set to pool stream 's1' here
 
 
 # Right (apex's spatial bottleneck halo exchange, reduced): rows of another

@@ -79,6 +79,8 @@ def fill_ordered(x: torch.Tensor, use_side):
         side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):
         x.add_(1)
+    if use_side:
+        torch.cuda.current_stream().wait_stream(side)
 
 
 # Right: `s is not None` tested twice.
@@ -120,6 +122,7 @@ def fill_grouped_ordered(x: torch.Tensor, group_size: int):
     if group_size > 1:
         with torch.cuda.stream(side):
             x.add_(1)
+        torch.cuda.current_stream().wait_stream(side)
 
 
 class Toggled:

@@ -216,6 +216,9 @@ def fill(n, b, filled):
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
         b.copy_(src, non_blocking=True)
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'b' is written on pool stream 'side', which may still run when 'fill' returns; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'side' here
+        # CHECK-NOTES: :[[@LINE+1]]:17: note: 'fill' returns here; 'b' outlives the call, and its next use on the caller's current stream may run before the write
     filled.set()
 
 
@@ -229,10 +232,13 @@ def signal_orders_host_only(n: int, out: torch.Tensor):
     filled.wait()
     with torch.cuda.stream(data_dist):
         out.copy_(b)
-    # CHECK-NOTES: :[[@LINE-1]]:19: warning: tensor 'b' is read on pool stream 'data_dist' while its write on pool stream 'side' may still be pending; nothing makes pool stream 'data_dist' wait for it [streamsafe-unsynchronized-access]
-    # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'data_dist' here
-    # CHECK-NOTES: :218:9: note: 'b' is written on pool stream 'side' here
-    # CHECK-NOTES: :217:10: note: the current stream was set to pool stream 'side' here
+        # CHECK-NOTES: :[[@LINE-1]]:9: warning: tensor 'out' is written on pool stream 'data_dist', which may still run when 'signal_orders_host_only' returns; nothing makes the caller's current stream wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-3]]:10: note: the current stream is set to pool stream 'data_dist' here
+        # CHECK-NOTES: :[[@LINE+5]]:13: note: 'signal_orders_host_only' returns here; 'out' outlives the call, and its next use on the caller's current stream may run before the write
+        # CHECK-NOTES: :[[@LINE-4]]:19: warning: tensor 'b' is read on pool stream 'data_dist' while its write on pool stream 'side' may still be pending; nothing makes pool stream 'data_dist' wait for it [streamsafe-unsynchronized-access]
+        # CHECK-NOTES: :[[@LINE-6]]:10: note: the current stream is set to pool stream 'data_dist' here
+        # CHECK-NOTES: :[[@LINE-22]]:9: note: 'b' is written on pool stream 'side' here
+        # CHECK-NOTES: :[[@LINE-24]]:10: note: the current stream was set to pool stream 'side' here
     t.join()
 
 
@@ -257,4 +263,5 @@ def signal_after_sync(n: int, out: torch.Tensor):
     filled.wait()
     with torch.cuda.stream(data_dist):
         out.copy_(b)
+    torch.cuda.current_stream().wait_stream(data_dist)
     t.join()

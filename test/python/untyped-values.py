@@ -316,6 +316,7 @@ def unpacked_element_waited(state):
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
         host.add_(1)
+    torch.cuda.current_stream().wait_stream(side)
 
 
 def loop_element(params):
@@ -336,6 +337,7 @@ def loop_element_waited(params):
     for p in params:
         with torch.cuda.stream(side):
             p.zero_()
+    torch.cuda.current_stream().wait_stream(side)
 
 
 # A name also bound to something else is not followed.
