@@ -1,25 +1,20 @@
 //===--- JoinedStreams.cpp - Stream attributes no code waits for ----------===//
 //
-// A method that leaves work in flight on its object's stream (`with
-// torch.cuda.stream(self.stream): p.copy_(h, non_blocking=True)`) relies
-// on its users to wait for that stream before they touch what it wrote.
-// They can only if some code makes another stream or the host wait for it:
-// `x.wait_stream(self.stream)`, `self.stream.synchronize()`, an event
-// recorded on it and waited where it is recorded or kept in an attribute
-// for a later wait, a device-wide synchronize, or the stream handed to
-// code that may do any of these. An attribute name used only to enter the
-// stream, to make it wait, to record tensors on it or to record events
-// that are kept elsewhere (a dict of per-tensor events) is never joined
-// (Variable::NeverJoined). Every attribute of that name in the file counts:
-// a user of another class may wait for it.
+// The Python reader of lib/lower/JoinedStreams.h: every use of an
+// attribute of a held stream's name (`x.stream`, whatever x: a user of
+// another class may wait for it) read as a HeldStreamUse, and a
+// device-wide synchronize anywhere in the file.
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/lower/JoinedStreams.h"
 #include "lib/python/HelperIndex.h"
 
 namespace streamsafe::py {
 
 namespace {
+
+using lower::HeldStreamUse;
 
 TSNode parentOf(TSNode N) {
   TSNode P = ts_node_parent(N);
@@ -62,54 +57,61 @@ bool waitedIn(TSNode Def, llvm::StringRef Name, const SourceFile &F) {
   return Waited;
 }
 
-/// An event recorded on the stream at \p Record (a call): whether it is
-/// kept where a later wait may find it, or waited where it is recorded.
-bool recordJoins(TSNode Record, const SourceFile &F) {
+/// An event recorded on the stream at \p Record (a call): kept as a handle
+/// to wait on, or waited where it is recorded; or kept aside.
+HeldStreamUse recordUse(TSNode Record, const SourceFile &F) {
   TSNode P = parentOf(Record);
   if (!is(P, "assignment"))
-    return false; // into a container, returned: kept per tensor elsewhere
+    return HeldStreamUse::EventKeptAside; // into a container, returned
   TSNode Left = unparen(field(P, "left"));
   if (is(Left, "attribute"))
-    return true; // `self.done = s.record_event()`: a handle to wait on
+    return HeldStreamUse::EventToWait; // `self.done = s.record_event()`
   TSNode Def = enclosingDef(Record);
   return is(Left, "identifier") && !ts_node_is_null(Def) &&
-         waitedIn(Def, F.text(Left), F);
+                 waitedIn(Def, F.text(Left), F)
+             ? HeldStreamUse::EventToWait
+             : HeldStreamUse::EventKeptAside;
 }
 
-/// Whether the use \p N (`x.<attr>`) of a stream attribute cannot make
-/// anything wait for it.
-bool joinsNothing(TSNode N, const SourceFile &F) {
+/// What the use \p N (`x.<attr>`) of a stream attribute does.
+HeldStreamUse useOf(TSNode N, const SourceFile &F) {
   TSNode P = parentOf(N);
-  // Bound (`self.s = ...`), tested (`if self.s is None`), or a method of
-  // that name called (`torch.cuda.stream(...)` itself).
   if (is(P, "assignment") && unparen(field(P, "left")).id == N.id)
-    return true;
+    return HeldStreamUse::Bind;
   if (is(P, "comparison_operator") || is(P, "not_operator") ||
       is(P, "if_statement") || is(P, "boolean_operator"))
-    return true;
+    return HeldStreamUse::Test;
+  // A method of that name called (`torch.cuda.stream(...)` itself): not a
+  // use of a stream attribute.
   if (is(P, "call") && field(P, "function").id == N.id)
-    return true;
-  // `self.s.wait_stream(x)`, `self.s.wait_event(e)`: it waits.
+    return HeldStreamUse::Bind;
   if (is(P, "attribute") && is(parentOf(P), "call")) {
     llvm::StringRef M = F.text(field(P, "attribute"));
     if (M == "wait_stream" || M == "wait_event")
-      return true;
+      return HeldStreamUse::Waits;
     if (M == "record_event")
-      return !recordJoins(parentOf(P), F);
-    return false;
+      return recordUse(parentOf(P), F);
+    if (M == "synchronize" || M == "query")
+      return HeldStreamUse::Synchronized;
+    return HeldStreamUse::HandedOn;
   }
-  // An argument: of a stream context, a record_stream, an event's record.
+  // An argument: of a stream context, a record_stream, an event's record,
+  // a wait for it.
   if (is(P, "argument_list") || is(P, "keyword_argument")) {
     TSNode Call = parentOf(is(P, "keyword_argument") ? parentOf(P) : P);
     TSNode Fn = field(Call, "function");
     llvm::StringRef M =
         is(Fn, "attribute") ? F.text(field(Fn, "attribute")) : F.text(Fn);
-    if (M == "stream" || M == "record_stream" || M == "set_stream")
-      return true;
+    if (M == "stream" || M == "set_stream")
+      return HeldStreamUse::Enter;
+    if (M == "record_stream")
+      return HeldStreamUse::Records;
     if (M == "record")
-      return !recordJoins(Call, F);
+      return recordUse(Call, F);
+    if (M == "wait_stream")
+      return HeldStreamUse::WaitedFor;
   }
-  return false;
+  return HeldStreamUse::HandedOn;
 }
 
 } // namespace
@@ -127,7 +129,7 @@ bool HelperIndex::neverJoined(llvm::StringRef Attr) {
                               Fn.ends_with("device_synchronize");
         return;
       }
-      if (is(X, "attribute") && !joinsNothing(X, F))
+      if (is(X, "attribute") && lower::joinsForUsers(useOf(X, F)))
         JoinedAttributes.insert(F.text(field(X, "attribute")));
     });
   }

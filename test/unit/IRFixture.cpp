@@ -400,6 +400,7 @@ struct Slots {
   bool Maybe = false;
   bool Query = false;
   bool SingleOtherStream = false;
+  bool Left = false;             ///< left in flight for the caller
   const char *Capture = nullptr; ///< the capture rule broken
   SiteId CaptureBegin = NoSite;
   CaptureMode Mode = CaptureMode::Global;
@@ -461,6 +462,7 @@ Slots slotsOf(const Finding &F) {
     S.Storage = X->Storage;
     S.Access = X->Access;
     S.Prior = X->Prior;
+    S.Left = X->LeftForCaller;
   } else if (const auto *X = F.as<finding::MissingRecordStream>()) {
     S.Tensor = X->Tensor;
     S.Access = X->LastForeignUse;
@@ -529,6 +531,8 @@ std::string IRFixture::describe(const Finding &F) const {
   At("call", F.CallSite);
   if (D.SingleOtherStream)
     Add("single-other-stream");
+  if (D.Left)
+    Add("left-for-caller");
   if (D.Capture) {
     Add(std::string("capture=") + D.Capture);
     At("begin", D.CaptureBegin);

@@ -229,6 +229,64 @@ TEST(Solver, ParameterIsReadyOnTheCallersStream) {
                                 "prior={entry-ready@1 entry-current set@1}"});
 }
 
+//===-- Writes left for the caller ----------------------------------------===//
+
+enum class Ending { Returns, Synchronizes, RecordsAnEvent };
+
+// void f(at::Tensor x[, CUDAStream s]) {
+// 2  auto s = getStreamFromPool();       (or the parameter s)
+// 3  CUDAEvent ready; 4 ready.record(); 5 ready.block(s);
+// 6  CUDAStreamGuard g(s);
+// 7  x.add_(1);                           // the caller's x, on s
+// 8  g restores;
+//    [9 s.synchronize();]  or  [9 CUDAEvent done; 10 done.record(s);]
+// 11 the end: the caller uses x next on its current stream.
+IRFixture leftForCaller(Ending How, bool StreamParameter = false) {
+  IRFixture F;
+  VarId X = F.param("x", VarClass::Tensor);
+  VarId S = StreamParameter ? F.param("s", VarClass::Stream) : F.stream("s");
+  VarId Ready = F.event("ready"), Done = F.event("done"), G = F.guard("g");
+  BlockRef B = F.entry();
+  if (!StreamParameter)
+    B.bindStream(2, S, poolStream(F.object()));
+  B.newEvent(3, Ready);
+  B.record(4, Ready, StreamRef::current());
+  B.wait(5, Ready, StreamRef::var(S));
+  B.guardEnter(6, G, StreamRef::var(S));
+  B.write(7, X, StreamRef::current());
+  B.guardExit(8, G);
+  if (How == Ending::Synchronizes)
+    B.streamSync(9, StreamRef::var(S));
+  if (How == Ending::RecordsAnEvent) {
+    B.newEvent(9, Done);
+    B.record(10, Done, StreamRef::var(S));
+  }
+  F.exit(B, 11);
+  return F;
+}
+
+TEST(Solver, WriteIntoTheCallersTensorLeftOnAPoolStream) {
+  // At the write (its site() is the prior's), with the exit as the
+  // caller's next use on its current stream.
+  EXPECT_EQ(leftForCaller(Ending::Returns).findings(),
+            Lines{"UnsynchronizedAccess tensor=x storage=x "
+                  "access={read@11 entry-current} "
+                  "prior={write@7 pool 's' set@6 current} left-for-caller"});
+}
+
+TEST(Solver, WriteIntoTheCallersTensorSynchronizedIsSilent) {
+  EXPECT_EQ(leftForCaller(Ending::Synchronizes).findings(), Silent);
+}
+
+TEST(Solver, WriteIntoTheCallersTensorWithAnEventHandedOnIsSilent) {
+  EXPECT_EQ(leftForCaller(Ending::RecordsAnEvent).findings(), Silent);
+}
+
+TEST(Solver, WriteIntoTheCallersTensorOnItsOwnStreamIsSilent) {
+  EXPECT_EQ(leftForCaller(Ending::Returns, /*StreamParameter=*/true).findings(),
+            Silent);
+}
+
 //===-- Missing record_stream ---------------------------------------------===//
 
 enum class End { Dies, RecordStreamThenDies, Escapes };
