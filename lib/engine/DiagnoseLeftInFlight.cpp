@@ -48,7 +48,9 @@ void Diagnoser::leftForCaller(const StreamState &S, SiteId Exit) {
         if (!Held.Held || (Held.Undefined && !Held.Left) || Held.Host)
           return;
         for (const Access &W : Held.Writes) {
-          if (W.Mode == AccessMode::EntryReady ||
+          // (A write of a helper run in place: the helper's own analysis
+          // judges what it leaves for its callers.)
+          if (W.Mode == AccessMode::EntryReady || W.Via != NoSite ||
               W.visibleTo(StreamTable::EntryCurrent) || W.Stream == S.Current ||
               !callerCannotWait(W.Stream) || reportedAt(Out, W.Site) ||
               !LeftWrites.insert(W.Site).second)
