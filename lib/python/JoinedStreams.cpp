@@ -23,13 +23,6 @@ TSNode parentOf(TSNode N) {
   return P;
 }
 
-TSNode enclosingDef(TSNode N) {
-  for (TSNode P = ts_node_parent(N); !ts_node_is_null(P); P = ts_node_parent(P))
-    if (is(P, "function_definition"))
-      return P;
-  return {};
-}
-
 /// The method a call of `<Object>.<method>(...)` calls, when \p Call is
 /// one whose object is written \p Object.
 llvm::StringRef methodOn(TSNode Call, llvm::StringRef Object,

@@ -9,16 +9,6 @@ namespace streamsafe::py {
 
 namespace {
 
-/// The def whose own code \p N is in (null: module level).
-TSNode enclosingDef(TSNode N) {
-  for (TSNode P = ts_node_parent(N); !ts_node_is_null(P); P = ts_node_parent(P))
-    if (is(P, "function_definition"))
-      return P;
-    else if (is(P, "lambda") || is(P, "class_definition"))
-      return {};
-  return {};
-}
-
 /// Whether the call \p Call is a with-item's value (`with f(x):`, `with
 /// f(x) as y:`), with one argument.
 bool withItemCall(TSNode Call) {

@@ -326,4 +326,13 @@ bool usedOnlyThroughMembers(TSNode Def, llvm::StringRef Name,
   return !Whole;
 }
 
+TSNode enclosingDef(TSNode N) {
+  for (TSNode P = ts_node_parent(N); !ts_node_is_null(P); P = ts_node_parent(P))
+    if (is(P, "function_definition"))
+      return P;
+    else if (is(P, "lambda") || is(P, "class_definition"))
+      return {};
+  return {};
+}
+
 } // namespace streamsafe::py

@@ -150,6 +150,10 @@ bool selfAttribute(TSNode N, llvm::StringRef Self, const SourceFile &F,
 std::string operatorBetween(TSNode Cond, TSNode Left, TSNode Right,
                             const SourceFile &F);
 
+/// The def whose own code \p N is in (null: module level, a lambda's or a
+/// class body's).
+TSNode enclosingDef(TSNode N);
+
 /// Visits \p N and the nodes below it, \p N first, not descending into a
 /// node (other than \p N) for which \p Skip holds.
 template <typename SkipFn, typename Fn>
