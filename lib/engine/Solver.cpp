@@ -259,6 +259,9 @@ private:
   solveBody(BodyId Id, const StreamState &Entry,
             std::vector<std::pair<unsigned, StreamState>> *ExitPaths) {
     const Body &B = IR.Bodies[Id];
+    // A body its front end could not lower (it did not compile): a no-op.
+    if (B.Blocks.empty())
+      return Entry;
     const BodyOrder &O = orderOf(Id);
     unsigned N = B.Blocks.size();
     std::vector<StateSet> In(N), OutState(N);

@@ -1,8 +1,10 @@
 //===--- FunctionAnalysis.cpp - Clang CFGs to the fact IR, solved ---------===//
 
 #include "lib/frontend/FunctionAnalysis.h"
+#include "lib/frontend/ForwardingSetters.h"
 #include "lib/frontend/IRBuilder.h"
 #include "lib/frontend/ValueExprs.h"
+#include "lib/lower/LeavesStreamSet.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -143,19 +145,21 @@ std::unique_ptr<FunctionResult> analyzeFunction(const FunctionDecl &FD,
   }
   Function &IR = *Result->IR;
   Result->Blocks = IR.Bodies[0].Blocks.size();
-  // A function may leave a stream set when it is a documented initialiser
-  // (it binds a stream for its thread's life), a lambda or a function the
-  // unit runs as a thread's body (its thread's current stream is its own
-  // business; thread bodies are checked where they are spawned) or a
-  // method of a guard class (configured, or a hand-written switcher: its
-  // constructor sets what its destructor restores), or a section's opener
-  // (its partner method restores; StreamSections.cpp).
+  // Whether the stream it may leave set is not its caller's to have back
+  // (lib/lower/LeavesStreamSet.h).
   const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
-  IR.MayLeaveStreamSet =
-      Opts.Config.StreamBindingInitializers.contains(canonicalName(&FD)) ||
-      (MD && MD->getParent()->isLambda()) || (Held && Held->threadBody(&FD)) ||
-      (Held && Held->opensSection(&FD)) ||
-      (MD && Table.classify(MD->getParent()) == ValueClass::StreamGuard);
+  lower::LeaveSetEvidence Leave;
+  Leave.BindingInitializer =
+      Opts.Config.StreamBindingInitializers.contains(canonicalName(&FD));
+  Leave.Lambda = MD && MD->getParent()->isLambda();
+  Leave.ThreadBody = Held && Held->threadBody(&FD);
+  Leave.OpensSection = Held && Held->opensSection(&FD);
+  Leave.GuardMember =
+      MD && Table.classify(MD->getParent()) == ValueClass::StreamGuard;
+  Leave.ForwardsParameters =
+      !lower::mayLeaveStreamSet(Leave) &&
+      forwardsStreamParameters(FD, Table, Leave.ReadsCurrent);
+  IR.MayLeaveStreamSet = lower::mayLeaveStreamSet(Leave);
 
   SolverLimits Limits = Opts.Limits;
   Limits.Dump = !Opts.DumpFunction.empty() &&

@@ -25,6 +25,7 @@
 #include "lib/frontend/StreamOperands.h"
 #include "lib/ir/IR.h"
 #include "lib/lower/KeptTensors.h"
+#include "lib/lower/StreamSections.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -84,17 +85,9 @@ public:
   void keptEvidence(const clang::FieldDecl *F, lower::KeptEvidence &E);
 
 private:
-  struct MethodSections {
-    llvm::SmallPtrSet<const clang::FieldDecl *, 2> Saves;
-    /// The streams it makes current: a member, or null (any other).
-    llvm::SmallVector<const clang::FieldDecl *, 2> Sets;
-  };
-  struct ClassSections {
-    llvm::SmallPtrSet<const clang::FieldDecl *, 2> Saved, SetFrom;
-    llvm::DenseMap<const clang::FunctionDecl *, MethodSections> Methods;
-  };
-  const ClassSections &sections(const clang::CXXRecordDecl *RD);
-  llvm::DenseMap<const clang::CXXRecordDecl *, ClassSections> Sections;
+  /// The sections of a class's methods (the rule: lib/lower/StreamSections.h).
+  const lower::StreamSections &sections(const clang::CXXRecordDecl *RD);
+  llvm::DenseMap<const clang::CXXRecordDecl *, lower::StreamSections> Sections;
   /// keptEvidence's scan of a class.
   struct KeptScan {
     bool Records = false;

@@ -1,12 +1,9 @@
 //===--- StreamSections.cpp - Methods that open and close a section -------===//
 //
-// A class may split a stream guard across two methods: `Begin()` saves the
-// current stream in a member and sets another, `End()` sets the saved one
-// back (docs/design.md, "Streams in objects and parameters"). The stream
-// the opener leaves set is the section's, closed by the caller's call of
-// the partner: it is not reported inside the opener, and setting the saved
-// member back is a restore. Where a caller opens a section it does not
-// close on some path, the methods run in place there and it is reported.
+// Reads a class's methods into the section rule (lib/lower/StreamSections.h):
+// `Begin()` saves the current stream in a member and sets another, `End()`
+// sets the saved one back (docs/design.md, "Streams in objects and
+// parameters").
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,19 +37,18 @@ bool setsCurrent(const CallExpr *CE, ApiLookup &Table) {
 
 } // namespace
 
-const ObjectStreams::ClassSections &
-ObjectStreams::sections(const CXXRecordDecl *RD) {
+const lower::StreamSections &ObjectStreams::sections(const CXXRecordDecl *RD) {
   auto [It, New] = Sections.try_emplace(RD->getCanonicalDecl());
   if (!New)
     return It->second;
-  ClassSections &C = It->second;
+  lower::StreamSections &C = It->second;
   if (!RD->hasDefinition())
     return C;
   for (const CXXMethodDecl *MD : RD->getDefinition()->methods()) {
     const FunctionDecl *Def = nullptr;
     if (!MD->hasBody(Def) || !Def->getBody())
       continue;
-    MethodSections &M = C.Methods[Def->getCanonicalDecl()];
+    lower::SectionMethod M;
     llvm::SmallVector<const Stmt *, 32> Work{Def->getBody()};
     while (!Work.empty()) {
       const Stmt *S = Work.pop_back_val();
@@ -66,48 +62,29 @@ ObjectStreams::sections(const CXXRecordDecl *RD) {
           OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
         Target = OC->getArg(0), Value = OC->getArg(1);
       if (const FieldDecl *F = memberOf(Target);
-          F && isCurrentStream(Value, Table)) {
-        C.Saved.insert(F);
-        M.Saves.insert(F);
-      }
+          F && isCurrentStream(Value, Table))
+        M.Saves.push_back(F->getNameAsString());
       if (const auto *CE = dyn_cast<CallExpr>(S);
           CE && setsCurrent(CE, Table)) {
         const FieldDecl *F = memberOf(streamOperand(CE->getArg(0), Table));
-        if (F)
-          C.SetFrom.insert(F);
-        M.Sets.push_back(F);
+        M.Sets.push_back(F ? F->getNameAsString() : std::string());
       }
       for (const Stmt *Child : S->children())
         Work.push_back(Child);
     }
+    C.add(Def->getCanonicalDecl(), std::move(M));
   }
   return C;
 }
 
 bool ObjectStreams::opensSection(const FunctionDecl *FD) {
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-  if (!MD)
-    return false;
-  const ClassSections &C = sections(MD->getParent());
-  auto It = C.Methods.find(FD->getCanonicalDecl());
-  if (It == C.Methods.end())
-    return false;
-  // It sets a stream other than a saved one (a side stream member, a
-  // parameter, a pool stream) ...
-  if (llvm::none_of(It->second.Sets, [&](const FieldDecl *F) {
-        return !F || !C.Saved.contains(F);
-      }))
-    return false;
-  // ... after saving the current one where the class sets it back.
-  for (const FieldDecl *F : It->second.Saves)
-    if (C.SetFrom.contains(F))
-      return true;
-  return false;
+  return MD && sections(MD->getParent()).opens(FD->getCanonicalDecl());
 }
 
 bool ObjectStreams::savedCurrent(const FieldDecl *F) {
   const auto *RD = dyn_cast<CXXRecordDecl>(F->getParent());
-  return RD && sections(RD).Saved.contains(F);
+  return RD && sections(RD).savesCurrent(F->getName());
 }
 
 } // namespace streamsafe

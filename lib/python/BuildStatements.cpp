@@ -26,8 +26,8 @@ LoweredFunction Builder::build(const Scope &S, std::string Name) {
   IR->Name = std::move(Name);
   TSNode NameNode = S.K == Scope::Module ? S.Node : field(S.Node, "name");
   IR->EntrySite = site(SiteKind::FunctionEntry, NameNode);
-  // A module may leave a stream set for what runs after it: that is its job.
-  IR->MayLeaveStreamSet = S.K != Scope::Def || maySetForCaller(S);
+  // lib/lower/LeavesStreamSet.h: a module's, a lambda's, a forwarder's ...
+  IR->MayLeaveStreamSet = lower::mayLeaveStreamSet(leaveSetEvidence(S));
   // A gradient hook that replaces its gradient owns it (GradientHooks.h).
   HookGradient = NoVar;
   if (std::string G = S.K == Scope::Def ? droppedGradientParameter(

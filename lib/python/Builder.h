@@ -12,6 +12,7 @@
 #define STREAMSAFE_LIB_PYTHON_BUILDER_H
 
 #include "lib/ir/IR.h"
+#include "lib/lower/LeavesStreamSet.h"
 #include "lib/lower/UnknownCode.h"
 #include "lib/model/Recipes.h"
 #include "lib/python/BodyState.h"
@@ -490,9 +491,8 @@ private:
   /// `set_stream(self.saved)` of an attribute its class saves the current
   /// stream in: a restore.
   bool restoresSaved(TSNode Arg) const;
-  /// A def whose stream set is its job: a context manager's __enter__ or
-  /// __exit__, or a setter that sets the stream it is given.
-  bool maySetForCaller(const Scope &S) const;
+  /// What \p S tells of leaving a stream set (lib/lower/LeavesStreamSet.h).
+  lower::LeaveSetEvidence leaveSetEvidence(const Scope &S) const;
   /// Whether every stream \p Def sets (itself, or through the forwarding
   /// setters of the file it calls) is a parameter; \p Sets: it sets one.
   bool forwardsSets(TSNode Def, const Scope &Module, unsigned Depth,

@@ -12,6 +12,7 @@
 
 #include "lib/ir/IR.h"
 #include "lib/lower/KeptTensors.h"
+#include "lib/lower/StreamSections.h"
 #include "lib/model/Bounds.h"
 #include "lib/python/GradientHooks.h"
 #include "lib/python/Scope.h"
@@ -231,16 +232,9 @@ public:
   void keptEvidence(TSNode Class, llvm::StringRef Name, lower::KeptEvidence &E);
 
 private:
-  struct MethodSections {
-    std::vector<std::string> Saves;
-    std::vector<std::string> Sets; ///< an attribute, or empty (any other)
-  };
-  struct ClassSections {
-    llvm::StringSet<> Saved, SetFrom;
-    llvm::DenseMap<const void *, MethodSections> Methods;
-  };
-  const ClassSections &sections(TSNode Class);
-  llvm::DenseMap<const void *, ClassSections> Sections;
+  /// The sections of a class's methods (the rule: lib/lower/StreamSections.h).
+  const lower::StreamSections &sections(TSNode Class);
+  llvm::DenseMap<const void *, lower::StreamSections> Sections;
 
   /// One write of an attribute that freshAttributes weighs, found by one
   /// walk of the file for all classes (AttributeStreams.cpp).

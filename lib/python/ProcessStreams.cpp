@@ -93,30 +93,33 @@ bool Builder::restoresSaved(TSNode Arg) const {
   return X->savedCurrent(classOf(St->S->Node), F.text(field(Arg, "attribute")));
 }
 
-bool Builder::maySetForCaller(const Scope &S) const {
+lower::LeaveSetEvidence Builder::leaveSetEvidence(const Scope &S) const {
+  lower::LeaveSetEvidence E;
+  E.StartUp = S.K == Scope::Module;
+  E.Lambda = S.K == Scope::Lambda;
   if (S.K != Scope::Def)
-    return false;
+    return E;
   llvm::StringRef Name = F.text(field(S.Node, "name"));
-  if (!ts_node_is_null(classOf(S.Node)) &&
-      (Name == "__enter__" || Name == "__exit__" || Name == "__aenter__" ||
-       Name == "__aexit__"))
-    return true;
-  // A thread's body: the stream it sets is its thread's. A section's
-  // opener: its partner restores.
-  if (X->threadTarget(S.Node) || X->opensSection(S.Node))
-    return true;
-  // A forwarding setter: every set_stream sets a parameter it was given
-  // (its caller chose the stream, and restoring it is the caller's job;
-  // the callers in this file run it in place and are judged).
+  E.GuardMember = !ts_node_is_null(classOf(S.Node)) &&
+                  (Name == "__enter__" || Name == "__exit__" ||
+                   Name == "__aenter__" || Name == "__aexit__");
+  E.ThreadBody = X->threadTarget(S.Node);
+  E.OpensSection = X->opensSection(S.Node);
   bool Sets = false;
-  return forwardsSets(S.Node, *S.ModuleScope, 0, Sets) && Sets;
+  E.ForwardsParameters = !lower::mayLeaveStreamSet(E) &&
+                         forwardsSets(S.Node, *S.ModuleScope, 0, Sets) && Sets;
+  if (E.ForwardsParameters)
+    ownCode(field(S.Node, "body"), [&](TSNode N) {
+      E.ReadsCurrent |= is(N, "call") && isCurrentStreamCall(N, I);
+    });
+  return E;
 }
 
 bool Builder::forwardsSets(TSNode Def, const Scope &Module, unsigned Depth,
                            bool &Sets) const {
   // Through a forwarding setter of the file (`def use(s): set_stream(s)`),
   // a few calls deep.
-  if (Depth > 3) {
+  if (Depth > lower::MaxForwardingDepth) {
     Sets = true; // too deep to tell: judged as it is
     return false;
   }

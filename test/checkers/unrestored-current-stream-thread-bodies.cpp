@@ -31,9 +31,15 @@ void start_async_binder() {
   f.get();
 }
 
-// The same setter called in place leaks into its caller.
+// The same setter, not a thread's body, forwards the stream it is given
+// (lib/lower/LeavesStreamSet.h): its caller chose it, and is judged where
+// it runs the setter in place.
 void leaks_into_caller(c10::cuda::CUDAStream s) {
   at::cuda::setCurrentCUDAStream(s);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the current stream set here is not restored on every path out of 'leaks_into_caller'; the caller's later work silently runs on it (use a c10::cuda::CUDAStreamGuard to set the stream for a scope) [streamsafe-unrestored-current-stream]
-  // CHECK-NOTES: :[[@LINE+1]]:1: note: 'leaks_into_caller' can return here with the stream still set
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the current stream set here is not restored on every path out of 'runs_the_setter'; the caller's later work silently runs on it (use a c10::cuda::CUDAStreamGuard to set the stream for a scope) [streamsafe-unrestored-current-stream]
+  // CHECK-NOTES: :[[@LINE+5]]:1: note: 'runs_the_setter' can return here with the stream still set
+}
+
+void runs_the_setter() {
+  leaks_into_caller(at::cuda::getStreamFromPool());
 }

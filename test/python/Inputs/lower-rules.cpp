@@ -76,3 +76,37 @@ float read_back_pageable(const at::Tensor &x) {
   host.copy_(x, /*non_blocking=*/true);
   return host[0].item<float>();
 }
+
+// A forwarding setter may leave the stream it is given set
+// (lib/lower/LeavesStreamSet.h): its caller chose it and is judged.
+static void use_stream(c10::cuda::CUDAStream s) {
+  c10::cuda::setCurrentCUDAStream(s);
+}
+
+void forwards_and_forgets() {
+  auto s = c10::cuda::getStreamFromPool();
+  use_stream(s);
+}
+
+// A section (lib/lower/StreamSections.h): begin() leaves its stream set
+// for end(); a caller that does not close it is judged.
+struct Section {
+  c10::cuda::CUDAStream saved = c10::cuda::getCurrentCUDAStream();
+  c10::cuda::CUDAStream side = c10::cuda::getStreamFromPool();
+  void begin() {
+    saved = c10::cuda::getCurrentCUDAStream();
+    c10::cuda::setCurrentCUDAStream(side);
+  }
+  void end() { c10::cuda::setCurrentCUDAStream(saved); }
+};
+
+void opens_and_closes() {
+  Section sec;
+  sec.begin();
+  sec.end();
+}
+
+void opens_only() {
+  Section sec;
+  sec.begin();
+}

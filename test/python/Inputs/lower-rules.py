@@ -62,3 +62,40 @@ def read_back_pageable(x: torch.Tensor):
     host = torch.empty(64, pin_memory=False)
     host.copy_(x, non_blocking=True)
     return host[0].item()
+
+
+# A forwarding setter may leave the stream it is given set
+# (lib/lower/LeavesStreamSet.h): its caller chose it and is judged.
+def use_stream(s: torch.cuda.Stream):
+    torch.cuda.set_stream(s)
+
+
+def forwards_and_forgets():
+    s = torch.cuda.Stream()
+    use_stream(s)
+
+
+# A section (lib/lower/StreamSections.h): begin() leaves its stream set
+# for end(); a caller that does not close it is judged.
+class Section:
+    def __init__(self):
+        self.saved = torch.cuda.current_stream()
+        self.side = torch.cuda.Stream()
+
+    def begin(self):
+        self.saved = torch.cuda.current_stream()
+        torch.cuda.set_stream(self.side)
+
+    def end(self):
+        torch.cuda.set_stream(self.saved)
+
+
+def opens_and_closes():
+    sec = Section()
+    sec.begin()
+    sec.end()
+
+
+def opens_only():
+    sec = Section()
+    sec.begin()

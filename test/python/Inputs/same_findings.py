@@ -3,12 +3,16 @@
 locations: the same warnings with the same check names, each with the same
 notes in the same order. The order of the findings themselves is not
 compared: clang-tidy 19 sorts two findings on one line by check name, later
-versions keep the order they were reported in. Prints both sides' findings
+versions keep the order they were reported in. The advice that names each
+language's scoped guard is compared as one. Prints both sides' findings
 where they differ."""
 import re
 import sys
 
 LINE = re.compile(r"^.*?:\d+:\d+: (warning|note): (.*)$")
+# "(use a c10::cuda::CUDAStreamGuard ...)", "(use a `with torch.cuda.stream(
+# ...)` block ...)": the same advice, in each language's words.
+GUARD_ADVICE = re.compile(r"\(use a .* to set the stream for a scope\)")
 
 
 def findings(path):
@@ -20,7 +24,8 @@ def findings(path):
                 continue
             if m.group(1) == "warning" or not groups:
                 groups.append([])
-            groups[-1].append(m.group(1) + ": " + m.group(2))
+            text = GUARD_ADVICE.sub("(use a scoped guard)", m.group(2))
+            groups[-1].append(m.group(1) + ": " + text)
     return sorted(groups)
 
 
