@@ -3,6 +3,7 @@
 #include "lib/frontend/ObjectStreams.h"
 #include "lib/frontend/StreamOperands.h"
 #include "lib/frontend/ValueExprs.h"
+#include "lib/lower/HeldStreams.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -449,23 +450,32 @@ void ObjectStreams::scan() {
   S.TraverseDecl(Ctx.getTranslationUnitDecl());
   const SourceManager &SM = Ctx.getSourceManager();
   for (auto &[D, W] : S.Writes) {
-    if (W.Other || W.Fresh.empty())
-      continue;
-    if (const auto *FD = dyn_cast<FieldDecl>(D);
-        FD && W.NullInit && !WriteScanner::everyConstructorCreates(FD, W))
-      continue;
-    // A global is one initialisation: `static auto s = getStreamFromPool();`.
-    if (const auto *V = dyn_cast<VarDecl>(D);
-        V && (W.NullInit || W.Fresh.size() != 1 ||
-              W.Fresh.front().At != V->getInit()))
-      continue;
-    // The note points at the first creation in the file.
-    const Stmt *First = nullptr;
-    for (const WriteScanner::Fresh &F : W.Fresh)
-      if (!First || SM.isBeforeInTranslationUnit(F.At->getBeginLoc(),
-                                                 First->getBeginLoc()))
-        First = F.At;
-    Vars[D] = First;
+    // Its writes in the unit's order, read into the rule of
+    // lib/lower/HeldStreams.h.
+    llvm::SmallVector<WriteScanner::Fresh, 2> Fresh(W.Fresh);
+    llvm::sort(Fresh, [&](const auto &A, const auto &B) {
+      return SM.isBeforeInTranslationUnit(A.At->getBeginLoc(),
+                                          B.At->getBeginLoc());
+    });
+    const auto *FD = dyn_cast<FieldDecl>(D);
+    llvm::SmallVector<lower::HeldStreamWrite, 4> Writes;
+    for (const WriteScanner::Fresh &F : Fresh)
+      Writes.push_back({lower::StreamGiven::Fresh,
+                        FD && !F.InLambda &&
+                            (!F.In || (isa<CXXConstructorDecl>(F.In) &&
+                                       cast<CXXMethodDecl>(F.In)->getParent() ==
+                                           FD->getParent()))});
+    // Another value; a null placeholder some constructor leaves (the
+    // legacy default stream, not "no stream"); a global given more than
+    // its one initialisation (`static auto s = getStreamFromPool();`).
+    const auto *V = dyn_cast<VarDecl>(D);
+    if (W.Other ||
+        (FD && W.NullInit && !WriteScanner::everyConstructorCreates(FD, W)) ||
+        (V && (W.NullInit || W.Fresh.size() != 1 ||
+               W.Fresh.front().At != V->getInit())))
+      Writes.push_back({lower::StreamGiven::Other, false});
+    if (std::optional<unsigned> Note = lower::freshProof(Writes))
+      Vars[D] = Fresh[*Note].At;
   }
   // A member of a template's pattern a dependent expression may name may
   // be written there; one of an instantiation written in an explicit

@@ -268,17 +268,12 @@ const llvm::StringMap<TSNode> &HelperIndex::freshAttributes(TSNode Class) {
   auto InFamily = [&](TSNode C) {
     return llvm::any_of(Family, [&](TSNode X) { return X.id == C.id; });
   };
-  // Per attribute name: not only fresh streams and None (Bad), and the
-  // target of a fresh one (the one in Class's __init__ first, else the
-  // first in the file).
-  llvm::StringSet<> Bad;
-  llvm::StringMap<std::pair<TSNode, TSNode>> Creation; // target, its def
-  auto Rank = [&](TSNode Target, TSNode Def) {
-    bool InInit = !ts_node_is_null(Def) && classOf(Def).id == Class.id &&
-                  F.text(field(Def, "name")) == "__init__";
-    return std::make_pair(!InInit, ts_node_start_byte(Target));
-  };
+  // Per attribute name, its writes in the file's order, each with its
+  // target (the rule: lib/lower/HeldStreams.h).
+  llvm::StringMap<std::vector<std::pair<lower::HeldStreamWrite, TSNode>>>
+      Writes;
   for (const AttributeWrite &W : attributeWrites()) {
+    lower::HeldStreamWrite H;
     switch (W.K) {
     case AttributeWrite::SetattrOpaque:
       if (!ts_node_is_null(W.Owner) && !InFamily(W.Owner))
@@ -286,7 +281,7 @@ const llvm::StringMap<TSNode> &HelperIndex::freshAttributes(TSNode Class) {
       return It->second; // any attribute may be set to anything
     case AttributeWrite::Setattr:
     case AttributeWrite::SetStream:
-      Bad.insert(W.Name);
+      Writes[W.Name].push_back({H, W.Target}); // may hold anything
       continue;
     case AttributeWrite::ClassBody:
       if (!InFamily(W.Owner))
@@ -299,21 +294,23 @@ const llvm::StringMap<TSNode> &HelperIndex::freshAttributes(TSNode Class) {
         continue;
       break;
     }
-    if (W.Given == Given::Other) {
-      Bad.insert(W.Name);
-      continue;
-    }
-    if (W.Given != Given::Fresh)
-      continue;
-    auto [C, First] =
-        Creation.try_emplace(W.Name, std::make_pair(W.Target, W.Def));
-    if (!First &&
-        Rank(W.Target, W.Def) < Rank(C->second.first, C->second.second))
-      C->second = {W.Target, W.Def};
+    H.Given = W.Given;
+    H.AtConstruction = !ts_node_is_null(W.Def) &&
+                       classOf(W.Def).id == Class.id &&
+                       F.text(field(W.Def, "name")) == "__init__";
+    Writes[W.Name].push_back({H, W.Target});
   }
-  for (const auto &E : Creation)
-    if (!Bad.contains(E.getKey()))
-      It->second[E.getKey()] = E.second.first;
+  for (auto &E : Writes) {
+    auto &List = E.second;
+    llvm::sort(List, [](const auto &A, const auto &B) {
+      return ts_node_start_byte(A.second) < ts_node_start_byte(B.second);
+    });
+    std::vector<lower::HeldStreamWrite> Given;
+    for (const auto &[H, Target] : List)
+      Given.push_back(H);
+    if (std::optional<unsigned> Note = lower::freshProof(Given))
+      It->second[E.getKey()] = List[*Note].second;
+  }
   return It->second;
 }
 
@@ -514,18 +511,19 @@ void Builder::proveGlobal(llvm::StringRef Name, const Scope &Module,
     return;
   // Every write, at module level and in the defs that declare it global
   // (the module scope's bindings hold both: a stream made on first use,
-  // `global S; if S is None: S = Stream()`), is a fresh stream or None,
-  // and one is a fresh stream.
-  TSNode Creation{};
-  auto FreshOrNone = [&](TSNode Value) {
-    Given G = ts_node_is_null(Value) ? Given::Other : givenBy(Value, I);
-    if (G == Given::Fresh && ts_node_is_null(Creation))
-      Creation = Value;
-    return G != Given::Other;
-  };
-  if (!llvm::all_of(B->second, FreshOrNone) || X->passedToSetStream(Name) ||
-      ts_node_is_null(Creation))
+  // `global S; if S is None: S = Stream()`), read into the rule of
+  // lib/lower/HeldStreams.h; a global set as the current stream may hold
+  // any stream.
+  std::vector<lower::HeldStreamWrite> Writes;
+  for (TSNode Value : B->second)
+    Writes.push_back(
+        {ts_node_is_null(Value) ? Given::Other : givenBy(Value, I), false});
+  if (X->passedToSetStream(Name))
+    Writes.push_back({Given::Other, false});
+  std::optional<unsigned> Note = lower::freshProof(Writes);
+  if (!Note)
     return;
+  TSNode Creation = B->second[*Note];
   V.Proof = StreamProof::Global;
   V.ProvenAt = siteAt(SiteKind::StreamProven, start(Creation),
                       ts_node_start_byte(Creation));

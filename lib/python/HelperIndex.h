@@ -11,6 +11,7 @@
 #define STREAMSAFE_LIB_PYTHON_HELPERINDEX_H
 
 #include "lib/ir/IR.h"
+#include "lib/lower/HeldStreams.h"
 #include "lib/lower/KeptTensors.h"
 #include "lib/lower/StreamSections.h"
 #include "lib/model/Bounds.h"
@@ -67,7 +68,8 @@ std::vector<TSNode> withValues(TSNode With);
 
 /// What one assignment gives an attribute: a fresh stream, None, or
 /// anything else.
-enum class AttributeGiven : uint8_t { Fresh, Nothing, Other };
+/// What a write gives a stream attribute (lib/lower/HeldStreams.h).
+using AttributeGiven = lower::StreamGiven;
 
 /// A stream attribute __init__ chooses by a flag (FlagStreams.cpp): a fresh
 /// stream (made at Creation) when Cond is FreshWhen, anything else when not.
