@@ -140,6 +140,13 @@ enum class ApiEffect : uint8_t {
 
 /// One row: an effect and where its operands are among the arguments
 /// (-1: not an argument; for methods the object is not counted).
+/// How a thread's task gets its arguments.
+enum class TaskArguments : uint8_t {
+  Following, ///< the arguments after the task (`std::thread(f, a, b)`)
+  Packed,    ///< a tuple and a dict (`Thread(target=f, args=(a,), kwargs=)`)
+  Mapped,    ///< iterables of them (`executor.map(f, xs)`): not bound
+};
+
 struct ApiEntry {
   ApiEffect Effect = ApiEffect::None;
   int8_t Stream = -1;
@@ -157,6 +164,12 @@ struct ApiEntry {
   const char *SourceName = nullptr;
   /// For synchronous runtime calls: the stream-ordered alternative.
   const char *AsyncAlternative = nullptr;
+  /// A thread's task: the callable's position (-1: the first argument that
+  /// names code, as C++'s rows have it), its keyword (Python: `target=`),
+  /// and how it is handed its arguments.
+  int8_t Task = -1;
+  const char *TaskName = nullptr;
+  TaskArguments TaskArgs = TaskArguments::Following;
 };
 
 /// The row of an effect whose operands sit where the effect says: a tensor

@@ -55,6 +55,15 @@ ApiEntry copy(E Effect, int8_t Dest, int8_t Source, int8_t Size,
   A.AsyncAlternative = AsyncAlternative;
   return A;
 }
+// A thread's task: where the callable is, and how it gets its arguments.
+ApiEntry task(E Effect, int8_t Task, const char *TaskName,
+              TaskArguments Args = TaskArguments::Following) {
+  ApiEntry A{Effect};
+  A.Task = Task;
+  A.TaskName = TaskName;
+  A.TaskArgs = Args;
+  return A;
+}
 ApiEntry capture(E Effect, int8_t Stream, int8_t Mode, int8_t Graph = -1) {
   ApiEntry A{Effect};
   A.Stream = Stream;
@@ -369,8 +378,29 @@ const ApiRow Rows[] = {
     // Threads (section 7). std::async with the default policy may run
     // deferred on the caller; it is treated as another thread (it may be).
     // C++'s std::thread is a class (isThreadClass in lib/frontend).
-    {nullptr, "threading.Thread", fx(E::SpawnThread),
+    {nullptr, "threading.Thread",
+     task(E::SpawnThread, 1, "target", TaskArguments::Packed),
      "C++ starts a thread by constructing std::thread"},
+    // Python's pools: each task runs on a worker thread, which starts on
+    // the default stream (as c10::ThreadPool::run's do); one that set a
+    // stream in an earlier task keeps it, which is not followed. The
+    // executor of run_in_executor (None: the loop's default pool) comes
+    // first.
+    {nullptr, "asyncio.to_thread", task(E::SpawnThread, 0, "func"),
+     "C++'s pools are c10::ThreadPool and std::async (rows above)"},
+    {nullptr,
+     "concurrent.futures.ThreadPoolExecutor.submit;concurrent.futures."
+     "thread.ThreadPoolExecutor.submit",
+     task(E::SpawnThread, 0, "fn"),
+     "C++'s pools are c10::ThreadPool and std::async (rows above)"},
+    {nullptr, "asyncio.AbstractEventLoop.run_in_executor",
+     task(E::SpawnThread, 1, "func"),
+     "C++'s pools are c10::ThreadPool and std::async (rows above)"},
+    {nullptr,
+     "concurrent.futures.ThreadPoolExecutor.map;concurrent.futures.thread."
+     "ThreadPoolExecutor.map",
+     task(E::SpawnThread, 0, "fn", TaskArguments::Mapped),
+     "C++'s pools are c10::ThreadPool and std::async (rows above)"},
     {"std::async;at::launch;at::intraop_launch;c10::ThreadPool::run;c10::"
      "TaskThreadPoolBase::run;c10::TaskThreadPool::run",
      nullptr, fx(E::SpawnThread), NotInPython},

@@ -27,7 +27,8 @@ PyApi apiOf(llvm::StringRef Q) {
     case ApiEffect::DeviceSynchronize:
       return PyApi::Synchronize;
     case ApiEffect::SpawnThread:
-      return PyApi::Thread;
+      return R->Entry.TaskArgs == TaskArguments::Packed ? PyApi::Thread
+                                                        : PyApi::Task;
     case ApiEffect::CaptureRegion:
       return PyApi::Graph;
     case ApiEffect::Collective:
@@ -76,6 +77,9 @@ bool usesStreams(PyApi Api) {
   case PyApi::TorchFunction:
   case PyApi::NotTensor:
   case PyApi::DeviceContext:
+  // A pool's task alone makes no def worth analysing, as a method's call
+  // on an executor does not (the pre-scan cannot type the executor).
+  case PyApi::Task:
     return false;
   default:
     return true;

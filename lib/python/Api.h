@@ -30,6 +30,7 @@ enum class PyApi {
   TorchFunction,  ///< a torch function with a recipe (torchEffect says which)
   NotTensor,      ///< returns no tensor the analysis follows
   Thread,         ///< a new thread (target=...)
+  Task,           ///< a task for a pool's thread (ThreadCalls.h)
   Graph,          ///< a capture region for a with-block
   DeviceContext,  ///< device d is current for a with-block
   Collective,     ///< a torch.distributed collective (Collectives.h)

@@ -361,6 +361,7 @@ Value Builder::apiCall(TSNode N, int ApiInt, const std::string &Q,
   }
   case PyApi::Graph:
   case PyApi::DeviceContext:
+  case PyApi::Task: // not run as a task here (submitTask): unknown code
   case PyApi::None:
     return unknownCall(A, true);
   case PyApi::NotTensor: {

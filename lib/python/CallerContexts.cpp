@@ -4,6 +4,7 @@
 #include "lib/python/Api.h"
 #include "lib/python/HelperIndex.h"
 #include "lib/python/StreamContexts.h"
+#include "lib/python/ThreadCalls.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -304,13 +305,7 @@ bool spawnsThreads(TSNode Def, const SourceFile &F, const Imports &I) {
   everyNode(field(Def, "body"), [&](TSNode X) {
     if (Spawns || !is(X, "call"))
       return;
-    TSNode Fn = field(X, "function");
-    std::string Q = I.qualify(Fn);
-    llvm::StringRef Method =
-        is(Fn, "attribute") ? F.text(field(Fn, "attribute")) : "";
-    Spawns = apiOf(Q) == PyApi::Thread || Q == "asyncio.to_thread" ||
-             Method == "submit" || Method == "map" ||
-             Method == "run_in_executor";
+    Spawns = threadCallRow(X, F, I) != nullptr;
   });
   return Spawns;
 }

@@ -23,10 +23,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/model/ThreadTasks.h"
 #include "lib/python/Api.h"
 #include "lib/python/Builder.h"
 #include "lib/python/HelperIndex.h"
 #include "lib/python/Modules.h"
+#include "lib/python/ThreadCalls.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace streamsafe::py {
@@ -67,11 +69,8 @@ TSNode Builder::threadStart(TSNode ThreadCall, std::string &Var) {
 }
 
 static bool isExecutor(TSNode Call, const Imports &I) {
-  if (!is(Call, "call"))
-    return false;
-  std::string Q = I.qualify(field(Call, "function"));
-  return Q == "concurrent.futures.ThreadPoolExecutor" ||
-         Q == "concurrent.futures.thread.ThreadPoolExecutor";
+  return is(Call, "call") &&
+         pythonExecutorClass(I.qualify(field(Call, "function")));
 }
 
 // Whether \p Var is bound in \p Body's own code only to new
@@ -135,25 +134,17 @@ bool Builder::submitTask(TSNode Call) {
   if (St->S->K == Scope::Lambda)
     return false;
   TSNode Fn = field(Call, "function");
-  Args A = argsOf(Call);
-  // Where the task is among the arguments, and whether what follows it is
-  // its arguments (map's are iterables of them).
-  size_t TaskAt = 0;
-  bool Bind = true;
-  if (I.qualify(Fn) == "asyncio.to_thread") {
-    TaskAt = 0;
-  } else if (is(Fn, "attribute") &&
-             F.text(field(Fn, "attribute")) == "run_in_executor") {
-    TaskAt = 1; // loop.run_in_executor(executor, f, *args)
-  } else {
-    if (!is(Fn, "attribute"))
-      return false;
-    llvm::StringRef Method = F.text(field(Fn, "attribute"));
+  llvm::StringRef Method;
+  const ApiRow *Row = threadCallRow(Call, F, I, &Method);
+  if (!Row || Row->Entry.TaskArgs == TaskArguments::Packed)
+    return false; // threading.Thread: threadCall
+  // A pool's method, on an executor of this body or one the object keeps
+  // (`self.pool`, `cls._executor`, made in __init__ or on first use). An
+  // event loop comes from asyncio's functions, which give no class the
+  // analysis reads: its method is taken on any object.
+  if (!Method.empty() &&
+      !llvm::StringRef(Row->Python).starts_with("asyncio.")) {
     TSNode Object = unparen(field(Fn, "object"));
-    if (Method != "submit" && Method != "map")
-      return false;
-    // An executor of this body, or one the object keeps (`self.pool`,
-    // `cls._executor`, made in __init__ or on first use).
     llvm::StringRef Attr;
     TSNode Class = St->S->K == Scope::Def ? classOf(St->S->Node) : TSNode{};
     bool Kept = !ts_node_is_null(Class) && !St->S->Params.empty() &&
@@ -167,8 +158,12 @@ bool Builder::submitTask(TSNode Call) {
       if (!executorVariable(Body, F.text(Object), F, I))
         return false;
     }
-    Bind = Method == "submit";
   }
+  // Where the task is among the arguments, and whether what follows it is
+  // its arguments (map's are iterables of them).
+  Args A = argsOf(Call);
+  size_t TaskAt = std::max<int8_t>(Row->Entry.Task, 0);
+  bool Bind = Row->Entry.TaskArgs == TaskArguments::Following;
   if (A.Positional.size() <= TaskAt)
     return false;
   for (size_t K = 0; K < TaskAt; ++K)
@@ -371,32 +366,8 @@ bool HelperIndex::threadTarget(TSNode Def) {
     everyNode(F.root(), [&](TSNode N) {
       if (!is(N, "call"))
         return;
-      TSNode Fn = field(N, "function");
-      std::vector<TSNode> A = children(field(N, "arguments"));
-      auto Positional = [&](size_t K) {
-        size_t Seen = 0;
-        for (TSNode X : A)
-          if (!is(X, "keyword_argument") && Seen++ == K)
-            return X;
-        return TSNode{};
-      };
-      TSNode Target = {};
-      std::string Q = I.qualify(Fn);
-      if (apiOf(Q) == PyApi::Thread) {
-        for (TSNode X : A)
-          if (is(X, "keyword_argument") && F.text(field(X, "name")) == "target")
-            Target = field(X, "value");
-        if (ts_node_is_null(Target))
-          Target = Positional(1);
-      } else if (Q == "asyncio.to_thread") {
-        Target = Positional(0);
-      } else if (is(Fn, "attribute")) {
-        llvm::StringRef M = F.text(field(Fn, "attribute"));
-        if (M == "submit" || M == "map")
-          Target = Positional(0);
-        else if (M == "run_in_executor")
-          Target = Positional(1);
-      }
+      const ApiRow *Row = threadCallRow(N, F, I);
+      TSNode Target = Row ? taskArgument(N, *Row, F) : TSNode{};
       if (llvm::StringRef Name = targetName(Target, F); !Name.empty()) {
         ThreadTargets->insert(Name);
         TargetNodes.insert(unparen(Target).id);
