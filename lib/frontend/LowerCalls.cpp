@@ -243,9 +243,14 @@ bool Lowering::keptByObject(const CXXOperatorCallExpr *Store,
 
 void Lowering::emitRecipe(const TensorCall &C,
                           llvm::ArrayRef<const Stmt *> Nodes, FactList &Out) {
+  emitSteps(recipeOf(C), Nodes, Out);
+}
+
+void Lowering::emitSteps(const Recipe &Steps,
+                         llvm::ArrayRef<const Stmt *> Nodes, FactList &Out) {
   // One site per node and kind: a call's sync and record share the call's.
   llvm::SmallDenseMap<std::pair<unsigned, unsigned>, SiteId, 4> Sites;
-  for (const RecipeStep &S : recipeOf(C)) {
+  for (const RecipeStep &S : Steps) {
     auto [It, New] = Sites.try_emplace({S.At, unsigned(S.Kind)}, NoSite);
     if (New)
       It->second = site(S.Kind, Nodes[S.At]);

@@ -62,7 +62,8 @@ bool writesAsyncOp(const Stmt *S) {
 
 } // namespace
 
-Lowering::WorkUse Lowering::workUseOf(const CallExpr *CE) const {
+lower::WorkUse Lowering::workUseOf(const CallExpr *CE) const {
+  using lower::WorkUse;
   const Stmt *Child = CE;
   const Stmt *P = Parents ? Parents->getParent(CE) : nullptr;
   while (P && isValueWrapper(P)) {
@@ -129,39 +130,31 @@ bool Lowering::lowerCollectiveCall(const CallExpr *CE, const ApiEntry &A,
   const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
   if (!MC)
     return true;
-  StreamRef On = StreamRef::current();
-  WorkUse Use = workUseOf(CE);
-  bool Async = Use != WorkUse::HandedOn;
+  // Where it runs and what it does: lib/lower/Collectives.h.
+  lower::CollectiveCall C;
+  C.Mode = lower::CollectiveMode::Async;
+  C.Use = workUseOf(CE);
   if (!Collective.AsyncOpWritten.count(CurrentFunction))
     Collective.AsyncOpWritten[CurrentFunction] =
         writesAsyncOp(CurrentFunction ? CurrentFunction->getBody() : nullptr);
-  if (Collective.AsyncOpWritten[CurrentFunction]) {
-    On = StreamRef::unknown();
-    Async = false;
-  } else if (Async) {
-    On = groupStream(MC->getImplicitObjectArgument());
-    if (On.K == StreamRef::Unknown)
-      Async = false;
+  if (Collective.AsyncOpWritten[CurrentFunction])
+    C.Mode = lower::CollectiveMode::Unknown;
+  else if (C.Use != lower::WorkUse::HandedOn)
+    C.Group = groupStream(MC->getImplicitObjectArgument());
+  if (C.Group.K != StreamRef::Unknown && Collective.Ready == NoVar) {
+    // The group's stream waits for the current stream at the call: one
+    // event variable serves them all.
+    Variable V;
+    V.Name = "collective";
+    V.Class = VarClass::Event;
+    V.Synthetic = true;
+    IR.Vars.push_back(std::move(V));
+    Collective.Ready = static_cast<VarId>(IR.Vars.size() - 1);
   }
-  if (Async) {
-    // The group's stream waits for the current stream at the call: an
-    // event recorded there that it waits on (one variable serves them all).
-    if (Collective.Ready == NoVar) {
-      Variable V;
-      V.Name = "collective";
-      V.Class = VarClass::Event;
-      V.Synthetic = true;
-      IR.Vars.push_back(std::move(V));
-      Collective.Ready = static_cast<VarId>(IR.Vars.size() - 1);
-    }
-    emit(Out, site(SiteKind::EventDecl, CE),
-         fact::BindEvent{Collective.Ready, true});
-    emit(Out, site(SiteKind::EventRecord, CE),
-         fact::EventRecord{Collective.Ready, StreamRef::current()});
-    emit(Out, site(SiteKind::EventWait, CE),
-         fact::EventWait{Collective.Ready, On, false});
-  }
-  auto Operand = [&](int8_t Position, bool Write) {
+  C.Ready = Collective.Ready;
+  llvm::SmallVector<const Stmt *, 4> Nodes{CE};
+  auto Operand = [&](int8_t Position,
+                     llvm::SmallVectorImpl<SitedTensor> &Into) {
     const Expr *Arg = arg(CE, Position);
     if (!Arg)
       return;
@@ -170,19 +163,19 @@ bool Lowering::lowerCollectiveCall(const CallExpr *CE, const ApiEntry &A,
     if (Table.classify(Arg->getType()) != ValueClass::Tensor &&
         !containerOf(Arg->IgnoreParenImpCasts()))
       return;
-    access(Out, Write, Arg, On, /*Async=*/false, /*Copy=*/false, Arg);
-    if (Async)
-      emit(Out, site(SiteKind::Other, Arg),
-           fact::RecordStream{tensorRef(Arg), On});
+    Into.push_back({tensorRef(Arg), unsigned(Nodes.size())});
+    Nodes.push_back(Arg);
   };
   if (A.Source >= 0 && A.Source != A.Dest)
-    Operand(A.Source, /*Write=*/false);
+    Operand(A.Source, C.Reads);
   if (A.Dest >= 0)
-    Operand(A.Dest, /*Write=*/true);
+    Operand(A.Dest, C.Writes);
   else if (A.Source >= 0)
-    Operand(A.Source, /*Write=*/false);
-  if (Async)
-    Collective.Works[CE] = On;
+    Operand(A.Source, C.Reads);
+  lower::LoweredCollective L = lower::lowerCollective(C);
+  emitSteps(L.Steps, Nodes, Out);
+  if (L.Handle)
+    Collective.Works[CE] = L.On;
   return true;
 }
 

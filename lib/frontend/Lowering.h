@@ -23,6 +23,7 @@
 #include "lib/frontend/LocalRecords.h"
 #include "lib/frontend/ValueExprs.h"
 #include "lib/ir/IR.h"
+#include "lib/lower/Collectives.h"
 #include "lib/model/Recipes.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
@@ -154,8 +155,7 @@ private:
 
   //===-- c10d collectives (LowerCollectives.cpp) -------------------------===//
   /// What becomes of a collective's work handle.
-  enum class WorkUse { Bound, Dropped, HandedOn };
-  WorkUse workUseOf(const clang::CallExpr *CE) const;
+  lower::WorkUse workUseOf(const clang::CallExpr *CE) const;
   StreamRef groupStream(const clang::Expr *Group);
   bool lowerCollectiveCall(const clang::CallExpr *CE, const ApiEntry &A,
                            FactList &Out);
@@ -286,6 +286,9 @@ private:
   /// \p Nodes.
   void emitRecipe(const TensorCall &C,
                   llvm::ArrayRef<const clang::Stmt *> Nodes, FactList &Out);
+  /// Emits \p Steps (a recipe, or a lib/lower rule's) at \p Nodes.
+  void emitSteps(const Recipe &Steps, llvm::ArrayRef<const clang::Stmt *> Nodes,
+                 FactList &Out);
   /// Adds the tensors among \p CE's arguments from \p From on to C.Args.
   void collectTensorArgs(const clang::CallExpr *CE, unsigned From,
                          TensorCall &C,

@@ -395,7 +395,7 @@ Value Builder::truthTest(TSNode N) {
   TensorCall C;
   C.Effect = ApiEffect::TensorHostRead;
   C.Self = SitedTensor{V.Tensor, 1};
-  emitRecipe(C, {N, N});
+  emitRecipe(recipeOf(C), {N, N});
   return Value();
 }
 

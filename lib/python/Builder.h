@@ -326,7 +326,7 @@ private:
   Value torchFunction(TSNode N, ApiEffect Effect, llvm::StringRef Bare,
                       const Args &A);
   /// Emits the model's recipe for \p C; a step's At indexes \p Nodes.
-  void emitRecipe(const TensorCall &C, llvm::ArrayRef<TSNode> Nodes);
+  void emitRecipe(const Recipe &R, llvm::ArrayRef<TSNode> Nodes);
   /// Adds \p V (a tensor, or each list element) to C.Args, sited at \p At.
   void addTensorArg(const Value &V, TSNode At, TensorCall &C,
                     std::vector<TSNode> &Nodes);
@@ -373,8 +373,6 @@ private:
   /// A use of the name \p Name (its value \p V) other than a method call
   /// on it: a work handle is taken as waited there.
   void workUse(TSNode Name, const Value &V);
-  /// \p On (a group's stream) waits for the current stream, at \p N.
-  void waitForCurrent(TSNode N, StreamRef On);
   /// The internal stream of the process group \p Group (null: default).
   StreamRef groupStream(TSNode Group);
   /// Whether the current_stream() call \p Query is only made to wait.

@@ -62,16 +62,6 @@ StreamRef Builder::groupStream(TSNode Group) {
   return {StreamRef::Collective, It->second, It->second};
 }
 
-void Builder::waitForCurrent(TSNode N, StreamRef On) {
-  // The group's stream waits for the current stream at the call: an event
-  // recorded there that it waits on (one variable serves every call).
-  VarId E = syntheticVar("collective", VarClass::Event, TSNode{});
-  emit(site(SiteKind::EventDecl, N), fact::BindEvent{E, true});
-  emit(site(SiteKind::EventRecord, N),
-       fact::EventRecord{E, StreamRef::current()});
-  emit(site(SiteKind::EventWait, N), fact::EventWait{E, On, false});
-}
-
 Value Builder::collectiveCall(TSNode N, const ApiEntry &Row, const Args &A) {
   auto Operand = [&](int8_t Position, const char *Name) {
     return Position < 0 ? TSNode{} : A.get(Position, Name ? Name : "");
@@ -90,23 +80,23 @@ Value Builder::collectiveCall(TSNode N, const ApiEntry &Row, const Args &A) {
   CollectiveMode Mode = collectiveMode(N, Row, F);
   if (Mode == CollectiveMode::Functional)
     return functionalCollective(N, Row, A, In, InArg);
-  // The handle is followed where a local name (an event, for the scope)
-  // takes it, or where it is dropped (nothing will wait). Anywhere else
-  // (a list, an attribute, an argument) its wait is not seen: taken as
-  // ordered on the current stream, so nothing is reported that a wait
-  // elsewhere may order.
+  // Where it runs and what it does: lib/lower/Collectives.h. The handle
+  // is followed where a local name (an event, for the scope) takes it, or
+  // where it is dropped.
+  lower::CollectiveCall C;
+  C.Mode = Mode;
   TSNode P = ts_node_parent(N);
-  bool Dropped = is(P, "expression_statement");
   TSNode Left = is(P, "assignment") && field(P, "right").id == N.id
                     ? field(P, "left")
                     : TSNode{};
   // (A helper run in place that returns it hands it to its caller, whose
   // value it is.)
-  bool Bound = (is(Left, "identifier") &&
-                St->S->classOf(F.text(Left)) == VarClass::Event) ||
-               (is(P, "return_statement") && St->ReturnEvent != NoVar);
-  if (Mode == CollectiveMode::Async && !Dropped && !Bound)
-    Mode = CollectiveMode::Sync;
+  if (is(P, "expression_statement"))
+    C.Use = lower::WorkUse::Dropped;
+  else if ((is(Left, "identifier") &&
+            St->S->classOf(F.text(Left)) == VarClass::Event) ||
+           (is(P, "return_statement") && St->ReturnEvent != NoVar))
+    C.Use = lower::WorkUse::Bound;
   // batch_isend_irecv([P2POp(isend, a, peer), P2POp(irecv, b, peer)]):
   // each op's tensor, on the group of the first; ops the analysis cannot
   // read make the whole batch ordered on the current stream.
@@ -114,17 +104,12 @@ Value Builder::collectiveCall(TSNode N, const ApiEntry &Row, const Args &A) {
   if (Row.SourceName && llvm::StringRef(Row.SourceName) == "p2p_op_list") {
     In = Value();
     if (!BatchKnown)
-      Mode = CollectiveMode::Sync;
+      C.Mode = CollectiveMode::Sync;
   }
-
-  StreamRef On = StreamRef::current();
-  if (Mode == CollectiveMode::Unknown)
-    On = StreamRef::unknown();
-  if (Mode == CollectiveMode::Async) {
-    On = groupStream(BatchKnown ? Batch.front().Group
-                                : Operand(Row.Group, "group"));
-    waitForCurrent(N, On);
-  }
+  C.Group = groupStream(BatchKnown ? Batch.front().Group
+                                   : Operand(Row.Group, "group"));
+  C.Ready = syntheticVar("collective", VarClass::Event, TSNode{});
+  std::vector<TSNode> Nodes{N};
   auto Each = [&](const Value &V, TSNode At, bool Write) {
     std::vector<TensorRef> Ts;
     if (V.Class == VarClass::Tensor && V.Tensor)
@@ -134,12 +119,8 @@ Value Builder::collectiveCall(TSNode N, const ApiEntry &Row, const Args &A) {
         if (T)
           Ts.push_back(T);
     for (const TensorRef &T : Ts) {
-      emit(site(SiteKind::Access, At),
-           fact::Access{Write, T, On, /*Async=*/false, /*Copy=*/false});
-      // The work keeps its tensors from the allocator until it is done
-      // (recordStream up to 2.7, held by the work from 2.8).
-      if (Mode == CollectiveMode::Async)
-        emit(site(SiteKind::Other, At), fact::RecordStream{T, On});
+      (Write ? C.Writes : C.Reads).push_back({T, unsigned(Nodes.size())});
+      Nodes.push_back(At);
     }
   };
   for (const BatchOp &Op : Batch)
@@ -148,13 +129,15 @@ Value Builder::collectiveCall(TSNode N, const ApiEntry &Row, const Args &A) {
     Each(In, InArg, /*Write=*/false);
   if (!ts_node_is_null(OutArg))
     Each(Out, OutArg, /*Write=*/true);
+  lower::LoweredCollective L = lower::lowerCollective(C);
+  emitRecipe(L.Steps, Nodes);
   Value R;
   R.Node = N;
-  if (Mode == CollectiveMode::Async) {
+  if (L.Handle) {
     // The handle: an event recorded on the group's stream after the work.
     R.Class = VarClass::Event;
     R.RecordOn = true;
-    R.RecordStream = On;
+    R.RecordStream = L.On;
   }
   return R;
 }
@@ -202,17 +185,18 @@ std::vector<Builder::BatchOp> Builder::batchOps(TSNode List) {
 Value Builder::functionalCollective(TSNode N, const ApiEntry &Row,
                                     const Args &A, const Value &In,
                                     TSNode InArg) {
-  // The input is read on the group's stream after the current stream, and
-  // held by the work. The result waits for the work wherever it is first
-  // used (AsyncCollectiveTensor), on the stream current there: it is not
-  // followed (what it is ordered after depends on that use).
-  StreamRef On = groupStream(A.get(Row.Group, "group"));
-  waitForCurrent(N, On);
+  // Its input is read on the group's stream after the current stream, and
+  // held by the work; the result is not followed (lib/lower/Collectives.h).
+  lower::CollectiveCall C;
+  C.Mode = CollectiveMode::Functional;
+  C.Group = groupStream(A.get(Row.Group, "group"));
+  C.Ready = syntheticVar("collective", VarClass::Event, TSNode{});
+  std::vector<TSNode> Nodes{N};
   if (In.Class == VarClass::Tensor && In.Tensor && !ts_node_is_null(InArg)) {
-    emit(site(SiteKind::Access, InArg),
-         fact::Access{false, In.Tensor, On, /*Async=*/false, /*Copy=*/false});
-    emit(site(SiteKind::Other, InArg), fact::RecordStream{In.Tensor, On});
+    C.Reads.push_back({In.Tensor, 1});
+    Nodes.push_back(InArg);
   }
+  emitRecipe(lower::lowerCollective(C).Steps, Nodes);
   return Value();
 }
 

@@ -13,6 +13,7 @@
 #ifndef STREAMSAFE_LIB_PYTHON_COLLECTIVES_H
 #define STREAMSAFE_LIB_PYTHON_COLLECTIVES_H
 
+#include "lib/lower/Collectives.h"
 #include "lib/model/ApiEffect.h"
 #include "lib/python/Syntax.h"
 #include "llvm/ADT/StringRef.h"
@@ -22,13 +23,10 @@ namespace streamsafe::py {
 /// The row of the torch.distributed collective \p Qualified, or null.
 const ApiEntry *collectiveRow(llvm::StringRef Qualified);
 
-/// How a collective call runs as written.
-enum class CollectiveMode {
-  Sync,       ///< no async_op, or async_op=False: ordered on the current stream
-  Async,      ///< isend/irecv, async_op=True: on the group's stream, a handle
-  Unknown,    ///< async_op not written out as a literal
-  Functional, ///< a functional collective: its result waits where used
-};
+/// How a collective call runs as written (lib/lower/Collectives.h): isend,
+/// irecv and async_op=True asynchronous, no async_op or async_op=False
+/// synchronous, async_op not written out as a literal unknown.
+using lower::CollectiveMode;
 CollectiveMode collectiveMode(TSNode Call, const ApiEntry &Row,
                               const SourceFile &F);
 

@@ -36,10 +36,10 @@ static PlacementStatement placementStatement(TSNode Device, llvm::StringRef D,
   return S;
 }
 
-void Builder::emitRecipe(const TensorCall &C, llvm::ArrayRef<TSNode> Nodes) {
+void Builder::emitRecipe(const Recipe &R, llvm::ArrayRef<TSNode> Nodes) {
   // One site per node and kind, as in every front end.
   llvm::SmallDenseMap<std::pair<unsigned, unsigned>, SiteId, 4> Sites;
-  for (const RecipeStep &S : recipeOf(C)) {
+  for (const RecipeStep &S : R) {
     auto [It, New] = Sites.try_emplace({S.At, unsigned(S.Kind)}, NoSite);
     if (New)
       It->second = site(S.Kind, Nodes[S.At]);
@@ -137,7 +137,7 @@ Value Builder::torchFunction(TSNode N, ApiEffect Effect, llvm::StringRef Bare,
     R.Class = VarClass::Tensor;
     R.Tensor = TensorRef::result(*C.Result);
   }
-  emitRecipe(C, Nodes);
+  emitRecipe(recipeOf(C), Nodes);
   if (Out)
     return Target;
   if (C.Effect == ApiEffect::AtenInPlace && !C.Args.empty()) {
@@ -257,7 +257,7 @@ Value Builder::tensorMethod(TSNode N, const Value &Self, llvm::StringRef Method,
   }
   if (Returns)
     C.Result = objectOf(N);
-  emitRecipe(C, Nodes);
+  emitRecipe(recipeOf(C), Nodes);
   if (ReturnsSelf) {
     Value V = Self;
     V.Node = N;

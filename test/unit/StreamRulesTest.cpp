@@ -1,17 +1,20 @@
-//===--- StreamRulesTest.cpp - Held streams, sections, leaving set --------===//
+//===--- StreamRulesTest.cpp - Stream rules of lib/lower -----------------===//
 //
 // The rules of lib/lower that decide what a stream kept by an object is
-// (HeldStreams.h), which method opens a section (StreamSections.h) and who
-// may leave a stream set (LeavesStreamSet.h), apart from either front end.
+// (HeldStreams.h), which method opens a section (StreamSections.h), who
+// may leave a stream set (LeavesStreamSet.h) and where a collective runs
+// (Collectives.h), apart from either front end.
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/lower/Collectives.h"
 #include "lib/lower/HeldStreams.h"
 #include "lib/lower/LeavesStreamSet.h"
 #include "lib/lower/StreamSections.h"
 #include <gtest/gtest.h>
 #include <vector>
 
+using namespace streamsafe;
 using namespace streamsafe::lower;
 
 namespace {
@@ -74,4 +77,45 @@ TEST(LeavesStreamSet, AForwarderIsExcusedUnlessItKeepsTheCurrentStream) {
   EXPECT_FALSE(mayLeaveStreamSet(E));
   E.GuardMember = true;
   EXPECT_TRUE(mayLeaveStreamSet(E));
+}
+
+TEST(Collectives, AFollowedHandleRunsOnTheGroupsStream) {
+  CollectiveCall C;
+  C.Mode = CollectiveMode::Async;
+  C.Use = WorkUse::Bound;
+  C.Group = {StreamRef::Collective, 3, 3};
+  C.Ready = 7;
+  C.Reads.push_back({TensorRef(), 1});
+  LoweredCollective L = lowerCollective(C);
+  EXPECT_TRUE(L.Handle);
+  EXPECT_EQ(L.On.K, StreamRef::Collective);
+  // The group waits for the current stream, then reads and holds the input.
+  ASSERT_EQ(L.Steps.size(), 5u);
+  EXPECT_EQ(L.Steps[0].Kind, SiteKind::EventDecl);
+  EXPECT_EQ(L.Steps[2].Kind, SiteKind::EventWait);
+  EXPECT_EQ(L.Steps[3].Kind, SiteKind::Access);
+  EXPECT_EQ(L.Steps[4].Kind, SiteKind::Other);
+}
+
+TEST(Collectives, AHandleHandedOnIsOrderedOnTheCurrentStream) {
+  CollectiveCall C;
+  C.Mode = CollectiveMode::Async;
+  C.Use = WorkUse::HandedOn;
+  C.Group = {StreamRef::Collective, 3, 3};
+  C.Writes.push_back({TensorRef(), 1});
+  LoweredCollective L = lowerCollective(C);
+  EXPECT_FALSE(L.Handle);
+  EXPECT_EQ(L.On.K, StreamRef::current().K);
+  ASSERT_EQ(L.Steps.size(), 1u); // the write, no wait, no hold
+}
+
+TEST(Collectives, AGroupNotNamedOrAnUnreadFlagIsAStreamNotKnown) {
+  CollectiveCall C;
+  C.Mode = CollectiveMode::Async;
+  C.Use = WorkUse::Dropped;
+  EXPECT_EQ(lowerCollective(C).On.K, StreamRef::Unknown);
+  C.Mode = CollectiveMode::Unknown;
+  C.Group = {StreamRef::Collective, 3, 3};
+  EXPECT_EQ(lowerCollective(C).On.K, StreamRef::Unknown);
+  EXPECT_FALSE(lowerCollective(C).Handle);
 }
