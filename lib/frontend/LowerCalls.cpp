@@ -10,6 +10,7 @@
 #include "lib/frontend/MemberCode.h"
 #include "lib/frontend/ObjectStreams.h"
 #include "lib/lower/KeptTensors.h"
+#include "lib/lower/SyncCalls.h"
 #include "lib/model/Naming.h"
 #include "lib/model/Recipes.h"
 #include "lib/model/TensorMethods.h"
@@ -418,82 +419,66 @@ bool Lowering::lowerEventCall(const CallExpr *CE, const ApiEntry &A,
                               FactList &Out) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
   const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
-  auto Here = [&](SiteKind K) { return site(K, CE); };
   switch (A.Effect) {
   case ApiEffect::EventRecord:
   case ApiEffect::ConfiguredEventRecord:
-    // record() records on the current stream.
-    emit(Out, Here(SiteKind::EventRecord),
-         fact::EventRecord{eventVar(Obj),
-                           streamArg(CE, A.Stream, StreamRef::current())});
-    return true;
   case ApiEffect::EventBlock:
-  case ApiEffect::ConfiguredEventWait: {
-    VarId E = eventVar(Obj);
-    emit(Out, Here(SiteKind::EventWait),
-         fact::EventWait{E, streamArg(CE, A.Stream, StreamRef::current()),
-                         recordedLaterInLoop(CE, E)});
-    return true;
-  }
-  case ApiEffect::StreamWaitEvent: {
-    VarId E = eventVar(arg(CE, A.Event));
-    emit(Out, Here(SiteKind::EventWait),
-         fact::EventWait{E, Obj ? streamRef(Obj) : StreamRef::unknown(),
-                         recordedLaterInLoop(CE, E)});
-    return true;
-  }
+  case ApiEffect::ConfiguredEventWait:
+  case ApiEffect::StreamWaitEvent:
   case ApiEffect::EventSynchronize:
   case ApiEffect::ConfiguredEventSync:
-    emit(Out, Here(SiteKind::Other), fact::EventSync{eventVar(Obj)});
-    return true;
   case ApiEffect::RawEventRecord:
-    emit(Out, Here(SiteKind::EventRecord),
-         fact::EventRecord{eventVar(arg(CE, A.Event)),
-                           streamArg(CE, A.Stream, StreamRef::legacy())});
-    return true;
-  case ApiEffect::RawStreamWaitEvent: {
-    VarId E = eventVar(arg(CE, A.Event));
-    fact::EventWait W{E, streamArg(CE, A.Stream, StreamRef::legacy()),
-                      recordedLaterInLoop(CE, E)};
+  case ApiEffect::RawStreamWaitEvent:
+  case ApiEffect::RawEventSynchronize:
+  case ApiEffect::StreamSynchronize:
+  case ApiEffect::StreamSyncFunction:
+  case ApiEffect::ConfiguredStreamSync:
+  case ApiEffect::DeviceSynchronize: {
+    // The operands, from the syntax; what they mean: lib/lower/SyncCalls.h.
+    lower::SyncCall C;
+    C.Effect = A.Effect;
+    bool Raw = A.Effect == ApiEffect::RawEventRecord ||
+               A.Effect == ApiEffect::RawStreamWaitEvent ||
+               A.Effect == ApiEffect::RawEventSynchronize;
+    bool OnEvent = A.Effect == ApiEffect::StreamWaitEvent || Raw;
+    bool OnStream = A.Effect == ApiEffect::StreamSynchronize ||
+                    A.Effect == ApiEffect::StreamSyncFunction ||
+                    A.Effect == ApiEffect::ConfiguredStreamSync ||
+                    A.Effect == ApiEffect::DeviceSynchronize;
+    if (!OnStream)
+      C.Event = eventVar(OnEvent ? arg(CE, A.Event) : Obj);
+    StreamRef Omitted = lower::omittedStream(A.Effect);
+    if (A.Effect == ApiEffect::StreamWaitEvent ||
+        A.Effect == ApiEffect::StreamSynchronize)
+      C.Stream = Obj ? streamRef(Obj) : StreamRef::unknown();
+    else if (A.Effect == ApiEffect::ConfiguredStreamSync) {
+      // f(stream), obj.f() on a stream object, or f(): the whole device.
+      const Expr *S = arg(CE, 0);
+      if (!S)
+        S = Obj;
+      if (S)
+        C.Stream = streamRef(S);
+      else
+        C.Effect = ApiEffect::DeviceSynchronize;
+    } else
+      C.Stream = streamArg(CE, A.Stream, Omitted);
+    if (C.Effect == ApiEffect::EventBlock ||
+        C.Effect == ApiEffect::ConfiguredEventWait ||
+        C.Effect == ApiEffect::StreamWaitEvent ||
+        C.Effect == ApiEffect::RawStreamWaitEvent)
+      C.RecordedLaterInLoop = recordedLaterInLoop(CE, C.Event);
     // The flags follow the event: anything but a literal 0 may be
     // cudaEventWaitExternal.
-    if (const Expr *Flags = arg(CE, std::max(A.Event, A.Stream) + 1)) {
+    if (const Expr *Flags = C.Effect == ApiEffect::RawStreamWaitEvent
+                                ? arg(CE, std::max(A.Event, A.Stream) + 1)
+                                : nullptr) {
       Expr::EvalResult R;
-      W.External = Flags->isValueDependent() || !Flags->EvaluateAsInt(R, Ctx) ||
+      C.External = Flags->isValueDependent() || !Flags->EvaluateAsInt(R, Ctx) ||
                    R.Val.getInt() != 0;
     }
-    emit(Out, Here(SiteKind::EventWait), W);
+    emitSteps(*lower::syncCallSteps(C), {CE}, Out);
     return true;
   }
-  case ApiEffect::RawEventSynchronize:
-    emit(Out, Here(SiteKind::Other),
-         fact::EventSync{eventVar(arg(CE, A.Event))});
-    return true;
-  case ApiEffect::StreamSynchronize:
-    emit(Out, Here(SiteKind::Other),
-         fact::StreamSync{
-             Obj ? streamRef(Obj) : StreamRef::unknown(), false, {}, {}});
-    return true;
-  case ApiEffect::StreamSyncFunction:
-    emit(Out, Here(SiteKind::Other),
-         fact::StreamSync{
-             streamArg(CE, A.Stream, StreamRef::legacy()), false, {}, {}});
-    return true;
-  case ApiEffect::ConfiguredStreamSync: {
-    // f(stream), obj.f() on a stream object, or f(): the whole device.
-    const Expr *S = arg(CE, 0);
-    if (!S)
-      S = Obj;
-    if (S)
-      emit(Out, Here(SiteKind::Other),
-           fact::StreamSync{streamRef(S), false, {}, {}});
-    else
-      emit(Out, Here(SiteKind::Other), fact::DeviceSync{});
-    return true;
-  }
-  case ApiEffect::DeviceSynchronize:
-    emit(Out, Here(SiteKind::Other), fact::DeviceSync{});
-    return true;
   case ApiEffect::ConfiguredEventOther:
     return true; // Create(), Query(): no stream effect
   default:

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/lower/SyncCalls.h"
 #include "lib/model/ApiRows.h"
 #include "lib/python/Builder.h"
 
@@ -18,28 +19,31 @@ Value Builder::streamMethod(TSNode N, const Value &Self, llvm::StringRef Method,
   R.Node = N;
   const ApiRow *Row = pythonApi("torch.cuda.Stream." + Method.str());
   ApiEffect Effect = Row ? Row->Entry.Effect : ApiEffect::None;
+  // What it means: lib/lower/SyncCalls.h.
+  lower::SyncCall C;
+  C.Effect = Effect;
+  C.Stream = Self.Stream;
+  std::vector<TSNode> Nodes{N};
   if (Effect == ApiEffect::StreamWaitEvent && Row->Entry.Stream >= 0) {
     // s.wait_stream(o) is an event recorded on o that s waits on. One
     // variable serves every call (each binds a new event): the wait follows
     // the record at once, and no stale event is kept in the state.
     TSNode Arg = A.get(0, "stream");
     Value Other = expr(Arg);
-    VarId E = syntheticVar("wait_stream", VarClass::Event, TSNode{});
-    emit(site(SiteKind::EventDecl, N), fact::BindEvent{E, true});
-    emit(site(SiteKind::EventRecord, ts_node_is_null(Arg) ? N : Arg),
-         fact::EventRecord{E, Other.Class == VarClass::Stream
-                                  ? Other.Stream
-                                  : StreamRef::unknown()});
-    emit(site(SiteKind::EventWait, N), fact::EventWait{E, Self.Stream, false});
-    return R;
-  }
-  if (Effect == ApiEffect::StreamWaitEvent) { // s.wait_event(e)
+    C.Awaited =
+        Other.Class == VarClass::Stream ? Other.Stream : StreamRef::unknown();
+    C.AwaitedEvent = syntheticVar("wait_stream", VarClass::Event, TSNode{});
+    C.AtAwaited = Nodes.size();
+    Nodes.push_back(ts_node_is_null(Arg) ? N : Arg);
+  } else if (Effect == ApiEffect::StreamWaitEvent) { // s.wait_event(e)
     // An event not followed (in a list, another object's): taken to order
     // everything, rather than report what it may have ordered.
     Value E = expr(A.get(0, "event"));
-    emit(site(SiteKind::EventWait, N),
-         fact::EventWait{E.Class == VarClass::Event ? E.Event : NoVar,
-                         Self.Stream, false});
+    C.Event = E.Class == VarClass::Event ? E.Event : NoVar;
+  }
+  if (Effect == ApiEffect::StreamWaitEvent ||
+      Effect == ApiEffect::StreamSynchronize) {
+    emitRecipe(*lower::syncCallSteps(C), Nodes);
     return R;
   }
   if (Effect == ApiEffect::EventRecord) { // s.record_event(e = None)
@@ -54,12 +58,6 @@ Value Builder::streamMethod(TSNode N, const Value &Self, llvm::StringRef Method,
     R.Class = VarClass::Event;
     R.RecordOn = true;
     R.RecordStream = Self.Stream;
-    return R;
-  }
-  if (Effect == ApiEffect::StreamSynchronize) {
-    fact::StreamSync S;
-    S.Stream = Self.Stream;
-    emit(site(SiteKind::Other, N), S);
     return R;
   }
   if (Effect == ApiEffect::RestrictedStreamQuery) {
@@ -90,24 +88,22 @@ Value Builder::eventMethod(TSNode N, const Value &Self, llvm::StringRef Method,
                      ? A.get(Row->Entry.Stream, "stream")
                      : TSNode{};
     if (ts_node_is_null(Arg) || is(Arg, "none"))
-      return StreamRef::current();
+      return lower::omittedStream(Row->Entry.Effect);
     Value S = expr(Arg);
     return S.Class == VarClass::Stream ? S.Stream : StreamRef::unknown();
   };
   switch (Row ? Row->Entry.Effect : ApiEffect::None) {
-  case ApiEffect::EventRecord: {
-    StreamRef S = StreamArg();
-    emit(site(SiteKind::EventRecord, N), fact::EventRecord{Self.Event, S});
+  case ApiEffect::EventRecord:
+  case ApiEffect::EventBlock:
+  case ApiEffect::EventSynchronize: {
+    // What it means: lib/lower/SyncCalls.h.
+    lower::SyncCall C;
+    C.Effect = Row->Entry.Effect;
+    C.Event = Self.Event;
+    C.Stream = StreamArg();
+    emitRecipe(*lower::syncCallSteps(C), {N});
     return R;
   }
-  case ApiEffect::EventBlock: {
-    StreamRef S = StreamArg();
-    emit(site(SiteKind::EventWait, N), fact::EventWait{Self.Event, S, false});
-    return R;
-  }
-  case ApiEffect::EventSynchronize:
-    emit(site(SiteKind::Other, N), fact::EventSync{Self.Event});
-    return R;
   case ApiEffect::RestrictedEventQuery:
     emit(site(SiteKind::Other, N),
          fact::Restricted{RestrictedCall::EventQuery, Self.Event,

@@ -2,8 +2,9 @@
 //
 // The rules of lib/lower that decide what a stream kept by an object is
 // (HeldStreams.h), which method opens a section (StreamSections.h), who
-// may leave a stream set (LeavesStreamSet.h) and where a collective runs
-// (Collectives.h), apart from either front end.
+// may leave a stream set (LeavesStreamSet.h), where a collective runs
+// (Collectives.h) and what records, waits and syncs mean (SyncCalls.h),
+// apart from either front end.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 #include "lib/lower/HeldStreams.h"
 #include "lib/lower/LeavesStreamSet.h"
 #include "lib/lower/StreamSections.h"
+#include "lib/lower/SyncCalls.h"
 #include <gtest/gtest.h>
 #include <vector>
 
@@ -118,4 +120,33 @@ TEST(Collectives, AGroupNotNamedOrAnUnreadFlagIsAStreamNotKnown) {
   C.Group = {StreamRef::Collective, 3, 3};
   EXPECT_EQ(lowerCollective(C).On.K, StreamRef::Unknown);
   EXPECT_FALSE(lowerCollective(C).Handle);
+}
+
+TEST(SyncCalls, AnOmittedStreamIsTheRuntimesOrTheCurrentOne) {
+  EXPECT_EQ(omittedStream(ApiEffect::RawEventRecord).K, StreamRef::legacy().K);
+  EXPECT_EQ(omittedStream(ApiEffect::EventRecord).K, StreamRef::current().K);
+}
+
+TEST(SyncCalls, WaitStreamIsARecordTheWaiterWaitsOn) {
+  SyncCall C;
+  C.Effect = ApiEffect::StreamWaitEvent;
+  C.Stream = StreamRef::current();
+  C.Awaited = StreamRef::legacy();
+  C.AwaitedEvent = 4;
+  C.AtAwaited = 1;
+  std::optional<Recipe> R = syncCallSteps(C);
+  ASSERT_TRUE(R);
+  ASSERT_EQ(R->size(), 3u);
+  EXPECT_EQ((*R)[1].Kind, SiteKind::EventRecord);
+  EXPECT_EQ((*R)[1].At, 1u);
+  EXPECT_EQ((*R)[2].Kind, SiteKind::EventWait);
+}
+
+TEST(SyncCalls, OtherEffectsMakeNoSteps) {
+  SyncCall C;
+  C.Effect = ApiEffect::TensorOp;
+  EXPECT_FALSE(syncCallSteps(C));
+  C.Effect = ApiEffect::DeviceSynchronize;
+  ASSERT_TRUE(syncCallSteps(C));
+  EXPECT_EQ(syncCallSteps(C)->size(), 1u);
 }
