@@ -89,6 +89,16 @@ private:
   ApiTable &Table;
 };
 
+/// Whether a body of \p IR makes a stream current.
+bool setsAStream(const Function &IR) {
+  for (const Body &B : IR.Bodies)
+    for (const Block &Bl : B.Blocks)
+      for (const Fact &F : Bl.Facts)
+        if (F.as<fact::SetCurrent>())
+          return true;
+  return false;
+}
+
 } // namespace
 
 bool waitsForHost(const FunctionDecl &FD, ApiTable &Table) {
@@ -156,8 +166,9 @@ std::unique_ptr<FunctionResult> analyzeFunction(const FunctionDecl &FD,
   Leave.OpensSection = Held && Held->opensSection(&FD);
   Leave.GuardMember =
       MD && Table.classify(MD->getParent()) == ValueClass::StreamGuard;
+  // (Read only where it can matter: the function sets a stream.)
   Leave.ForwardsParameters =
-      !lower::mayLeaveStreamSet(Leave) &&
+      !lower::mayLeaveStreamSet(Leave) && setsAStream(IR) &&
       forwardsStreamParameters(FD, Table, Leave.ReadsCurrent);
   IR.MayLeaveStreamSet = lower::mayLeaveStreamSet(Leave);
 
