@@ -67,9 +67,10 @@ bool forwards(const FunctionDecl &FD, ApiLookup &Table, unsigned Depth,
     if (E != ApiEffect::None ||
         Callee->getCanonicalDecl() == Def->getCanonicalDecl())
       continue;
-    bool Inner = false;
-    bool InnerReads = false;
-    bool Forwards = forwards(*Callee, Table, Depth + 1, Inner, InnerReads);
+    // (Only the function's own code tells whether it keeps the current
+    // stream: the callee's answer is not asked for.)
+    bool Inner = false, CalleeReads = false;
+    bool Forwards = forwards(*Callee, Table, Depth + 1, Inner, CalleeReads);
     if (Inner) {
       Sets = true;
       OnlyParams &=

@@ -6,34 +6,19 @@ namespace streamsafe::lower {
 
 LoweredCollective lowerCollective(const CollectiveCall &C) {
   LoweredCollective L;
-  bool OnGroup = false;
-  switch (C.Mode) {
-  case CollectiveMode::Sync:
-    break;
-  case CollectiveMode::Unknown:
+  // An asynchronous call whose handle is followed, and a functional one,
+  // run on the group's stream; one handed on is ordered on the current
+  // stream.
+  bool WantsGroup =
+      (C.Mode == CollectiveMode::Async && C.Use != WorkUse::HandedOn) ||
+      C.Mode == CollectiveMode::Functional;
+  bool OnGroup = WantsGroup && C.Group.K != StreamRef::Unknown;
+  if (C.Mode == CollectiveMode::Unknown || (WantsGroup && !OnGroup))
     L.On = StreamRef::unknown();
-    break;
-  case CollectiveMode::Async:
-    if (C.Use == WorkUse::HandedOn)
-      break;
-    if (C.Group.K == StreamRef::Unknown) {
-      L.On = StreamRef::unknown();
-      break;
-    }
-    OnGroup = L.Handle = true;
+  else if (OnGroup)
     L.On = C.Group;
-    break;
-  case CollectiveMode::Functional:
-    // Its input is read on the group's stream and held by the work; the
-    // result waits wherever it is first used, which is not followed.
-    if (C.Group.K == StreamRef::Unknown) {
-      L.On = StreamRef::unknown();
-      break;
-    }
-    OnGroup = true;
-    L.On = C.Group;
-    break;
-  }
+  // The functional result waits wherever it is first used: not followed.
+  L.Handle = OnGroup && C.Mode == CollectiveMode::Async;
   if (OnGroup) {
     L.Steps.push_back(
         {C.AtCall, SiteKind::EventDecl, fact::BindEvent{C.Ready, true}});

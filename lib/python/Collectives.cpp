@@ -106,9 +106,12 @@ Value Builder::collectiveCall(TSNode N, const ApiEntry &Row, const Args &A) {
     if (!BatchKnown)
       C.Mode = CollectiveMode::Sync;
   }
-  C.Group = groupStream(BatchKnown ? Batch.front().Group
-                                   : Operand(Row.Group, "group"));
-  C.Ready = syntheticVar("collective", VarClass::Event, TSNode{});
+  if (C.Mode == CollectiveMode::Async &&
+      C.Use != lower::WorkUse::HandedOn) { // its stream and ready event
+    C.Group = groupStream(BatchKnown ? Batch.front().Group
+                                     : Operand(Row.Group, "group"));
+    C.Ready = syntheticVar("collective", VarClass::Event, TSNode{});
+  }
   std::vector<TSNode> Nodes{N};
   auto Each = [&](const Value &V, TSNode At, bool Write) {
     std::vector<TensorRef> Ts;
